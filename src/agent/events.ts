@@ -1,0 +1,22 @@
+import type { Usage } from "./pricing.js";
+
+export type StopReason = "done" | "budget" | "aborted" | "error";
+export type BudgetName = "maxTurns" | "maxOutputTokens" | "maxCostUsd" | "maxMinutes";
+
+/** What the agent loop and chain runner tell the reporter (progress comment, CLI lines, transcript). */
+export type AgentEvent =
+  | { type: "chain_start"; chain: string; steps: string[] }
+  | { type: "step_start"; index: number; agent: string }
+  | { type: "step_end"; index: number; agent: string; stopReason: StopReason }
+  | { type: "run_start"; agent: string; model: string; tools: string[] }
+  | { type: "run_end"; agent: string; stopReason: StopReason; budget?: BudgetName; error?: string }
+  | { type: "turn_start"; agent: string; turn: number }
+  | { type: "turn_end"; agent: string; turn: number; stopReason: string | null }
+  | { type: "tool_start"; agent: string; id: string; name: string; args: string }
+  | { type: "tool_end"; agent: string; id: string; name: string; ok: boolean; ms: number; output: string }
+  | { type: "text"; agent: string; text: string }
+  | { type: "usage"; agent: string; usage: Usage; costUsd: number; estimate: boolean }
+  | { type: "compaction"; agent: string; kind: "prune" | "summary"; beforeTokens: number }
+  | { type: "log"; agent?: string; level: "info" | "warn"; message: string };
+
+export type EventSink = (event: AgentEvent) => void;

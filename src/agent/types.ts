@@ -1,0 +1,45 @@
+import type Anthropic from "@anthropic-ai/sdk";
+import type { Tool, ToolContext } from "../tools/types.js";
+import type { BudgetTracker } from "./budget.js";
+import type { BudgetName, EventSink, StopReason } from "./events.js";
+import type { Usage } from "./pricing.js";
+
+export interface RunAgentOptions {
+  /** The agent's name, for events and logs. */
+  agent: string;
+  model: string;
+  /** The system prompt: byte-stable across turns (no timestamps), so it stays cached. */
+  system: string;
+  /** The first user message: context (marked as data) and the task. */
+  prompt: string;
+  tools: Tool[];
+  toolContext: ToolContext;
+  /** Shared by all agents of the job. */
+  budget: BudgetTracker;
+  /** This agent's own cap (frontmatter `maxTurns`). */
+  maxTurns?: number;
+  /** max_tokens per reply before the output budget clamps it; default 16384. */
+  maxTokensPerReply?: number;
+  client: Anthropic;
+  signal?: AbortSignal;
+  emit?: EventSink;
+  /** Context-window reserve kept free before compaction; default 16k tokens. */
+  reserveTokens?: number;
+  /** Override of the model's context window (tests use small ones). */
+  contextWindow?: number;
+}
+
+export interface AgentRunResult {
+  stopReason: StopReason;
+  budget?: BudgetName;
+  /** `provider error: …`, `aborted`, or the budget's description. */
+  error?: string;
+  /** The final assistant text (the step's output). */
+  text: string;
+  turns: number;
+  usage: Usage;
+  costUsd: number;
+  estimate: boolean;
+  filesRead: string[];
+  filesChanged: string[];
+}

@@ -1,0 +1,69 @@
+import type { ToolName } from "../tools/types.js";
+
+/** An agent: markdown with YAML frontmatter; the body is the system prompt. */
+export interface AgentDefinition {
+  name: string;
+  description: string;
+  /** Narrows the tools the mode offers; undefined = all the mode offers. */
+  tools?: ToolName[];
+  model?: string;
+  /** Caps this agent alone; the job's budgets cap all agents together. */
+  maxTurns?: number;
+  prompt: string;
+  /** The file it came from, for error messages. */
+  file: string;
+}
+
+/** One `agent: task` line of a chain; the task may use {task} and {previous}. */
+export interface ChainStep {
+  agent: string;
+  task: string;
+}
+
+export interface ChainDefinition {
+  name: string;
+  description?: string;
+  steps: ChainStep[];
+  file: string;
+}
+
+export interface PlanStep {
+  /** 1-based, in order of appearance (the planner's own numbers are not trusted). */
+  n: number;
+  text: string;
+}
+
+export interface ParsedPlan {
+  goal?: string;
+  steps: PlanStep[];
+  filesToModify: string[];
+  risks?: string;
+}
+
+export type Severity = "critical" | "warning" | "suggestion";
+
+export interface Finding {
+  path: string;
+  line: number;
+  /** Set for a range `:40-45`. */
+  endLine?: number;
+  severity: Severity;
+  text: string;
+}
+
+export interface ParsedReview {
+  findings: Finding[];
+  summary: string;
+}
+
+/** A broken agent or chain file: names the file and the field. */
+export class DefinitionError extends Error {
+  override name = "DefinitionError";
+  constructor(
+    readonly file: string,
+    readonly field: string,
+    problem: string,
+  ) {
+    super(`${file}: ${field}: ${problem}`);
+  }
+}

@@ -1,0 +1,54 @@
+import type { z } from "zod";
+
+/** plan = read-only (no edit/write, checkout mounted read-only); write = the worker's mode. */
+export type Mode = "plan" | "write";
+
+export type ToolName = "read" | "ls" | "find" | "grep" | "bash" | "edit" | "write";
+
+/** Whether `bash` can run inside bubblewrap on this machine, and if not, why. */
+export interface SandboxInfo {
+  available: boolean;
+  /** Set when not available: shown in the run's log. */
+  reason?: string;
+}
+
+export interface ToolContext {
+  /** realpath of the checkout; every path the model names is resolved inside it. */
+  root: string;
+  mode: Mode;
+  /** Where outputs too large for the model go; readable (read-only) by the tools. */
+  artifactsDir: string;
+  /** Extra roots that absolute paths may point into, read-only (the artifacts dir). */
+  readRoots: string[];
+  /** A scratch HOME for bash, outside the checkout. */
+  scratchDir: string;
+  signal: AbortSignal;
+  sandbox: SandboxInfo;
+  /** Sandbox network on (config `sandbox.network`); off by default. */
+  network: boolean;
+  /** Variables the operator allows into bash (config allowlist); nothing else leaks in. */
+  envAllowlist: Record<string, string>;
+}
+
+export interface ToolResult {
+  output: string;
+  isError: boolean;
+  /** Paths (relative to the checkout) the tool read or changed, for compaction summaries. */
+  filesRead?: string[];
+  filesChanged?: string[];
+}
+
+export interface Tool<I = any> {
+  name: ToolName;
+  description: string;
+  /** zod schema of the input; also the source of the JSON schema the model sees. */
+  schema: z.ZodType<I>;
+  /** Read-only tools may run concurrently with each other. */
+  readOnly: boolean;
+  run(input: I, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** An error meant for the model: becomes an error tool_result, the loop goes on. */
+export class ToolError extends Error {
+  override name = "ToolError";
+}
