@@ -25,42 +25,68 @@ export interface Price {
   cacheRead: number;
 }
 
-const price = (input: number, output: number): Price => ({
-  input,
-  output,
-  cacheWrite: input * 1.25,
-  cacheRead: input * 0.1,
+interface ModelInfo {
+  price: Price;
+  /** Context window in tokens. */
+  window: number;
+}
+
+const model = (input: number, output: number, window = 200_000): ModelInfo => ({
+  price: { input, output, cacheWrite: input * 1.25, cacheRead: input * 0.1 },
+  window,
 });
 
-/** Known models by name prefix (dated ids like `claude-sonnet-4-5-20250929` match their family). */
-export const PRICES: Record<string, Price> = {
-  "claude-opus-4-5": price(5, 25),
-  "claude-opus-4-1": price(15, 75),
-  "claude-opus-4": price(15, 75),
-  "claude-3-opus": price(15, 75),
-  "claude-sonnet-4-5": price(3, 15),
-  "claude-sonnet-4": price(3, 15),
-  "claude-3-7-sonnet": price(3, 15),
-  "claude-3-5-sonnet": price(3, 15),
-  "claude-haiku-4-5": price(1, 5),
-  "claude-3-5-haiku": price(0.8, 4),
-  "claude-3-haiku": price(0.25, 1.25),
+/**
+ * Known models by family id (dated snapshots like `claude-sonnet-4-5-20250929` are their family),
+ * as Anthropic's model pages list them. A model missing here is priced at the highest known
+ * rate and marked as an estimate.
+ */
+export const MODELS: Record<string, ModelInfo> = {
+  "claude-fable-5-2": model(8, 40, 1_000_000),
+  "claude-fable-5-1": model(10, 50, 1_000_000),
+  "claude-opus-5-5": model(4, 20, 1_000_000),
+  "claude-opus-5": model(5, 25, 1_000_000),
+  "claude-opus-4-6": model(5, 25, 1_000_000),
+  "claude-opus-4-5": model(5, 25),
+  "claude-opus-4-1": model(15, 75),
+  "claude-opus-4": model(15, 75),
+  "claude-opus-4-0": model(15, 75),
+  "claude-3-opus": model(15, 75),
+  "claude-sonnet-5-5": model(2, 10, 1_000_000),
+  "claude-sonnet-5": model(2, 10, 1_000_000),
+  "claude-sonnet-4-6": model(3, 15, 1_000_000),
+  "claude-sonnet-4-5": model(3, 15),
+  "claude-sonnet-4": model(3, 15),
+  "claude-sonnet-4-0": model(3, 15),
+  "claude-3-7-sonnet": model(3, 15),
+  "claude-3-5-sonnet": model(3, 15),
+  "claude-haiku-4-5": model(1, 5),
+  "claude-3-5-haiku": model(0.8, 4),
+  "claude-3-haiku": model(0.25, 1.25),
 };
 
 /** The dearest known rate, field by field: an unknown model never makes a budget fail open. */
-const HIGHEST: Price = Object.values(PRICES).reduce((a, b) => ({
-  input: Math.max(a.input, b.input),
-  output: Math.max(a.output, b.output),
-  cacheWrite: Math.max(a.cacheWrite, b.cacheWrite),
-  cacheRead: Math.max(a.cacheRead, b.cacheRead),
-}));
+const HIGHEST: Price = Object.values(MODELS)
+  .map((m) => m.price)
+  .reduce((a, b) => ({
+    input: Math.max(a.input, b.input),
+    output: Math.max(a.output, b.output),
+    cacheWrite: Math.max(a.cacheWrite, b.cacheWrite),
+    cacheRead: Math.max(a.cacheRead, b.cacheRead),
+  }));
+
+/** `claude-sonnet-4-5-20250929`, `claude-sonnet-4-5@20250929`, `claude-sonnet-4-5-latest` → the family id. */
+export function modelFamily(model: string): string {
+  return model
+    .toLowerCase()
+    .trim()
+    .replace(/\[1m\]$/, "")
+    .replace(/(?:-\d{8}|@\d{8}|-latest)$/, "");
+}
 
 export function priceOf(model: string): { price: Price; estimate: boolean } {
-  const name = model.toLowerCase();
-  const key = Object.keys(PRICES)
-    .filter((k) => name === k || name.startsWith(`${k}-`) || name.startsWith(`${k}@`))
-    .sort((a, b) => b.length - a.length)[0];
-  return key ? { price: PRICES[key]!, estimate: false } : { price: HIGHEST, estimate: true };
+  const known = MODELS[modelFamily(model)];
+  return known ? { price: known.price, estimate: false } : { price: HIGHEST, estimate: true };
 }
 
 export function costOf(model: string, usage: Usage): { usd: number; estimate: boolean } {
@@ -74,7 +100,7 @@ export function costOf(model: string, usage: Usage): { usd: number; estimate: bo
   return { usd, estimate };
 }
 
-/** Context window per model; every current Claude model has 200k unless told otherwise. */
-export function contextWindowOf(_model: string): number {
-  return 200_000;
+/** Context window per model; an unknown model is assumed to have the common 200k. */
+export function contextWindowOf(model: string): number {
+  return MODELS[modelFamily(model)]?.window ?? 200_000;
 }

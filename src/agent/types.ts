@@ -1,5 +1,6 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Tool, ToolContext } from "../tools/types.js";
+import type { ArgsSummarizer } from "./args.js";
 import type { BudgetTracker } from "./budget.js";
 import type { BudgetName, EventSink, StopReason } from "./events.js";
 import type { Usage } from "./pricing.js";
@@ -27,6 +28,8 @@ export interface RunAgentOptions {
   reserveTokens?: number;
   /** Override of the model's context window (tests use small ones). */
   contextWindow?: number;
+  /** One-line summary of a tool call's arguments for events; default: a generic one (src/agent/args.ts). */
+  summarizeArgs?: ArgsSummarizer;
 }
 
 export interface AgentRunResult {

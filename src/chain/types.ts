@@ -51,9 +51,20 @@ export interface Finding {
   text: string;
 }
 
+/**
+ * What the reviewer wrote under a severity header without a usable `path:line` (a bullet or a
+ * paragraph): kept with its severity so nothing the reviewer said is lost; belongs in the review body.
+ */
+export interface ReviewNote {
+  severity: Severity;
+  text: string;
+}
+
 export interface ParsedReview {
   findings: Finding[];
   summary: string;
+  /** Set by parseReview (possibly empty). */
+  notes?: ReviewNote[];
 }
 
 /** A broken agent or chain file: names the file and the field. */

@@ -1,0 +1,115 @@
+/**
+ * `npm run bench`: figures for the agent runtime, printed, never asserted.
+ *  - orchestration overhead of a 3-agent chain with 20 tool calls against an instant fake model
+ *  - the share of input inside a byte-identical cached prefix over a 10-turn run
+ */
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { BudgetTracker, DEFAULT_BUDGETS } from "../src/agent/budget.js";
+import { createClient } from "../src/agent/provider.js";
+import { loadDefinitions } from "../src/chain/definitions.js";
+import { runChain } from "../src/chain/run-chain.js";
+import { makeJobDirs, newJobId } from "../src/jobs/job-dirs.js";
+import { detectSandbox } from "../src/tools/sandbox.js";
+import { addWorktree, removeWorktree } from "../src/workspace/worktree.js";
+import { startFakeAnthropic, type FakeReply } from "../test/helpers/fake-anthropic.js";
+import { makeRepo, tempDir } from "../test/helpers/git-repo.js";
+import { cacheShare } from "./cache-share.js";
+
+const use = (name: string, input: unknown) => ({ type: "tool_use" as const, name, input });
+
+/** 20 tool calls over 3 agents: scout 7, planner 6, worker 7 — reads run concurrently, writes in order. */
+const CHAIN_SCRIPT: FakeReply[] = [
+  { content: [use("read", { path: "README.md" }), use("ls", {}), use("grep", { pattern: "export" })] },
+  { content: [use("find", { pattern: "src/**/*.ts" }), use("read", { path: "src/a.ts" })] },
+  { content: [use("read", { path: "src/b.ts" }), use("bash", { command: "wc -l src/*.ts" })] },
+  { text: "Scout report: two modules." },
+  { content: [use("read", { path: "src/a.ts" }), use("read", { path: "src/b.ts" }), use("grep", { pattern: "b" })] },
+  { content: [use("ls", { path: "src" }), use("find", { pattern: "**/*.md" }), use("read", { path: "README.md" })] },
+  { text: "## Plan\n1. Add c\n2. Update a\n3. Check" },
+  { content: [use("write", { path: "src/c.ts", content: "export const c = 3;\n" })] },
+  { content: [use("edit", { path: "src/a.ts", oldText: "export const a = 1;", newText: "export const a = 1; // see c" })] },
+  { content: [use("bash", { command: "cat src/c.ts" }), use("read", { path: "src/c.ts" })] },
+  { content: [use("write", { path: "src/d.ts", content: "export const d = 4;\n" }), use("edit", { path: "README.md", oldText: "demo", newText: "demo app" })] },
+  { content: [use("bash", { command: "ls src" })] },
+  { text: "[DONE:1]\n[DONE:2]\n[DONE:3]\n## Completed\nAll.\n## Files Changed\n- src/c.ts\n## Notes\nNone." },
+];
+
+async function chainOnce(): Promise<{ ms: number; toolCalls: number; requests: number }> {
+  const fake = await startFakeAnthropic(CHAIN_SCRIPT);
+  const repo = await makeRepo({ "README.md": "# demo\n", "src/a.ts": "export const a = 1;\n", "src/b.ts": "export const b = 2;\n" });
+  const dirs = await makeJobDirs(await tempDir("crewbot-bench-"), newJobId("bench"));
+  const worktree = await addWorktree(repo, dirs.workDir, "checkout");
+  const { agents, chains } = await loadDefinitions();
+  let toolCalls = 0;
+  const started = performance.now();
+  const result = await runChain({
+    chain: chains.get("implement")!,
+    agents,
+    task: "add c",
+    mode: "write",
+    workspace: { root: worktree.path, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
+    sandbox: await detectSandbox(),
+    budget: new BudgetTracker(DEFAULT_BUDGETS),
+    client: createClient({ apiKey: "bench", baseURL: fake.url, maxRetries: 0 }),
+    emit: (e) => {
+      if (e.type === "tool_end") {
+        toolCalls += 1;
+        if (!e.ok) console.warn(`  tool ${e.name} failed: ${e.output.slice(0, 200)}`);
+      }
+    },
+  });
+  const ms = performance.now() - started;
+  await removeWorktree(repo, worktree.path);
+  await fake.close();
+  if (!result.ok) throw new Error(`bench chain failed: ${result.error}`);
+  return { ms, toolCalls, requests: fake.requests.length };
+}
+
+async function cacheRun(turns: number): Promise<ReturnType<typeof cacheShare>> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < turns; i++) files[`src/m${i}.ts`] = `export const m${i} = ${i};\n`.repeat(40);
+  const repo = await makeRepo(files);
+  const script: FakeReply[] = [];
+  for (let i = 0; i < turns - 1; i++) script.push({ content: [use("read", { path: `src/m${i}.ts` })] });
+  script.push({ text: "Scout report." });
+  const fake = await startFakeAnthropic(script);
+  const dirs = await makeJobDirs(await tempDir("crewbot-bench-"), newJobId("bench"));
+  const { agents, chains } = await loadDefinitions();
+  await writeFile(path.join(dirs.artifactsDir, ".keep"), "");
+  const scoutOnly = { ...chains.get("plan")!, steps: chains.get("plan")!.steps.slice(0, 1) };
+  await runChain({
+    chain: scoutOnly,
+    agents,
+    task: "look around",
+    mode: "plan",
+    workspace: { root: repo, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
+    sandbox: await detectSandbox(),
+    budget: new BudgetTracker(DEFAULT_BUDGETS),
+    client: createClient({ apiKey: "bench", baseURL: fake.url, maxRetries: 0 }),
+  });
+  await fake.close();
+  return cacheShare(fake.requests.map((r) => r.body));
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function main() {
+  await chainOnce(); // warm-up: module loading, first bwrap start
+  const runs = [];
+  for (let i = 0; i < 5; i++) runs.push(await chainOnce());
+  const ms = median(runs.map((r) => r.ms));
+  console.log(
+    `chain overhead: 3 agents, ${runs[0]!.toolCalls} tool calls, ${runs[0]!.requests} model requests, instant fake model: ` +
+      `median ${ms.toFixed(0)} ms over ${runs.length} runs (goal < 2000 ms) ${ms < 2000 ? "✓" : "✗"}`,
+  );
+
+  const share = await cacheRun(10);
+  console.log(
+    `prompt cache: ${(share.share * 100).toFixed(1)}% of input bytes inside a byte-identical cached prefix over a 10-turn run ` +
+      `(${share.cached} of ${share.total} bytes; goal ≥ 80%) ${share.share >= 0.8 ? "✓" : "✗"}`,
+  );
+}
+
+await main();

@@ -1,0 +1,242 @@
+/**
+ * The model loop of one agent: request → run the tools the reply asks for → send their results →
+ * … until the model answers without tools, a budget runs out, the run is aborted, or the provider
+ * fails. It never throws: every ending is an AgentRunResult the chain runner can report.
+ */
+import Anthropic from "@anthropic-ai/sdk";
+import { toolSpec } from "../tools/schema.js";
+import type { ToolContext } from "../tools/types.js";
+import { defaultSummarizeArgs } from "./args.js";
+import { describeBudget } from "./budget.js";
+import { withCacheBreakpoints } from "./cache.js";
+import { estimateTokens } from "./compaction.js";
+import { ContextManager, SUMMARY_MAX_TOKENS } from "./context.js";
+import type { BudgetName, EventSink, StopReason } from "./events.js";
+import { callModel } from "./model-call.js";
+import { addUsage, contextWindowOf, emptyUsage, type Usage } from "./pricing.js";
+import { describeProviderError } from "./provider.js";
+import { RunSignal, type StopCause } from "./run-signal.js";
+import { refusedCall, runToolCalls, type ToolCall, type ToolCallResult } from "./tool-calls.js";
+import type { AgentRunResult, RunAgentOptions } from "./types.js";
+
+type MessageParam = Anthropic.MessageParam;
+
+export const DEFAULT_MAX_TOKENS_PER_REPLY = 16_384;
+export const DEFAULT_RESERVE_TOKENS = 16_384;
+
+/** How many times in a row a reply cut off by max_tokens is continued before we keep the partial text. */
+export const MAX_CONTINUATIONS = 3;
+
+export const CONTINUE_PROMPT =
+  "Your previous reply was cut off by the output token limit. Continue exactly where it stopped, without repeating anything.";
+
+const truncatedCallMessage = (maxTokens: number) =>
+  `Not run: your reply reached the max_tokens limit (${maxTokens}) before this call's input was complete. ` +
+  "Send the call again; if its input is large (a whole file), split the work into smaller calls.";
+
+/** The reply as we send it back: only the fields the API needs, so the bytes are stable. */
+function toParams(content: Anthropic.ContentBlock[]): Anthropic.ContentBlockParam[] {
+  const params = content.flatMap((block): Anthropic.ContentBlockParam[] => {
+    switch (block.type) {
+      case "text":
+        return block.text ? [{ type: "text", text: block.text }] : [];
+      case "tool_use":
+        return [{ type: "tool_use", id: block.id, name: block.name, input: block.input }];
+      case "thinking":
+        return [{ type: "thinking", thinking: block.thinking, signature: block.signature }];
+      case "redacted_thinking":
+        return [{ type: "redacted_thinking", data: block.data }];
+      default:
+        return [block as unknown as Anthropic.ContentBlockParam];
+    }
+  });
+  // The API refuses an empty assistant message in the middle of a conversation.
+  return params.length > 0 ? params : [{ type: "text", text: "…" }];
+}
+
+const textOf = (message: Anthropic.Message) =>
+  message.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
+
+export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
+  let ended = false;
+  const sink = opts.emit;
+  // Nothing after run_end (a tool that ignored the abort may finish later), and a failing
+  // reporter must not take the run down with it.
+  const emit: EventSink = (event) => {
+    if (ended || !sink) return;
+    try {
+      sink(event);
+    } catch {
+      // The event is lost; the run goes on.
+    }
+  };
+  const { budget, agent, model } = opts;
+  const summarizeArgs = opts.summarizeArgs ?? defaultSummarizeArgs;
+  const run = new RunSignal(opts.signal, budget.remainingMs());
+  // Tools get the run's signal, so an abort or the time budget kills their processes too.
+  const toolContext: ToolContext = { ...opts.toolContext, signal: run.signal };
+
+  // Built once per run and never changed: byte-identical every turn, so their cache entries hold.
+  const system: Anthropic.TextBlockParam[] = opts.system ? [{ type: "text", text: opts.system }] : [];
+  let tools: Anthropic.Tool[] = []; // set in the try below: a tool whose schema cannot be converted ends the run, not the process
+  let messages: MessageParam[] = [{ role: "user", content: [{ type: "text", text: opts.prompt || "(no task given)" }] }];
+
+  let turns = 0;
+  let usage: Usage = emptyUsage();
+  let costUsd = 0;
+  let estimate = false;
+  let text = "";
+  const filesRead = new Set<string>();
+  const filesChanged = new Set<string>();
+  /** Text of replies cut off by max_tokens, waiting for their continuation. */
+  let continued = "";
+  let continuations = 0;
+  let forceCompaction = false;
+
+  const account = (reply: Usage) => {
+    const cost = budget.addUsage(model, reply);
+    usage = addUsage(usage, reply);
+    costUsd += cost.usd;
+    estimate ||= cost.estimate;
+    // Per reply, not cumulative: a reporter sums them across agents for job totals.
+    emit({ type: "usage", agent, usage: reply, costUsd: cost.usd, estimate: cost.estimate });
+  };
+
+  const newContext = () => new ContextManager({
+    agent,
+    model,
+    client: opts.client,
+    prompt: opts.prompt,
+    window: opts.contextWindow ?? contextWindowOf(model),
+    reserveTokens: opts.reserveTokens ?? DEFAULT_RESERVE_TOKENS,
+    emit,
+    summarizeArgs,
+    account,
+    overheadTokens: estimateTokens(system) + estimateTokens(tools),
+    summaryMaxTokens: () => Math.max(1, Math.min(SUMMARY_MAX_TOKENS, opts.maxTokensPerReply ?? SUMMARY_MAX_TOKENS, budget.remainingOutputTokens())),
+  });
+
+  const finish = (stopReason: StopReason, extra: { budget?: BudgetName; error?: string } = {}): AgentRunResult => {
+    run.dispose();
+    emit({ type: "run_end", agent, stopReason, ...extra });
+    ended = true;
+    return {
+      stopReason,
+      ...extra,
+      text,
+      turns,
+      usage,
+      costUsd,
+      estimate,
+      filesRead: [...filesRead],
+      filesChanged: [...filesChanged],
+    };
+  };
+  const stopped = (cause: StopCause) =>
+    cause === "aborted"
+      ? finish("aborted", { error: "aborted" })
+      : finish("budget", { budget: "maxMinutes", error: describeBudget("maxMinutes", budget.limits) });
+
+  /** The result to end with before a request, if the run may not make one. */
+  const mustStop = (): AgentRunResult | undefined => {
+    if (run.aborted) return stopped(run.cause ?? "aborted");
+    const over = budget.exceeded();
+    if (over) return finish("budget", { budget: over, error: describeBudget(over, budget.limits) });
+    if (opts.maxTurns !== undefined && turns >= opts.maxTurns) {
+      const limits = { ...budget.limits, maxTurns: opts.maxTurns };
+      return finish("budget", { budget: "maxTurns", error: `${describeBudget("maxTurns", limits)} for agent ${agent}` });
+    }
+    return undefined;
+  };
+
+  emit({ type: "run_start", agent, model, tools: opts.tools.map((t) => t.name) });
+  let partialText = () => "";
+  try {
+    tools = opts.tools.map((tool) => toolSpec(tool) as Anthropic.Tool);
+    const context = newContext();
+    for (;;) {
+      const early = mustStop();
+      if (early) return early;
+      const files = { read: [...filesRead], changed: [...filesChanged] };
+      messages = await context.fit(messages, run.signal, files, forceCompaction);
+      forceCompaction = false;
+      const afterCompaction = mustStop(); // a summary costs tokens too
+      if (afterCompaction) return afterCompaction;
+
+      budget.addTurn();
+      turns += 1;
+      emit({ type: "turn_start", agent, turn: turns });
+      const maxTokens = Math.max(1, Math.min(opts.maxTokensPerReply ?? DEFAULT_MAX_TOKENS_PER_REPLY, budget.remainingOutputTokens()));
+      const request = withCacheBreakpoints({ system, tools, messages });
+      const call = callModel({
+        client: opts.client,
+        signal: run.signal,
+        onText: (delta) => emit({ type: "text", agent, text: delta }),
+        params: {
+          model,
+          max_tokens: maxTokens,
+          ...(system.length > 0 ? { system: request.system } : {}),
+          ...(tools.length > 0 ? { tools: request.tools } : {}),
+          messages: request.messages,
+        },
+      });
+      partialText = () => continued + call.partialText();
+      const { message, usage: replyUsage } = await call.done;
+      partialText = () => "";
+      account(replyUsage);
+      messages.push({ role: "assistant", content: toParams(message.content) });
+      context.observe(replyUsage, messages.length);
+      emit({ type: "turn_end", agent, turn: turns, stopReason: message.stop_reason });
+
+      const replyText = textOf(message);
+      const toolUses = message.content.filter((b): b is Anthropic.ToolUseBlock => b.type === "tool_use");
+      const cutOff = message.stop_reason === "max_tokens" || message.stop_reason === "model_context_window_exceeded";
+      // The API says the window is full: compact before the next request whatever our estimate says.
+      forceCompaction = message.stop_reason === "model_context_window_exceeded";
+
+      if (toolUses.length === 0) {
+        // Cut off mid-answer: ask for the rest and join the pieces; after MAX_CONTINUATIONS keep what we have.
+        if (cutOff && continuations < MAX_CONTINUATIONS) {
+          continued += replyText;
+          text = continued;
+          continuations += 1;
+          messages.push({ role: "user", content: [{ type: "text", text: CONTINUE_PROMPT }] });
+          continue;
+        }
+        text = continued + replyText || text;
+        if (message.stop_reason === "refusal") return finish("error", { error: "the model declined to continue (refusal)" });
+        return finish("done");
+      }
+
+      continued = "";
+      continuations = 0;
+      if (replyText) text = replyText;
+      const calls: ToolCall[] = toolUses.map((b) => ({ id: b.id, name: b.name, input: b.input }));
+      // With max_tokens, the last block was cut mid-way: if it is a tool call its input is incomplete.
+      const lastBlock = message.content[message.content.length - 1];
+      const truncatedId = cutOff && lastBlock?.type === "tool_use" ? lastBlock.id : undefined;
+      const toolOptions = { agent, tools: opts.tools, ctx: toolContext, emit, summarizeArgs };
+      const work = runToolCalls(calls.filter((c) => c.id !== truncatedId), toolOptions);
+      work.catch(() => {}); // may settle after we stopped racing it
+      const ran = await Promise.race([work, run.stopped.then(() => undefined)]);
+      if (!ran) return stopped(run.cause ?? "aborted");
+
+      const results: ToolCallResult[] = calls.map((c) =>
+        c.id === truncatedId ? refusedCall(c, truncatedCallMessage(maxTokens), toolOptions) : ran.shift()!,
+      );
+      for (const r of results) {
+        r.filesRead.forEach((f) => filesRead.add(f));
+        r.filesChanged.forEach((f) => filesChanged.add(f));
+      }
+      messages.push({ role: "user", content: results.map((r) => r.block) });
+    }
+  } catch (err) {
+    const partial = partialText();
+    if (partial) text = partial;
+    if (run.aborted) return stopped(run.cause ?? "aborted");
+    if (err instanceof Anthropic.AnthropicError) return finish("error", { error: describeProviderError(err) });
+    const message = err instanceof Error ? err.message : String(err);
+    emit({ type: "log", agent, level: "warn", message: `agent loop failed: ${message}` });
+    return finish("error", { error: `internal error: ${message}` });
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * Agent definitions: markdown with YAML frontmatter (`name`, `description`, optional `tools`,
+ * `model`, `maxTurns`); the body is the system prompt. See DESIGN.md §3.
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+import type { ToolName } from "../tools/types.js";
+import { issueToError, readDefinitionDirs, readFrontmatter, type LoadOptions } from "./definition-files.js";
+import { DefinitionError, type AgentDefinition } from "./types.js";
+
+// Two levels below the package root both as src/chain/agents.ts and as dist/chain/agents.js.
+const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+export const BUNDLED_AGENTS_DIR = path.join(PACKAGE_ROOT, "agents");
+export const BUNDLED_PROMPTS_DIR = path.join(PACKAGE_ROOT, "prompts");
+
+/** Every tool an agent may list in `tools`. */
+export const TOOL_NAMES = ["read", "ls", "find", "grep", "bash", "edit", "write"] as const satisfies readonly ToolName[];
+// Fails to compile when ToolName gains a member this list lacks.
+const _allTools: Exclude<ToolName, (typeof TOOL_NAMES)[number]> extends never ? true : never = true;
+void _allTools;
+
+/** Agent and chain names: what config (`models`, `implement.chain`) and chain steps refer to. */
+export const NAME_PATTERN = /^[a-z0-9][a-z0-9_-]*$/;
+
+const required = (what: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? "is required" : `must be ${what}`;
+
+const AGENT_KEYS = ["name", "description", "tools", "model", "maxTurns"] as const;
+
+const AgentFrontmatter = z.strictObject({
+  name: z
+    .string({ error: required("a string") })
+    .regex(NAME_PATTERN, { error: "must be lowercase letters, digits, '-' and '_', starting with a letter or digit" }),
+  description: z.string({ error: required("a string") }).trim().min(1, { error: "must not be empty" }),
+  tools: z.union([z.string(), z.array(z.string())], { error: "must be a comma-separated string or a list of tool names" }).optional(),
+  model: z.string({ error: "must be a string" }).trim().min(1, { error: "must not be empty" }).optional(),
+  maxTurns: z
+    .number({ error: "must be a positive integer" })
+    .int({ error: "must be a positive integer" })
+    .positive({ error: "must be a positive integer" })
+    .optional(),
+});
+
+function parseTools(value: string | string[], file: string): ToolName[] {
+  const names = (typeof value === "string" ? value.split(",") : value).map((t) => t.trim());
+  const listed = typeof value === "string" ? names.filter((t) => t !== "") : names;
+  if (listed.length === 0) {
+    throw new DefinitionError(file, "tools", "is empty; list at least one tool, or leave `tools` out for all the mode offers");
+  }
+  const tools: ToolName[] = [];
+  for (const name of listed) {
+    if (!(TOOL_NAMES as readonly string[]).includes(name)) {
+      throw new DefinitionError(file, "tools", `unknown tool "${name}" (known: ${TOOL_NAMES.join(", ")})`);
+    }
+    if (!tools.includes(name as ToolName)) tools.push(name as ToolName);
+  }
+  return tools;
+}
+
+/** Parses one agent file; every problem is a DefinitionError naming `file` and the field. */
+export function parseAgentFile(text: string, file: string): AgentDefinition {
+  const { data, body } = readFrontmatter(text, file);
+  const parsed = AgentFrontmatter.safeParse(data);
+  if (!parsed.success) throw issueToError(file, parsed.error.issues, AGENT_KEYS);
+  const fm = parsed.data;
+  const prompt = body.trim();
+  if (prompt === "") {
+    throw new DefinitionError(file, "body", "the system prompt (the text after the frontmatter) is empty");
+  }
+  const agent: AgentDefinition = { name: fm.name, description: fm.description, prompt, file };
+  if (fm.tools !== undefined) agent.tools = parseTools(fm.tools, file);
+  if (fm.model !== undefined) agent.model = fm.model;
+  if (fm.maxTurns !== undefined) agent.maxTurns = fm.maxTurns;
+  return agent;
+}
+
+/**
+ * Loads agents from `dirs` in priority order (a repository's `.github/crewbot/agents/` first, then
+ * BUNDLED_AGENTS_DIR): the first definition of a name wins. A missing dir is fine; two files of one
+ * dir defining the same name are an error.
+ */
+export async function loadAgents(dirs: readonly string[], options: LoadOptions = {}): Promise<Map<string, AgentDefinition>> {
+  const agents = new Map<string, AgentDefinition>();
+  for (const layer of await readDefinitionDirs(dirs, options)) {
+    const own = new Map<string, AgentDefinition>();
+    for (const { file, text } of layer) {
+      const agent = parseAgentFile(text, file);
+      const twin = own.get(agent.name);
+      if (twin) throw new DefinitionError(file, "name", `"${agent.name}" is already defined in ${twin.file}`);
+      own.set(agent.name, agent);
+    }
+    for (const [name, agent] of own) if (!agents.has(name)) agents.set(name, agent);
+  }
+  return agents;
+}

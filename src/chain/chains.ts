@@ -1,0 +1,125 @@
+/**
+ * Chain ("workflow") definitions: optional frontmatter (`description`), then the steps as a
+ * markdown list of `agent: task` items. See DESIGN.md §3.
+ */
+import { z } from "zod";
+import { NAME_PATTERN } from "./agents.js";
+import { issueToError, readDefinitionDirs, readFrontmatter, type LoadOptions } from "./definition-files.js";
+import { dedentBlock, indentOf, isBlank, listItem, scanFences } from "./markdown.js";
+import { DefinitionError, type AgentDefinition, type ChainDefinition, type ChainStep } from "./types.js";
+
+const CHAIN_KEYS = ["description"] as const;
+
+const ChainFrontmatter = z.strictObject({
+  description: z.string({ error: "must be a string" }).trim().min(1, { error: "must not be empty" }).optional(),
+});
+
+const STEP = /^([a-z0-9][a-z0-9_-]*)[ \t]*:[ \t]*(.*)$/;
+
+/**
+ * Parses the steps. Every top-level list item is a step `agent: task`; lines indented deeper than
+ * the item belong to its task (newlines and relative indentation kept, blank lines between them
+ * too); any other text (headings, paragraphs, top-level code fences) is ignored and ends the
+ * current step. `{task}` and `{previous}` are left for renderTask.
+ */
+function parseSteps(body: string, file: string, lineOffset: number): ChainStep[] {
+  const steps: ChainStep[] = [];
+  let base: number | null = null;
+  let current: { agent: string; first: string; more: string[]; measured: boolean[]; line: number } | null = null;
+
+  const finish = () => {
+    if (!current) return;
+    const more = dedentBlock(current.more, current.measured);
+    while (more.length > 0 && more.at(-1) === "") more.pop();
+    const task = [current.first, ...more].join("\n").trim();
+    if (task === "") {
+      throw new DefinitionError(file, "steps", `line ${current.line}: step ${steps.length + 1} (${current.agent}) has no task`);
+    }
+    steps.push({ agent: current.agent, task });
+    current = null;
+  };
+
+  for (const line of scanFences(body)) {
+    const lineNo = line.index + 1 + lineOffset;
+    const indent = indentOf(line.text);
+    // Inside a step, anything indented deeper than the item — code fences included — is its task.
+    if (current && base !== null && (isBlank(line.text) || indent > base || (line.fenceIndent !== null && line.fenceIndent > base))) {
+      current.more.push(line.text);
+      // Fence content may sit left of the item's text; only the rest sets the dedent width.
+      const fenceContent = line.fenceIndent !== null && !/^\s*(`{3,}|~{3,})/.test(line.text);
+      current.measured.push(!fenceContent);
+      continue;
+    }
+    if (line.fenceIndent !== null) {
+      finish();
+      continue;
+    }
+    const item = listItem(line.text);
+    if (item && (base === null ? item.indent <= 3 : item.indent <= base)) {
+      finish();
+      base ??= item.indent;
+      const m = STEP.exec(item.text);
+      if (!m) {
+        throw new DefinitionError(
+          file,
+          "steps",
+          `line ${lineNo}: expected "agent: task" (a lowercase agent name, a colon, the task), got "${item.text.slice(0, 60)}"`,
+        );
+      }
+      current = { agent: m[1]!, first: m[2]!.trim(), more: [], measured: [], line: lineNo };
+      continue;
+    }
+    if (!isBlank(line.text)) finish();
+  }
+  finish();
+  return steps;
+}
+
+/** Parses one chain file; `name` is the file's basename without `.md`. */
+export function parseChainFile(text: string, file: string, name: string): ChainDefinition {
+  if (!NAME_PATTERN.test(name)) {
+    throw new DefinitionError(file, "name", `"${name}" is not a valid chain name (lowercase letters, digits, '-' and '_')`);
+  }
+  const { data, body } = readFrontmatter(text, file);
+  const parsed = ChainFrontmatter.safeParse(data);
+  if (!parsed.success) throw issueToError(file, parsed.error.issues, CHAIN_KEYS);
+  // Line numbers in errors count from the top of the file, frontmatter included.
+  const source = text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n");
+  const at = source.length - body.replace(/\r\n/g, "\n").length;
+  const lineOffset = source.slice(0, at).split("\n").length - 1;
+  const steps = parseSteps(body, file, lineOffset);
+  if (steps.length === 0) {
+    throw new DefinitionError(file, "steps", 'no steps; list them as "1. agent: task" or "- agent: task"');
+  }
+  const chain: ChainDefinition = { name, steps, file };
+  if (parsed.data.description !== undefined) chain.description = parsed.data.description;
+  return chain;
+}
+
+/** Loads chains from `dirs` in priority order; the first chain of a name (file basename) wins. */
+export async function loadChains(dirs: readonly string[], options: LoadOptions = {}): Promise<Map<string, ChainDefinition>> {
+  const chains = new Map<string, ChainDefinition>();
+  for (const layer of await readDefinitionDirs(dirs, options)) {
+    const own = layer.map(({ text, file, basename }) => parseChainFile(text, file, basename));
+    for (const chain of own) if (!chains.has(chain.name)) chains.set(chain.name, chain);
+  }
+  return chains;
+}
+
+/** Throws a DefinitionError naming the chain file and the first step whose agent is unknown. */
+export function validateChain(chain: ChainDefinition, agents: ReadonlyMap<string, AgentDefinition>): void {
+  chain.steps.forEach((step, index) => {
+    if (!agents.has(step.agent)) {
+      const known = [...agents.keys()].sort().join(", ") || "none";
+      throw new DefinitionError(chain.file, "steps", `step ${index + 1}: unknown agent "${step.agent}" (known: ${known})`);
+    }
+  });
+}
+
+/**
+ * Substitutes `{task}` and `{previous}` in one pass: text inserted for one placeholder is never
+ * scanned again, so a request that itself contains `{previous}` stays literal.
+ */
+export function renderTask(template: string, values: { task: string; previous?: string }): string {
+  return template.replace(/\{(task|previous)\}/g, (_, key: "task" | "previous") => values[key] ?? "");
+}

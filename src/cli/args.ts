@@ -1,0 +1,104 @@
+import { parseArgs } from "node:util";
+import { DEFAULT_BUDGETS, type Budgets } from "../agent/budget.js";
+
+export const USAGE = `Usage:
+  crewbot run [--repo <path>] [--chain <name>] [--json] [options] "<request>"
+
+Runs a chain of agents on a local git checkout, without GitHub. Plan and review chains
+read the checkout in place; write chains (those with a worker) work on a fresh git
+worktree of HEAD and print the resulting diff, never touching your working tree.
+
+Options:
+  --repo <path>            the repository (default: the current directory)
+  --chain <name>           plan (default), implement, implement-and-review, review, or one of
+                           the repository's .github/crewbot/prompts/<name>.md
+  --json                   print one machine-readable JSON result on stdout
+  --model <id>             use this model for every agent
+  --max-turns <n>          budget for the whole run (default ${DEFAULT_BUDGETS.maxTurns})
+  --max-output-tokens <n>  (default ${DEFAULT_BUDGETS.maxOutputTokens})
+  --max-cost <usd>         (default ${DEFAULT_BUDGETS.maxCostUsd})
+  --max-minutes <n>        (default ${DEFAULT_BUDGETS.maxMinutes})
+  --network                allow network access inside the bash sandbox
+  -h, --help               this text
+
+Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL, CREWBOT_DATA_DIR (default ./data).
+Exit status: 0 on success, 1 otherwise.`;
+
+export interface RunArgs {
+  command: "run";
+  repo: string;
+  chain: string;
+  json: boolean;
+  model?: string;
+  budgets: Budgets;
+  network: boolean;
+  request: string;
+}
+
+export type ParsedArgs = RunArgs | { command: "help" } | { command: "error"; message: string };
+
+const BUDGET_FLAGS = {
+  "max-turns": "maxTurns",
+  "max-output-tokens": "maxOutputTokens",
+  "max-cost": "maxCostUsd",
+  "max-minutes": "maxMinutes",
+} as const;
+
+/** Pure: argv (without node and the script) → what to do, or a message naming what is wrong. */
+export function parseCliArgs(argv: string[]): ParsedArgs {
+  if (argv.length === 0 || argv[0] === "-h" || argv[0] === "--help" || argv[0] === "help") {
+    return { command: "help" };
+  }
+  const [command, ...rest] = argv;
+  if (command !== "run") return { command: "error", message: `unknown command "${command}"` };
+
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        repo: { type: "string" },
+        chain: { type: "string" },
+        json: { type: "boolean" },
+        model: { type: "string" },
+        network: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+        ...Object.fromEntries(Object.keys(BUDGET_FLAGS).map((flag) => [flag, { type: "string" as const }])),
+      },
+    });
+  } catch (error) {
+    return { command: "error", message: (error as Error).message };
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { command: "help" };
+
+  const budgets: Budgets = { ...DEFAULT_BUDGETS };
+  for (const [flag, key] of Object.entries(BUDGET_FLAGS)) {
+    const raw = values[flag as keyof typeof values];
+    if (raw === undefined) continue;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value <= 0) {
+      return { command: "error", message: `--${flag} must be a positive number, got "${String(raw)}"` };
+    }
+    budgets[key] = value;
+  }
+
+  const request = positionals.join(" ").trim();
+  if (request === "") return { command: "error", message: 'the request is missing: crewbot run "<request>"' };
+  const chain = (values.chain as string | undefined) ?? "plan";
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(chain)) {
+    return { command: "error", message: `--chain takes a chain name, got "${chain}"` };
+  }
+  return {
+    command: "run",
+    repo: (values.repo as string | undefined) ?? ".",
+    chain,
+    json: Boolean(values.json),
+    model: values.model as string | undefined,
+    budgets,
+    network: Boolean(values.network),
+    request,
+  };
+}

@@ -1,0 +1,167 @@
+import os from "node:os";
+import path from "node:path";
+import { writeFile } from "node:fs/promises";
+import { BudgetTracker } from "../agent/budget.js";
+import type { EventSink } from "../agent/events.js";
+import { createClient, hasApiKey } from "../agent/provider.js";
+import { loadDefinitions } from "../chain/definitions.js";
+import type { ContextSection } from "../chain/prompt.js";
+import { chainMode, runChain, type ChainResult } from "../chain/run-chain.js";
+import { readRepoInstructions } from "../context/repo-instructions.js";
+import { cleanJobDirs, makeJobDirs, newJobId } from "../jobs/job-dirs.js";
+import { detectSandbox } from "../tools/sandbox.js";
+import type { Mode } from "../tools/types.js";
+import { git } from "../workspace/git.js";
+import { addWorktree, diffAgainst, removeWorktree, repoTop, type Worktree } from "../workspace/worktree.js";
+import type { RunArgs } from "./args.js";
+import { ProgressFormatter } from "./format.js";
+import { renderJson, renderText, summariseOutputs, type RunReport } from "./report.js";
+
+export interface CliIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+}
+
+/** The CLI keeps its jobs out of the repository it works on, unless told where. */
+export function cliDataDir(env: NodeJS.ProcessEnv): string {
+  if (env.CREWBOT_DATA_DIR) return path.resolve(env.CREWBOT_DATA_DIR);
+  const cache = env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
+  return path.join(cache, "crewbot");
+}
+
+/** `crewbot run`: one chain on a local checkout; returns the exit status. */
+export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
+  const fail = (message: string) => {
+    io.stderr(`crewbot: ${message}`);
+    return 1;
+  };
+  if (!hasApiKey(io.env)) return fail("ANTHROPIC_API_KEY is not set; crewbot run needs it to reach the model.");
+
+  let repo: string;
+  let definitions;
+  try {
+    repo = await repoTop(path.resolve(args.repo));
+    definitions = await loadDefinitions(repo);
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+  const chain = definitions.chains.get(args.chain);
+  if (!chain) {
+    return fail(`unknown chain "${args.chain}"; available: ${[...definitions.chains.keys()].sort().join(", ")}`);
+  }
+
+  const mode = chainMode(chain);
+  const jobId = newJobId("local");
+  const dirs = await makeJobDirs(cliDataDir(io.env), jobId);
+  let worktree: Worktree | undefined;
+  try {
+    if (mode === "write") worktree = await addWorktree(repo, dirs.workDir, "checkout");
+    const root = worktree?.path ?? repo;
+    const budget = new BudgetTracker(args.budgets);
+    const formatter = new ProgressFormatter(() => budget);
+    const emit: EventSink = (event) => {
+      const line = formatter.format(event);
+      if (line !== null) io.stderr(line);
+    };
+    const result = await runChain({
+      chain,
+      agents: definitions.agents,
+      task: args.request,
+      context: await gatherContext(root, chain.name),
+      stepContext: async (agent) => (worktree && agent === "reviewer" ? changesSoFar(worktree) : []),
+      mode,
+      workspace: { root, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
+      sandbox: await detectSandbox(),
+      network: args.network,
+      budget,
+      models: args.model ? Object.fromEntries([...definitions.agents.keys()].map((name) => [name, args.model!])) : undefined,
+      client: createClient({ apiKey: io.env.ANTHROPIC_API_KEY, baseURL: io.env.ANTHROPIC_BASE_URL }),
+      signal: io.signal,
+      emit,
+    });
+    const report = await buildReport({ args, result, mode, budget, jobId, artifactsDir: dirs.artifactsDir, worktree });
+    io.stdout(args.json ? renderJson(report) : renderText(report));
+    if (!report.ok) io.stderr(`crewbot: ${report.error}`);
+    return report.ok ? 0 : 1;
+  } catch (error) {
+    return fail(`job ${jobId} failed: ${(error as Error).message}`);
+  } finally {
+    if (worktree) await removeWorktree(repo, worktree.path);
+    await cleanJobDirs(dirs);
+  }
+}
+
+/** Repository instructions, and for a review the uncommitted changes it is asked about. */
+async function gatherContext(root: string, chainName: string): Promise<ContextSection[]> {
+  const context = await readRepoInstructions(root);
+  if (chainName === "review") {
+    const diff = await git(["diff", "HEAD", "--"], { cwd: root }).catch(() => "");
+    if (diff.trim() !== "") context.push({ source: "git diff HEAD (uncommitted changes)", text: diff });
+  }
+  return context;
+}
+
+/** A reviewer after a worker sees what the worker changed (agents cannot read .git themselves). */
+async function changesSoFar(worktree: Worktree): Promise<ContextSection[]> {
+  const diff = await diffAgainst(worktree.path, worktree.base);
+  return [{ source: "the changes made so far (git diff)", text: diff || "(no changes)" }];
+}
+
+interface ReportInput {
+  args: RunArgs;
+  result: ChainResult;
+  mode: Mode;
+  budget: BudgetTracker;
+  jobId: string;
+  artifactsDir: string;
+  worktree?: Worktree;
+}
+
+async function buildReport(input: ReportInput): Promise<RunReport> {
+  const { args, result, mode, budget, worktree } = input;
+  const outputs = summariseOutputs(result);
+  let diff: string | undefined;
+  let patchFile: string | undefined;
+  if (worktree) {
+    diff = await diffAgainst(worktree.path, worktree.base);
+    if (diff !== "") {
+      patchFile = path.join(input.artifactsDir, "changes.patch");
+      await writeFile(patchFile, diff);
+    }
+  }
+  let { ok, error } = result;
+  if (ok && args.chain === "plan" && (outputs.plan?.steps.length ?? 0) === 0) {
+    ok = false;
+    error = "the planner gave no plan (no numbered list under a `## Plan` header)";
+  }
+  return {
+    ok,
+    error,
+    jobId: input.jobId,
+    chain: args.chain,
+    mode,
+    request: args.request,
+    stopReason: result.stopReason,
+    budget: result.budget,
+    durationMs: budget.elapsedMs(),
+    usage: budget.usage,
+    costUsd: budget.costUsd,
+    costEstimate: budget.estimate,
+    steps: result.steps.map((s) => ({
+      agent: s.agent,
+      model: s.model,
+      mode: s.mode,
+      stopReason: s.stopReason,
+      turns: s.turns,
+      usage: s.usage,
+      costUsd: s.costUsd,
+    })),
+    ...outputs,
+    diff,
+    patchFile,
+    artifactsDir: input.artifactsDir,
+    output: result.output,
+  };
+}

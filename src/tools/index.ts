@@ -1,0 +1,89 @@
+import { createBashTool } from "./bash.js";
+import { editTool } from "./edit.js";
+import { findTool } from "./find.js";
+import { grepTool } from "./grep.js";
+import { lsTool } from "./ls.js";
+import { readTool } from "./read.js";
+import type { Mode, SandboxInfo, Tool, ToolName } from "./types.js";
+import { writeTool } from "./write.js";
+
+export { detectSandbox } from "./sandbox.js";
+
+export const TOOL_NAMES: readonly ToolName[] = ["read", "ls", "find", "grep", "bash", "edit", "write"];
+const PLAN_NEVER: readonly ToolName[] = ["edit", "write"];
+
+export interface ToolSet {
+  tools: Tool[];
+  /** For the run's log: why a tool is missing or how it runs. */
+  notes: string[];
+}
+
+/**
+ * The tools an agent gets. The mode decides what exists (plan mode never gets edit/write,
+ * and gets bash only inside a working sandbox); `allow` (the agent's `tools` frontmatter)
+ * can only narrow that set, never add to it.
+ */
+export function toolsFor(mode: Mode, opts: { sandbox: SandboxInfo; allow?: readonly string[] }): ToolSet {
+  const notes: string[] = [];
+  const why = opts.sandbox.reason ?? "no working OS sandbox";
+  const offered: Tool[] = [readTool, lsTool, findTool, grepTool];
+  if (mode === "write") {
+    offered.push(createBashTool(mode, opts.sandbox), editTool, writeTool);
+    if (!opts.sandbox.available) notes.push(`bash runs without an OS sandbox (${why}).`);
+  } else if (opts.sandbox.available) {
+    offered.push(createBashTool(mode, opts.sandbox));
+  } else {
+    notes.push(`bash is not offered in read-only mode: it needs the OS sandbox (${why}).`);
+  }
+  if (opts.allow === undefined) return { tools: offered, notes };
+
+  const allow = new Set(opts.allow.map((n) => n.trim().toLowerCase()));
+  for (const name of allow) {
+    if (!(TOOL_NAMES as readonly string[]).includes(name)) notes.push(`Unknown tool "${name}" in the agent's tools list (ignored).`);
+    else if (mode === "plan" && PLAN_NEVER.includes(name as ToolName)) notes.push(`${name} is never offered in read-only mode (ignored).`);
+  }
+  return { tools: offered.filter((t) => allow.has(t.name)), notes };
+}
+
+const SUMMARY_MAX = 80;
+
+/** One line, control characters and runs of whitespace folded, cut to `max` with an ellipsis. */
+export function oneLine(text: string, max = SUMMARY_MAX): string {
+  const flat = text.replace(/[\s\p{Cc}]+/gu, " ").trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : undefined;
+}
+
+/** A short label for a tool call in progress events, e.g. `read src/a.ts:120`, `bash npm test`. */
+export function summarizeArgs(name: string, input: unknown): string {
+  const a = (typeof input === "object" && input !== null ? input : {}) as Record<string, unknown>;
+  const p = str(a.path);
+  let text: string;
+  switch (name) {
+    case "read":
+      text = `read ${p ?? "?"}${str(a.offset) !== undefined ? `:${str(a.offset)}` : ""}`;
+      break;
+    case "ls":
+      text = `ls ${p ?? "."}`;
+      break;
+    case "find":
+      text = `find ${str(a.pattern) ?? "?"}${p !== undefined ? ` in ${p}` : ""}`;
+      break;
+    case "grep":
+      text = `grep ${JSON.stringify(str(a.pattern) ?? "")}${p !== undefined ? ` in ${p}` : ""}${str(a.glob) !== undefined ? ` (${str(a.glob)})` : ""}`;
+      break;
+    case "bash":
+      text = `bash ${str(a.command) ?? ""}`;
+      break;
+    case "edit":
+    case "write":
+      text = `${name} ${p ?? "?"}`;
+      break;
+    default:
+      text = `${name} ${JSON.stringify(input) ?? ""}`;
+  }
+  return oneLine(text);
+}

@@ -1,0 +1,129 @@
+import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { buildEnv } from "./env.js";
+import { isInside } from "./paths.js";
+import { findExecutable, runProcess } from "./spawn.js";
+import type { SandboxInfo, ToolContext } from "./types.js";
+
+export type SandboxContext = Pick<ToolContext, "root" | "mode" | "network" | "scratchDir" | "artifactsDir">;
+
+/**
+ * Host system paths the sandbox may see. Deliberately not /root, /home, /work, /var, /opt
+ * or the app's data dir: the app's secrets and private key live there.
+ */
+export const SYSTEM_PATHS = ["/usr", "/etc", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"];
+
+/** What bwrapArgs needs to know about the host, gathered apart so bwrapArgs stays pure. */
+export interface HostLayout {
+  /** System paths present on the host; `symlink` is the link text when the host has a symlink (merged /usr). */
+  system: Array<{ path: string; symlink?: string }>;
+  /** `root/.git` when it exists and is a real directory or file (a worktree's .git file). */
+  gitPath?: string;
+  /** Real path of /etc/resolv.conf when it points outside the system binds (systemd-resolved), for DNS with network on. */
+  resolvConf?: string;
+}
+
+export function hostLayout(root: string): HostLayout {
+  const system: HostLayout["system"] = [];
+  for (const p of SYSTEM_PATHS) {
+    const st = lstatSync(p, { throwIfNoEntry: false });
+    if (st === undefined) continue;
+    if (st.isSymbolicLink()) system.push({ path: p, symlink: readlinkSync(p) });
+    else if (st.isDirectory()) system.push({ path: p });
+  }
+  const layout: HostLayout = { system };
+  const git = path.join(root, ".git");
+  const gst = lstatSync(git, { throwIfNoEntry: false });
+  if (gst !== undefined && !gst.isSymbolicLink()) layout.gitPath = git;
+  try {
+    const resolv = realpathSync("/etc/resolv.conf");
+    if (!system.some((s) => s.symlink === undefined && isInside(s.path, resolv))) layout.resolvConf = resolv;
+  } catch {
+    // no resolv.conf: nothing to add
+  }
+  return layout;
+}
+
+/**
+ * bubblewrap argv (without the bwrap program itself). Later binds win over earlier ones,
+ * so the order matters: private /tmp first (the dirs below may live under the host /tmp),
+ * then scratch HOME, the checkout, its .git re-bound read-only, the artifacts read-only.
+ */
+export function bwrapArgs(ctx: SandboxContext, command: readonly string[], layout: HostLayout): string[] {
+  // --cap-drop ALL: bwrap started by root keeps every capability inside its user namespace,
+  // and with CAP_SYS_ADMIN `mount -o remount,bind,rw` would undo the read-only binds.
+  const args = ["--die-with-parent", "--new-session", "--unshare-all", "--cap-drop", "ALL"];
+  if (ctx.network) args.push("--share-net");
+  for (const s of layout.system) {
+    if (s.symlink !== undefined) args.push("--symlink", s.symlink, s.path);
+    else args.push("--ro-bind", s.path, s.path);
+  }
+  if (ctx.network && layout.resolvConf !== undefined) args.push("--ro-bind", layout.resolvConf, layout.resolvConf);
+  args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp");
+  args.push("--bind", ctx.scratchDir, ctx.scratchDir);
+  args.push(ctx.mode === "write" ? "--bind" : "--ro-bind", ctx.root, ctx.root);
+  if (layout.gitPath !== undefined) args.push("--ro-bind", layout.gitPath, layout.gitPath);
+  args.push("--ro-bind", ctx.artifactsDir, ctx.artifactsDir);
+  // The sandbox's own root is a tmpfs: make it read-only so stray writes fail loudly instead of vanishing.
+  args.push("--remount-ro", "/", "--chdir", ctx.root, "--", ...command);
+  return args;
+}
+
+/** The shell commands run in: bash when the host has it. */
+export function shellPath(): string {
+  return existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
+}
+
+/** Full argv to run `command` through the shell inside the sandbox. */
+export function sandboxedArgv(ctx: SandboxContext, command: string): string[] {
+  const bwrap = findExecutable("bwrap");
+  if (bwrap === undefined) throw new Error("bwrap is not installed");
+  return [bwrap, ...bwrapArgs(ctx, [shellPath(), "-c", command], hostLayout(ctx.root))];
+}
+
+let cached: Promise<SandboxInfo> | undefined;
+
+/**
+ * Whether bubblewrap works here, checked once: installed is not enough (user namespaces
+ * may be off in a container), so it runs a trivial command with the real flags, and checks
+ * that a plan-mode (read-only) checkout really refuses a write.
+ */
+export function detectSandbox(opts: { fresh?: boolean } = {}): Promise<SandboxInfo> {
+  if (cached === undefined || opts.fresh === true) cached = probe();
+  return cached;
+}
+
+async function probe(): Promise<SandboxInfo> {
+  if (findExecutable("bwrap") === undefined) return { available: false, reason: "bubblewrap (bwrap) is not installed" };
+  const tmp = await realpath(await mkdtemp(path.join(os.tmpdir(), "crewbot-sandbox-probe-")));
+  try {
+    const dirs = { root: path.join(tmp, "checkout"), scratchDir: path.join(tmp, "home"), artifactsDir: path.join(tmp, "artifacts") };
+    for (const d of Object.values(dirs)) await mkdir(d);
+    const run = async (mode: "plan" | "write", command: string): Promise<{ ok: boolean; output: string }> => {
+      const ctx = { ...dirs, mode, network: false };
+      let output = "";
+      const res = await runProcess(sandboxedArgv(ctx, command), {
+        cwd: dirs.root,
+        env: buildEnv({ scratchDir: dirs.scratchDir, envAllowlist: {} }),
+        timeoutMs: 15_000,
+        onData: (c) => {
+          if (output.length < 2000) output += c.toString("utf8");
+        },
+      });
+      const ok = res.exitCode === 0 && res.spawnError === undefined;
+      return { ok, output: (res.spawnError ?? output).trim().split("\n")[0] ?? "" };
+    };
+    const basic = await run("write", "true");
+    if (!basic.ok) return { available: false, reason: `bubblewrap does not work here: ${basic.output || "it failed without a message"}` };
+    const probeFile = path.join(dirs.root, "probe");
+    await run("plan", "echo x > probe");
+    if (existsSync(probeFile)) return { available: false, reason: "bubblewrap did not make the checkout read-only" };
+    return { available: true };
+  } catch (err) {
+    return { available: false, reason: `bubblewrap check failed: ${(err as Error).message}` };
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,103 @@
+import { readFile } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { BudgetTracker, DEFAULT_BUDGETS } from "../../src/agent/budget.js";
+import type { AgentEvent } from "../../src/agent/events.js";
+import type { AgentRunResult, RunAgentOptions } from "../../src/agent/types.js";
+import { loadDefinitions } from "../../src/chain/definitions.js";
+import { chainMode, MAX_INLINE_PREVIOUS, runChain, type RunChainOptions } from "../../src/chain/run-chain.js";
+import { tempDir } from "../helpers/git-repo.js";
+
+const done = (text: string, extra: Partial<AgentRunResult> = {}): AgentRunResult => ({
+  stopReason: "done",
+  text,
+  turns: 1,
+  usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
+  costUsd: 0,
+  estimate: false,
+  filesRead: [],
+  filesChanged: [],
+  ...extra,
+});
+
+async function setup(chainName: string, replies: Array<(o: RunAgentOptions) => AgentRunResult>, extra: Partial<RunChainOptions> = {}) {
+  const { agents, chains } = await loadDefinitions();
+  const chain = chains.get(chainName)!;
+  const dir = await tempDir();
+  const calls: RunAgentOptions[] = [];
+  const events: AgentEvent[] = [];
+  const result = await runChain({
+    chain,
+    agents,
+    task: "add {previous} literally",
+    mode: chainMode(chain),
+    workspace: { root: dir, artifactsDir: dir, scratchDir: dir },
+    sandbox: { available: true },
+    budget: new BudgetTracker(DEFAULT_BUDGETS),
+    client: {} as never,
+    emit: (e) => events.push(e),
+    runAgent: async (o) => {
+      calls.push(o);
+      return replies[calls.length - 1]!(o);
+    },
+    ...extra,
+  });
+  return { result, calls, events, dir };
+}
+
+describe("runChain", () => {
+  it("feeds each step's output to the next and keeps every agent but the worker read-only", async () => {
+    const { result, calls } = await setup("implement", [() => done("scouted"), () => done("## Plan\n1. x"), () => done("[DONE:1]")]);
+    expect(result).toMatchObject({ ok: true, stopReason: "done", output: "[DONE:1]" });
+    expect(calls.map((c) => `${c.agent}:${c.toolContext.mode}:${c.tools.map((t) => t.name).includes("write")}`)).toEqual([
+      "scout:plan:false",
+      "planner:plan:false",
+      "worker:write:true",
+    ]);
+    expect(calls[1]!.prompt).toContain("scouted");
+    expect(calls[2]!.prompt).toContain("## Plan\n1. x");
+    // The user's request is inserted once and never re-substituted.
+    expect(calls[1]!.prompt).toContain("add {previous} literally");
+  });
+
+  it("never gives a read-only chain's agents write tools, whatever the mode asked", async () => {
+    const { calls } = await setup("plan", [() => done("s"), () => done("## Plan\n1. x")], { mode: "write" });
+    expect(calls.every((c) => c.toolContext.mode === "plan" && !c.tools.some((t) => t.name === "edit"))).toBe(true);
+  });
+
+  it("stops at the first failing step and says which", async () => {
+    const { result, calls, events } = await setup("implement", [
+      () => done("s"),
+      () => done("partial", { stopReason: "budget", budget: "maxCostUsd", error: "cost budget reached ($3.00)" }),
+    ]);
+    expect(calls).toHaveLength(2);
+    expect(result).toMatchObject({ ok: false, stopReason: "budget", budget: "maxCostUsd", error: "step 2 (planner): cost budget reached ($3.00)" });
+    expect(events.filter((e) => e.type === "step_end").map((e) => (e as { stopReason: string }).stopReason)).toEqual(["done", "budget"]);
+  });
+
+  it("fails a step that gave no output", async () => {
+    const { result } = await setup("plan", [() => done("  ")]);
+    expect(result).toMatchObject({ ok: false, error: "step 1 (scout) gave no output" });
+  });
+
+  it("hands a large previous output over as a file with a short pointer", async () => {
+    const big = "x".repeat(MAX_INLINE_PREVIOUS + 1);
+    const { calls } = await setup("plan", [() => done(big), () => done("## Plan\n1. x")]);
+    const prompt = calls[1]!.prompt;
+    expect(prompt).not.toContain(big);
+    const file = /in the file (\S+); read it with the read tool/.exec(prompt)![1]!;
+    expect(await readFile(file, "utf8")).toBe(big);
+    expect(calls[1]!.toolContext.readRoots).toContain(calls[1]!.toolContext.artifactsDir);
+  });
+
+  it("uses the configured model per agent over the agent's own", async () => {
+    const { calls } = await setup("plan", [() => done("s"), () => done("p")], { models: { planner: "claude-opus-5-5" } });
+    expect(calls.map((c) => c.model)).toEqual(["claude-haiku-4-5", "claude-opus-5-5"]);
+  });
+
+  it("adds step context, e.g. a diff for the reviewer", async () => {
+    const { calls } = await setup("review", [() => done("## Summary\nok")], {
+      stepContext: async (agent) => [{ source: "diff", text: `diff for ${agent}` }],
+    });
+    expect(calls[0]!.prompt).toMatch(/<context>[\s\S]*diff for reviewer[\s\S]*<\/context>/);
+  });
+});

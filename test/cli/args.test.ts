@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_BUDGETS } from "../../src/agent/budget.js";
+import { parseCliArgs } from "../../src/cli/args.js";
+
+describe("parseCliArgs", () => {
+  it.each([[[]], [["--help"]], [["help"]], [["run", "--help"]], [["run", "-h"]]])("%j → help", (argv) => {
+    expect(parseCliArgs(argv)).toEqual({ command: "help" });
+  });
+
+  it("reads a full run", () => {
+    expect(
+      parseCliArgs(["run", "--repo", "/r", "--chain", "implement", "--json", "--max-cost", "0.5", "--network", "fix", "the bug"]),
+    ).toEqual({
+      command: "run",
+      repo: "/r",
+      chain: "implement",
+      json: true,
+      model: undefined,
+      budgets: { ...DEFAULT_BUDGETS, maxCostUsd: 0.5 },
+      network: true,
+      request: "fix the bug",
+    });
+  });
+
+  it("defaults to the plan chain in the current directory", () => {
+    expect(parseCliArgs(["run", "do it"])).toMatchObject({ command: "run", repo: ".", chain: "plan", json: false });
+  });
+
+  it.each([
+    [["deploy"], 'unknown command "deploy"'],
+    [["run"], "the request is missing"],
+    [["run", "--bogus", "x"], "--bogus"],
+    [["run", "--max-turns", "zero", "x"], "--max-turns must be a positive number"],
+    [["run", "--max-cost=-1", "x"], "--max-cost must be a positive number"],
+    [["run", "--max-cost", "-1", "x"], "--max-cost"],
+    [["run", "--chain", "../etc/passwd", "x"], "--chain takes a chain name"],
+  ])("%j → error naming the problem", (argv, message) => {
+    const parsed = parseCliArgs(argv);
+    expect(parsed.command).toBe("error");
+    expect((parsed as { message: string }).message).toContain(message);
+  });
+});

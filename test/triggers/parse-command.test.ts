@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { parseCommand } from "../../src/triggers/parse-command.js";
+
+describe("parseCommand", () => {
+  it.each([
+    ["/plan", { kind: "plan", request: "" }],
+    ["/PLAN add caching", { kind: "plan", request: "add caching" }],
+    ["  /implement  use redis\nand keep it small", { kind: "implement", request: "use redis\nand keep it small" }],
+    ["\n\n/review", { kind: "review", request: "" }],
+    ["/plan\r\nsecond line", { kind: "plan", request: "second line" }],
+    ["/crewbot help", { kind: "help" }],
+    ["/crewbot", { kind: "help" }],
+    ["/Crewbot CANCEL", { kind: "cancel" }],
+    ["/crewbot dance now", { kind: "help", unknown: "dance" }],
+  ])("%j → %j", (body, expected) => {
+    expect(parseCommand(body)).toEqual(expected);
+  });
+
+  it.each([
+    [""],
+    ["   \n  "],
+    ["please /plan this"],
+    ["/planning ahead"],
+    ["/deploy now"],
+    ["> /plan\nquoted"],
+    ["```\n/plan\n```"],
+    ["~~~\n/implement\n~~~"],
+    ["    /plan (indented code)"],
+    ["plan"],
+    ["/"],
+  ])("%j → not ours", (body) => {
+    expect(parseCommand(body)).toBeNull();
+  });
+});
