@@ -1,0 +1,46 @@
+import type { Usage } from "../agent/pricing.js";
+import type { PlanStep } from "../chain/types.js";
+import type { JobKind } from "../queue/types.js";
+
+/** How a job ended; the first line of its final comment starts with the matching sign. */
+export type Terminal =
+  | { kind: "done" } // ✅ Done
+  | { kind: "failed"; reason: string } // ❌ Failed: <reason>
+  | { kind: "cancelled"; by?: string } // ⏹ Cancelled
+  | { kind: "stopped"; budget: string }; // ⏸ Stopped: <budget>
+
+/** Everything the progress comment shows; rendering is a pure function of it. */
+export interface ProgressState {
+  jobId: string;
+  kind: JobKind;
+  /** Waiting behind another job on the same issue/PR. */
+  queuedBehind?: string;
+  /** The running agent and its place in the chain. */
+  agent?: string;
+  step?: { index: number; total: number };
+  turn: number;
+  toolCalls: number;
+  /** Short summary of the latest tool call, e.g. `read src/a.ts`. */
+  lastTool?: string;
+  elapsedMs: number;
+  usage: Usage;
+  costUsd: number;
+  estimate: boolean;
+  plan?: { goal?: string; steps: PlanStep[]; done: number[]; risks?: string };
+  links: {
+    transcript?: string;
+    branch?: { name: string; url: string };
+    pr?: { number: number; url: string };
+  };
+  terminal?: Terminal;
+  /** A finished /plan: end with the approval checkbox. */
+  approvable?: boolean;
+  /** Short lines worth telling (a step refused, bash unavailable, …). */
+  notes?: string[];
+}
+
+/** The line GitHub renders as the approval checkbox at the end of a /plan result. */
+export const APPROVE_LINE_UNCHECKED = "- [ ] Approve this plan and implement it";
+export const APPROVE_LINE_CHECKED = "- [x] Approve this plan and implement it";
+
+export const jobMarker = (jobId: string) => `<!-- crewbot:job:${jobId} -->`;
