@@ -16,6 +16,7 @@ import { addWorktree, removeWorktree } from "../src/workspace/worktree.js";
 import { startFakeAnthropic, type FakeReply } from "../test/helpers/fake-anthropic.js";
 import { makeRepo, tempDir } from "../test/helpers/git-repo.js";
 import { cacheShare } from "./cache-share.js";
+import { checkoutBench } from "./checkout.js";
 
 const use = (name: string, input: unknown) => ({ type: "tool_use" as const, name, input });
 
@@ -109,6 +110,13 @@ async function main() {
   console.log(
     `prompt cache: ${(share.share * 100).toFixed(1)}% of input bytes inside a byte-identical cached prefix over a 10-turn run ` +
       `(${share.cached} of ${share.total} bytes; goal ≥ 80%) ${share.share >= 0.8 ? "✓" : "✗"}`,
+  );
+
+  const co = await checkoutBench();
+  console.log(
+    `checkout: ${(co.repoBytes / 1024 ** 2).toFixed(0)} MB repository, fresh git clone vs. mirror sync + checkout (medians of 3): ` +
+      `loopback ${co.loopback.cloneMs.toFixed(0)} vs ${co.loopback.mirrorMs.toFixed(0)} ms = ${co.loopback.ratio.toFixed(1)}× ${co.loopback.ratio >= 10 ? "✓" : "✗"}, ` +
+      `100 Mbit/s + 20 ms per request ${co.link.cloneMs.toFixed(0)} vs ${co.link.mirrorMs.toFixed(0)} ms = ${co.link.ratio.toFixed(1)}× ${co.link.ratio >= 10 ? "✓" : "✗"} (goal ≥ 10×)`,
   );
 }
 

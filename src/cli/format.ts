@@ -1,26 +1,9 @@
 import type { AgentEvent } from "../agent/events.js";
 import type { Usage } from "../agent/pricing.js";
+import { formatCost, formatTokens, totalTokens } from "../report/format.js";
 
-export function formatTokens(n: number): string {
-  if (n < 1000) return String(n);
-  if (n < 1_000_000) return `${(n / 1000).toFixed(1)}k`;
-  return `${(n / 1_000_000).toFixed(2)}M`;
-}
-
-export function formatCost(usd: number, estimate = false): string {
-  const text = usd < 1 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
-  return estimate ? `~${text} (estimate)` : text;
-}
-
-export function formatDuration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s}s`;
-  return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, "0")}s`;
-}
-
-export function totalTokens(usage: Usage): number {
-  return usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
-}
+// Moved to src/report (the progress comment needs them too); re-exported for existing imports.
+export { formatCost, formatDuration, formatTokens, totalTokens } from "../report/format.js";
 
 /** Running totals the progress lines carry, from the job's budget tracker. */
 export interface Totals {

@@ -7,7 +7,7 @@ import type { ChainResult } from "../chain/run-chain.js";
 import { formatTaskList } from "../chain/task-list.js";
 import type { ParsedPlan, ParsedReview } from "../chain/types.js";
 import type { Mode } from "../tools/types.js";
-import { formatCost, formatDuration, formatTokens, totalTokens } from "./format.js";
+import { formatCost, formatDuration, formatTokens, totalTokens } from "../report/format.js";
 
 export interface RunReport {
   ok: boolean;

@@ -33,6 +33,13 @@ export interface RepoInfo {
   private: boolean;
 }
 
+/** The issue or PR as it was when the command was written (later edits are not the request's). */
+export interface JobSubject {
+  title: string;
+  body: string;
+  author: string;
+}
+
 export interface NewJob {
   /** `X-GitHub-Delivery`: a redelivered webhook makes no second job. */
   deliveryId: string;
@@ -40,6 +47,7 @@ export interface NewJob {
   target: JobTarget;
   trigger: JobTrigger;
   repo: RepoInfo;
+  subject?: JobSubject;
 }
 
 export interface JobRecord extends NewJob {
@@ -56,6 +64,13 @@ export interface JobRecord extends NewJob {
   agentsStarted?: boolean;
   /** One line: how it ended (`✅ Done`, `❌ Failed: …`). */
   outcome?: string;
+  /** `/crewbot cancel` flagged this running job; its runner aborts it. */
+  cancelRequested?: boolean;
+  /** Who cancelled it (login), when someone did. */
+  cancelledBy?: string;
+  /** The worker holding a running job, and until when its lease lasts (epoch ms). */
+  workerId?: string;
+  leaseExpiresAt?: number;
 }
 
 export interface EnqueueResult {

@@ -17,7 +17,9 @@ export interface ProgressState {
   queuedBehind?: string;
   /** The running agent and its place in the chain. */
   agent?: string;
+  /** `index` is 1-based (shown as `step 1/2`); 0 until the first step starts. */
   step?: { index: number; total: number };
+  /** Model turns and tool calls so far in the whole job (all agents), as the job's budgets count. */
   turn: number;
   toolCalls: number;
   /** Short summary of the latest tool call, e.g. `read src/a.ts`. */

@@ -1,0 +1,106 @@
+import { hostname } from "node:os";
+import type { Probot } from "probot";
+import { DEFAULT_BUDGETS } from "../agent/budget.js";
+import { createClient } from "../agent/provider.js";
+import type { InstallationOctokit } from "../github/types.js";
+import { runPlanJob } from "../jobs/plan-job.js";
+import type { JobServices } from "../jobs/services.js";
+import { JobRunner, type JobHandler } from "../queue/runner.js";
+import { SqliteQueue } from "../queue/sqlite-queue.js";
+import type { JobRecord } from "../queue/types.js";
+import { GitHubWriter, WriteGate } from "../report/github-writer.js";
+import { ProgressReporter } from "../report/progress-reporter.js";
+import { initialProgress } from "../report/progress-state.js";
+import { transcriptUrl } from "../report/render.js";
+import { secretsFromEnv } from "../report/redact.js";
+import { detectSandbox } from "../tools/sandbox.js";
+import { createAct } from "../triggers/act.js";
+import { Background } from "../triggers/background.js";
+import type { TriggerDeps } from "../triggers/deps.js";
+import { MirrorStore } from "../workspace/mirror.js";
+import { dataDir as dataDirOf } from "../jobs/job-dirs.js";
+
+export interface CrewbotOptions {
+  env: NodeJS.ProcessEnv;
+  /** Tests shorten the runner's timings. */
+  runner?: { pollMs?: number; leaseMs?: number; heartbeatMs?: number };
+}
+
+/** Everything one crewbot process runs, wired together; main.ts starts and stops it. */
+export interface Crewbot {
+  triggers: TriggerDeps;
+  runner: JobRunner;
+  queue: SqliteQueue;
+  background: Background;
+  services: JobServices;
+  close(): Promise<void>;
+}
+
+/** The composition root: real services from the environment, around the Probot app's auth. */
+export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
+  const { env } = options;
+  const log = app.log;
+  const dataDir = dataDirOf(env);
+  const publicUrl = env.CREWBOT_PUBLIC_URL || `http://localhost:${env.PORT || 3000}`;
+  const operatorSecrets = secretsFromEnv(env);
+  const gates = new Map<number, WriteGate>();
+  const writerFor = (installationId: number, octokit: InstallationOctokit, secrets: string[] = []) => {
+    if (!gates.has(installationId)) gates.set(installationId, new WriteGate(1000));
+    return new GitHubWriter({ octokit, gate: gates.get(installationId), secrets: [...operatorSecrets, ...secrets], log });
+  };
+
+  const services: JobServices = {
+    octokitFor: (installationId) => app.auth(installationId) as Promise<InstallationOctokit>,
+    tokenFor: async (octokit) => ((await octokit.auth({ type: "installation" })) as { token: string }).token,
+    writerFor,
+    anthropic: () => createClient({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, env }),
+    sandbox: () => detectSandbox(),
+    mirrors: new MirrorStore({ dataDir }),
+    dataDir,
+    publicUrl,
+    budgets: DEFAULT_BUDGETS,
+    log,
+  };
+
+  const handler: JobHandler = async (job, ctx) => {
+    if (job.kind === "plan") return runPlanJob(job, ctx, services);
+    return { state: "failed", outcome: `❌ Failed: \`/${job.kind}\` is not available in this version` };
+  };
+
+  const queue = new SqliteQueue({ dataDir });
+  const runner = new JobRunner({
+    queue,
+    handler,
+    // Stable per host: after a restart this process's old running jobs are recovered at once.
+    workerId: `embedded:${hostname()}`,
+    ...options.runner,
+    onInterrupted: (job) => finaliseInterrupted(job, services),
+    logger: log,
+  });
+  const background = new Background(log);
+  const act = createAct({ queue, runner, writerFor, background, publicUrl, log });
+  return {
+    triggers: { log, act },
+    runner,
+    queue,
+    background,
+    services,
+    async close() {
+      await background.idle();
+      await queue.close();
+    },
+  };
+}
+
+/** A job that died with its process: its comment must not be left spinning. */
+async function finaliseInterrupted(job: JobRecord, services: JobServices): Promise<void> {
+  if (job.progressCommentId === undefined) return;
+  const octokit = await services.octokitFor(job.target.installationId);
+  const writer = services.writerFor(job.target.installationId, octokit);
+  const target = { owner: job.target.owner, repo: job.target.repo, number: job.target.number };
+  const reporter = new ProgressReporter({ writer, target, jobId: job.id, commentId: job.progressCommentId, log: services.log });
+  const cancelled = job.outcome?.startsWith("⏹");
+  const links = { transcript: transcriptUrl(services.publicUrl, job.id) };
+  const terminal = cancelled ? ({ kind: "cancelled" } as const) : ({ kind: "failed", reason: "interrupted" } as const);
+  await reporter.finish(initialProgress(job.id, job.kind, { links, terminal }));
+}

@@ -1,0 +1,102 @@
+import type { ContextSection } from "../chain/prompt.js";
+import { canWrite, permissionOf, type InstallationOctokit } from "../github/types.js";
+import type { JobRecord } from "../queue/types.js";
+import { cleanText } from "./clean-text.js";
+
+/** Above this, the oldest comments are left out (the newest say most about the request). */
+export const MAX_CONTEXT_CHARS = 120_000;
+/** Authors whose permission is looked up per job; later ones are marked third-party. */
+const MAX_PERMISSION_LOOKUPS = 20;
+
+interface IssueComment {
+  id: number;
+  body?: string | null;
+  created_at: string;
+  updated_at: string;
+  user: { login: string; type: string } | null;
+}
+
+/**
+ * What the agents read of the issue or PR: its title and body as they were when the command was
+ * written, and the comments written before the command and not edited since — cleaned of hidden
+ * text, each marked with its author, and marked third-party when the author cannot write to the
+ * repository. Bots' comments are left out (crewbot's own progress comments among them).
+ */
+export async function issueContext(octokit: InstallationOctokit, job: JobRecord): Promise<ContextSection[]> {
+  const { owner, repo, number, isPullRequest } = job.target;
+  const noun = isPullRequest ? "pull request" : "issue";
+  const sections: ContextSection[] = [];
+  const writers = new PermissionCache(octokit, owner, repo);
+
+  if (job.subject) {
+    sections.push({
+      source: `${noun} #${number} by @${job.subject.author}: ${cleanText(job.subject.title)}`,
+      text: cleanText(job.subject.body) || "(no description)",
+      thirdParty: !(await writers.canWrite(job.subject.author)),
+    });
+  }
+
+  const triggerTime = job.trigger.commentCreatedAt ? Date.parse(job.trigger.commentCreatedAt) : Number.POSITIVE_INFINITY;
+  const comments = (await octokit.paginate("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+    owner,
+    repo,
+    issue_number: number,
+    per_page: 100,
+  })) as IssueComment[];
+  const before = comments.filter(
+    (c) =>
+      c.id !== job.trigger.commentId &&
+      c.user?.type !== "Bot" &&
+      Date.parse(c.created_at) < triggerTime &&
+      Date.parse(c.updated_at) <= triggerTime,
+  );
+
+  const rendered: ContextSection[] = [];
+  for (const comment of before) {
+    const author = comment.user?.login ?? "ghost";
+    rendered.push({
+      source: `comment by @${author} on ${comment.created_at}`,
+      text: cleanText(comment.body ?? ""),
+      thirdParty: !(await writers.canWrite(author)),
+    });
+  }
+  return [...sections, ...newestWithin(rendered, MAX_CONTEXT_CHARS - size(sections))];
+}
+
+const size = (sections: ContextSection[]) => sections.reduce((n, s) => n + s.text.length + s.source.length, 0);
+
+/** The newest comments that fit, in their original order, with a note for what was left out. */
+function newestWithin(comments: ContextSection[], budget: number): ContextSection[] {
+  const kept: ContextSection[] = [];
+  let used = 0;
+  for (let i = comments.length - 1; i >= 0; i--) {
+    const cost = comments[i]!.text.length + comments[i]!.source.length;
+    if (used + cost > budget) {
+      kept.unshift({ source: "crewbot", text: `(${i + 1} older comments left out for length)` });
+      break;
+    }
+    used += cost;
+    kept.unshift(comments[i]!);
+  }
+  return kept;
+}
+
+/** One permission lookup per author and job; past the cap, unknown authors count as third-party. */
+class PermissionCache {
+  private known = new Map<string, boolean>();
+
+  constructor(
+    private readonly octokit: InstallationOctokit,
+    private readonly owner: string,
+    private readonly repo: string,
+  ) {}
+
+  async canWrite(login: string): Promise<boolean> {
+    const cached = this.known.get(login);
+    if (cached !== undefined) return cached;
+    if (this.known.size >= MAX_PERMISSION_LOOKUPS) return false;
+    const writes = canWrite(await permissionOf(this.octokit, this.owner, this.repo, login));
+    this.known.set(login, writes);
+    return writes;
+  }
+}

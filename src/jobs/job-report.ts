@@ -1,0 +1,59 @@
+import type { AgentEvent } from "../agent/events.js";
+import type { InstallationOctokit } from "../github/types.js";
+import type { JobContext, JobResult } from "../queue/runner.js";
+import type { JobRecord } from "../queue/types.js";
+import { ProgressReporter } from "../report/progress-reporter.js";
+import { initialProgress, progressFromEvents, type ProgressTracker } from "../report/progress-state.js";
+import { statusLine, transcriptUrl } from "../report/render.js";
+import type { ProgressState, Terminal } from "../report/types.js";
+import type { JobServices } from "./services.js";
+
+/** A job's presence on GitHub from its first step to its terminal edit. */
+export interface JobReport {
+  octokit: InstallationOctokit;
+  /** The installation token of this job, for git (header only); redacted from everything posted. */
+  token: string;
+  event(event: AgentEvent): void;
+  /** The terminal edit (never held back) and the result the queue records. */
+  finish(ending: { terminal: Terminal; patch?: Partial<ProgressState> }): Promise<JobResult>;
+}
+
+/**
+ * The job's first step: 👀 on the triggering comment and the progress comment (or the edit of the
+ * one a queued or restarted job already has), stored with the job.
+ */
+export async function openJobReport(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobReport> {
+  const octokit = await services.octokitFor(job.target.installationId);
+  const token = await services.tokenFor(octokit);
+  const writer = services.writerFor(job.target.installationId, octokit, [token]);
+  const target = { owner: job.target.owner, repo: job.target.repo, number: job.target.number };
+  const reporter = new ProgressReporter({ writer, target, jobId: job.id, commentId: job.progressCommentId, log: services.log });
+  const progress: ProgressTracker = progressFromEvents(
+    initialProgress(job.id, job.kind, { links: { transcript: transcriptUrl(services.publicUrl, job.id) } }),
+  );
+
+  if (job.progressCommentId === undefined && job.trigger.commentId !== undefined) {
+    await reporter.acknowledge({ commentId: job.trigger.commentId, kind: job.trigger.commentKind ?? "issue_comment" });
+  }
+  const commentId = await reporter.start(progress.state);
+  if (commentId !== undefined && commentId !== job.progressCommentId) await ctx.update({ progressCommentId: commentId });
+
+  return {
+    octokit,
+    token,
+    event: (event) => reporter.update(progress.apply(event)),
+    async finish({ terminal, patch }) {
+      const state = progress.set({ ...patch, terminal });
+      // Another worker took the job over: its comment is theirs now.
+      const lostLease = (ctx.signal.reason as { kind?: string } | undefined)?.kind === "lease-lost";
+      if (!lostLease) await reporter.finish(state);
+      return { state: endState(terminal), outcome: statusLine(state) };
+    },
+  };
+}
+
+function endState(terminal: Terminal): JobResult["state"] {
+  if (terminal.kind === "done") return "succeeded";
+  if (terminal.kind === "cancelled") return "cancelled";
+  return "failed";
+}

@@ -1,0 +1,89 @@
+/**
+ * The job queue contract: the embedded SQLite queue implements it now, a BullMQ/Redis one later.
+ * Every method may be asynchronous so a networked store fits; all state changes are atomic.
+ */
+import type { EnqueueResult, JobRecord, JobState, NewJob } from "./types.js";
+
+/** How many jobs may run at once, counted over every worker sharing the store. */
+export interface ClaimLimits {
+  perInstallation: number;
+  global: number;
+}
+
+export interface ClaimOptions extends ClaimLimits {
+  /** How long the claim holds without a heartbeat; a lease that runs out means the worker died. */
+  leaseMs: number;
+}
+
+export const DEFAULT_LIMITS: ClaimLimits = { perInstallation: 2, global: 4 };
+export const DEFAULT_LEASE_MS = 60_000;
+
+/** What a running job may record about itself. */
+export interface JobPatch {
+  progressCommentId?: number;
+  agentsStarted?: boolean;
+}
+
+export type EndState = Extract<JobState, "succeeded" | "failed" | "cancelled">;
+
+/** Who holds a running job: the worker and which claim of it (a worker may claim a requeued job again). */
+export interface Holder {
+  workerId: string;
+  attempt: number;
+}
+
+export interface HeartbeatResult {
+  /** False when the job is no longer running under this worker (ended, or taken over): stop work. */
+  held: boolean;
+  /** `/crewbot cancel` was asked for; the runner aborts the job. */
+  cancelRequested: boolean;
+  cancelledBy?: string;
+}
+
+export interface StaleRecovery {
+  /** Back in the queue: interrupted before its agents started, and claimed fewer than 2 times. */
+  requeued: JobRecord[];
+  /** Ended now (`❌ Failed: interrupted`, or `⏹ Cancelled` if a cancel was pending): finalise their comments. */
+  interrupted: JobRecord[];
+}
+
+export interface RecoverOptions {
+  /** Treat this worker's running jobs as dead whatever their lease says: it restarted and holds nothing. */
+  deadWorker?: string;
+}
+
+export interface ListOptions {
+  limit?: number;
+  targetKey?: string;
+  state?: JobState;
+}
+
+export const INTERRUPTED_OUTCOME = "❌ Failed: interrupted";
+export const cancelledOutcome = (by?: string) => (by ? `⏹ Cancelled by @${by}` : "⏹ Cancelled");
+
+export const isEndState = (s: string): s is EndState => s === "succeeded" || s === "failed" || s === "cancelled";
+
+export interface JobQueue {
+  /** Stores a queued job; a delivery id seen before returns its job with `duplicate: true` and stores nothing. */
+  enqueue(job: NewJob): Promise<EnqueueResult>;
+  /** Atomically takes the oldest claimable job (first in its target's line, target idle, within limits), leased. */
+  claim(workerId: string, opts: ClaimOptions): Promise<JobRecord | undefined>;
+  /** Extends the holder's lease; says whether it still holds the job and whether a cancel is pending. */
+  heartbeat(jobId: string, holder: Holder): Promise<HeartbeatResult>;
+  /** Records progress facts on a job in any state; undefined when there is no such job. */
+  update(jobId: string, patch: JobPatch): Promise<JobRecord | undefined>;
+  /** Ends a job that has not ended (with a holder: only while that claim holds it); undefined when nothing changed. */
+  finish(jobId: string, state: EndState, outcome: string, holder?: Holder): Promise<JobRecord | undefined>;
+  /** The job with this id, in any state. */
+  get(jobId: string): Promise<JobRecord | undefined>;
+  /** The running and queued jobs of a target (see `targetKey`), in the order they run. */
+  activeOn(targetKey: string): Promise<JobRecord[]>;
+  /** Cancels the queued jobs of a target at once and flags its running job; returns the jobs as they now are. */
+  requestCancel(targetKey: string, by?: string): Promise<JobRecord[]>;
+  /** Running jobs whose lease ran out by `now` (worker died): requeued once if agents had not started, else ended. */
+  recoverStale(now?: number, opts?: RecoverOptions): Promise<StaleRecovery>;
+  /** Jobs newest first, optionally of one target or state. */
+  listRecent(opts?: ListOptions): Promise<JobRecord[]>;
+  /** Releases the store; the queue is unusable afterwards. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,359 @@
+/**
+ * The embedded worker loop: claims jobs from a JobQueue, runs them with a handler, keeps their
+ * leases alive, and always ends them — a handler that throws, hangs past a shutdown or loses its
+ * lease still leaves the job in an end state with an outcome, never `running`.
+ */
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import {
+  DEFAULT_LEASE_MS,
+  DEFAULT_LIMITS,
+  INTERRUPTED_OUTCOME,
+  cancelledOutcome,
+  isEndState,
+  type ClaimLimits,
+  type EndState,
+  type Holder,
+  type JobPatch,
+  type JobQueue,
+} from "./job-queue.js";
+import type { JobRecord } from "./types.js";
+
+/** pino-compatible subset; every object carries `jobId` when there is one. */
+export interface QueueLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+const silent: QueueLogger = { info() {}, warn() {}, error() {} };
+
+/** `ctx.signal.reason` when the runner aborts a job. */
+export type AbortReason =
+  | { kind: "cancelled"; by?: string } // `/crewbot cancel`
+  | { kind: "shutdown" } // stop() without drain, or the drain timed out
+  | { kind: "lease-lost" }; // another worker or a recovery took the job over: stop touching it
+
+export interface JobResult {
+  state: EndState;
+  /** One line, starting `✅ Done`, `❌ Failed: …`, `⏹ Cancelled` or `⏸ Stopped: …`. */
+  outcome: string;
+}
+
+export interface JobContext {
+  signal: AbortSignal;
+  workerId: string;
+  /** Extends the lease now (heartbeats also run on a timer); aborts the signal if the job was lost or cancelled. */
+  heartbeat(): Promise<void>;
+  /** Records the progress comment id and that agents started (after that, an interruption is final). */
+  update(patch: JobPatch): Promise<void>;
+}
+
+export type JobHandler = (job: JobRecord, ctx: JobContext) => Promise<JobResult>;
+
+export interface JobRunnerOptions {
+  queue: JobQueue;
+  handler: JobHandler;
+  /**
+   * Unique among live workers. A stable id (e.g. the host name, in embedded mode) lets start()
+   * end or requeue this worker's jobs from before a restart at once instead of after their lease.
+   */
+  workerId?: string;
+  limits?: Partial<ClaimLimits>;
+  leaseMs?: number;
+  heartbeatMs?: number;
+  /** Fallback claim loop; wake() starts jobs without waiting for it. */
+  pollMs?: number;
+  /** How often to look for jobs whose worker died. */
+  recoverEveryMs?: number;
+  /** After aborting, how long to wait for handlers before ending their jobs without them. */
+  abortGraceMs?: number;
+  /** A job ended without its handler's result (worker died, handler threw or hung): finalise its comment. */
+  onInterrupted?: (job: JobRecord) => void | Promise<void>;
+  logger?: QueueLogger;
+}
+
+export interface StopOptions {
+  /** Wait for running jobs (up to timeoutMs) before aborting them; default true. */
+  drain?: boolean;
+  timeoutMs?: number;
+}
+
+/** One claim of a job: a requeued job may be claimed again while a stale run of it still winds down. */
+interface Active {
+  job: JobRecord;
+  holder: Holder;
+  controller: AbortController;
+  /** Resolves to stop waiting for a handler that ignores its signal. */
+  abandon: () => void;
+  done: Promise<void>;
+}
+
+type Status = "new" | "running" | "stopping" | "stopped";
+
+export class JobRunner {
+  readonly workerId: string;
+  private readonly queue: JobQueue;
+  private readonly handler: JobHandler;
+  private readonly limits: ClaimLimits;
+  private readonly leaseMs: number;
+  private readonly heartbeatMs: number;
+  private readonly pollMs: number;
+  private readonly recoverEveryMs: number;
+  private readonly abortGraceMs: number;
+  private readonly onInterrupted: ((job: JobRecord) => void | Promise<void>) | undefined;
+  private readonly log: QueueLogger;
+  private readonly active = new Set<Active>();
+  private status: Status = "new";
+  private timers: NodeJS.Timeout[] = [];
+  private tickPromise: Promise<void> | undefined;
+  private tickAgain = false;
+  private stopPromise: Promise<void> | undefined;
+
+  constructor(opts: JobRunnerOptions) {
+    this.queue = opts.queue;
+    this.handler = opts.handler;
+    this.workerId = opts.workerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+    this.limits = { ...DEFAULT_LIMITS, ...opts.limits };
+    this.leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
+    this.heartbeatMs = opts.heartbeatMs ?? Math.floor(this.leaseMs / 4);
+    this.pollMs = opts.pollMs ?? 5_000;
+    this.recoverEveryMs = opts.recoverEveryMs ?? Math.floor(this.leaseMs / 2);
+    this.abortGraceMs = opts.abortGraceMs ?? 10_000;
+    this.onInterrupted = opts.onInterrupted;
+    this.log = opts.logger ?? silent;
+    // A heartbeat slower than the lease would let live jobs be taken for dead.
+    if (!(this.heartbeatMs > 0 && this.heartbeatMs < this.leaseMs)) {
+      throw new RangeError("heartbeatMs must be positive and shorter than leaseMs");
+    }
+  }
+
+  /** Ids of the jobs this runner is running now. */
+  get running(): string[] {
+    return [...this.active].map((a) => a.job.id);
+  }
+
+  /** Recovers jobs whose worker died (this one, before a restart, included), then starts claiming. */
+  async start(): Promise<void> {
+    if (this.status !== "new") throw new Error(`runner already ${this.status}`);
+    this.status = "running";
+    await this.recover(true);
+    if (this.status !== "running") return;
+    this.timers.push(
+      setInterval(() => this.wake(), this.pollMs),
+      setInterval(() => void this.recover(false), this.recoverEveryMs),
+    );
+    for (const t of this.timers) t.unref();
+    this.log.info({ workerId: this.workerId, limits: this.limits }, "job runner started");
+    this.wake();
+  }
+
+  /** Claims and starts jobs now (call after enqueue); cheap and safe to call any time. */
+  wake(): void {
+    if (this.status !== "running") return;
+    if (this.tickPromise) {
+      this.tickAgain = true;
+      return;
+    }
+    this.tickPromise = this.tick().finally(() => {
+      this.tickPromise = undefined;
+      if (this.tickAgain) {
+        this.tickAgain = false;
+        this.wake();
+      }
+    });
+  }
+
+  /** `/crewbot cancel`: queued jobs of the target end now; its running job is aborted (elsewhere: at the next heartbeat). */
+  async cancel(targetKey: string, by?: string): Promise<JobRecord[]> {
+    const affected = await this.queue.requestCancel(targetKey, by);
+    for (const job of affected) {
+      for (const entry of this.active) {
+        if (entry.job.id === job.id) this.abort(entry, cancelReason(by));
+      }
+      this.log.info({ jobId: job.id, state: job.state, by }, "job cancel requested");
+    }
+    return affected;
+  }
+
+  /** Stops claiming; drains or aborts running jobs; resolves when none is left running here. */
+  stop(opts: StopOptions = {}): Promise<void> {
+    this.stopPromise ??= this.shutdown(opts.drain ?? true, opts.timeoutMs ?? 30_000);
+    return this.stopPromise;
+  }
+
+  private async shutdown(drain: boolean, timeoutMs: number): Promise<void> {
+    this.status = "stopping";
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    await this.tickPromise; // a claim in flight may still add a job
+    this.log.info({ workerId: this.workerId, running: this.running, drain }, "job runner stopping");
+    if (drain) await this.settle(timeoutMs);
+    for (const entry of this.active) this.abort(entry, { kind: "shutdown" });
+    await this.settle(this.abortGraceMs);
+    for (const entry of this.active) entry.abandon();
+    await this.settle(Infinity);
+    this.status = "stopped";
+    this.log.info({ workerId: this.workerId }, "job runner stopped");
+  }
+
+  /** Resolves when every active job is done, or after ms. */
+  private async settle(ms: number): Promise<void> {
+    if (this.active.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const all = Promise.all([...this.active].map((a) => a.done));
+    if (ms === Infinity) return void (await all);
+    await Promise.race([all, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+    clearTimeout(timer);
+  }
+
+  private async tick(): Promise<void> {
+    while (this.status === "running") {
+      let job: JobRecord | undefined;
+      try {
+        job = await this.queue.claim(this.workerId, { ...this.limits, leaseMs: this.leaseMs });
+      } catch (err) {
+        this.log.error({ err, workerId: this.workerId }, "claiming a job failed");
+        return;
+      }
+      if (!job) return;
+      this.launch(job);
+    }
+  }
+
+  private async recover(atStart: boolean): Promise<void> {
+    try {
+      const opts = atStart ? { deadWorker: this.workerId } : {};
+      const { requeued, interrupted } = await this.queue.recoverStale(undefined, opts);
+      for (const job of requeued) this.log.warn({ jobId: job.id, attempts: job.attempts }, "interrupted job requeued");
+      for (const job of interrupted) {
+        this.log.warn({ jobId: job.id, outcome: job.outcome }, "interrupted job ended");
+        await this.notifyInterrupted(job);
+      }
+      if (requeued.length) this.wake();
+    } catch (err) {
+      this.log.error({ err, workerId: this.workerId }, "recovering stale jobs failed");
+    }
+  }
+
+  private launch(job: JobRecord): void {
+    let abandon!: () => void;
+    const abandoned = new Promise<"abandoned">((resolve) => (abandon = () => resolve("abandoned")));
+    const holder = { workerId: this.workerId, attempt: job.attempts };
+    const entry: Active = { job, holder, controller: new AbortController(), abandon, done: Promise.resolve() };
+    this.active.add(entry);
+    this.log.info({ jobId: job.id, kind: job.kind, attempt: job.attempts }, "job started");
+    entry.done = this.run(entry, abandoned)
+      .catch((err) => this.log.error({ err, jobId: job.id }, "job runner bookkeeping failed"))
+      .finally(() => {
+        this.active.delete(entry);
+        this.wake(); // a slot or the target is free now
+      });
+  }
+
+  private async run(entry: Active, abandoned: Promise<"abandoned">): Promise<void> {
+    const { job, controller } = entry;
+    const beat = async (): Promise<void> => {
+      const hb = await this.queue.heartbeat(job.id, entry.holder);
+      if (!hb.held) this.abort(entry, { kind: "lease-lost" });
+      else if (hb.cancelRequested) {
+        this.abort(entry, cancelReason(hb.cancelledBy));
+      }
+    };
+    const timer = setInterval(() => {
+      beat().catch((err) => this.log.warn({ err, jobId: job.id }, "heartbeat failed"));
+    }, this.heartbeatMs);
+    timer.unref();
+    const ctx: JobContext = {
+      signal: controller.signal,
+      workerId: this.workerId,
+      heartbeat: beat,
+      update: async (patch) => void (await this.queue.update(job.id, patch)),
+    };
+
+    let result: JobResult;
+    let fromHandler = false;
+    // Through a then(), so a handler that throws synchronously is a rejection too.
+    const work = Promise.resolve().then(() => this.handler(job, ctx));
+    work.catch(() => {}); // it may settle after being abandoned; that must not be an unhandled rejection
+    try {
+      const settled = await Promise.race([work, abandoned]);
+      if (settled === "abandoned") {
+        this.log.warn({ jobId: job.id }, "handler ignored its abort; ending the job without it");
+        result = this.resultOfAbort(controller.signal) ?? { state: "failed", outcome: INTERRUPTED_OUTCOME };
+      } else if (isJobResult(settled)) {
+        result = { state: settled.state, outcome: settled.outcome };
+        fromHandler = true;
+      } else {
+        result = { state: "failed", outcome: "❌ Failed: the job handler returned no result" };
+      }
+    } catch (err) {
+      // A handler that throws because it was aborted ends as the abort says; any other throw is a failure.
+      const aborted = this.resultOfAbort(controller.signal);
+      if (!aborted) this.log.error({ err, jobId: job.id }, "job handler threw");
+      result = aborted ?? { state: "failed", outcome: `❌ Failed: ${errorLine(err)}` };
+    } finally {
+      clearInterval(timer);
+    }
+
+    const ended = await this.finish(entry, result);
+    if (!ended) {
+      this.log.warn({ jobId: job.id, ...result }, "job was no longer held by this worker; its result is dropped");
+      return;
+    }
+    this.log.info({ jobId: job.id, state: ended.state, outcome: ended.outcome }, "job ended");
+    if (!fromHandler) await this.notifyInterrupted(ended);
+  }
+
+  /** What an aborted job ends as when its handler did not say. */
+  private resultOfAbort(signal: AbortSignal): JobResult | undefined {
+    if (!signal.aborted) return undefined;
+    const reason = signal.reason as AbortReason;
+    if (reason.kind === "cancelled") return { state: "cancelled", outcome: cancelledOutcome(reason.by) };
+    if (reason.kind === "lease-lost") return { state: "failed", outcome: "❌ Failed: lease lost" };
+    return { state: "failed", outcome: INTERRUPTED_OUTCOME };
+  }
+
+  /** A few tries: a job whose finish is lost would later be taken for interrupted, even retried. */
+  private async finish(entry: Active, result: JobResult): Promise<JobRecord | undefined> {
+    const jobId = entry.job.id;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.queue.finish(jobId, result.state, result.outcome, entry.holder);
+      } catch (err) {
+        if (attempt >= 3) throw err;
+        this.log.warn({ err, jobId, attempt }, "recording the job's end failed; retrying");
+        await new Promise((r) => setTimeout(r, 200 * attempt));
+      }
+    }
+  }
+
+  private abort(entry: Active, reason: AbortReason): void {
+    if (entry.controller.signal.aborted) return;
+    this.log.info({ jobId: entry.job.id, reason }, "aborting job");
+    entry.controller.abort(reason);
+  }
+
+  private async notifyInterrupted(job: JobRecord): Promise<void> {
+    try {
+      await this.onInterrupted?.(job);
+    } catch (err) {
+      this.log.error({ err, jobId: job.id }, "onInterrupted failed");
+    }
+  }
+}
+
+const cancelReason = (by?: string): AbortReason =>
+  by === undefined ? { kind: "cancelled" } : { kind: "cancelled", by };
+
+function isJobResult(v: unknown): v is JobResult {
+  const r = v as JobResult | undefined;
+  return typeof r === "object" && r !== null && isEndState(r.state) && typeof r.outcome === "string" && !!r.outcome;
+}
+
+/** The first line of an error's message, kept short: it becomes the comment's status line. */
+function errorLine(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  const line = msg.split("\n").find((l) => l.trim())?.trim() ?? "error";
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}

@@ -1,0 +1,212 @@
+/**
+ * The one place crewbot writes to GitHub (DESIGN.md §6): writes are serialised and spaced, rate
+ * limits are waited out, every string sent is redacted, and comment bodies fit GitHub's limit.
+ */
+import { COMMENT_LIMIT, cutMiddle } from "./markdown.js";
+import { redact } from "./redact.js";
+
+export interface Clock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+export const realClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/** Pino (Probot's `log`) fits this; messages are plain strings. */
+export interface ReportLog {
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export const silentLog: ReportLog = { warn: () => {}, error: () => {} };
+
+export interface GitHubResponse<T = unknown> {
+  status: number;
+  headers: Record<string, unknown>;
+  data: T;
+}
+
+/** What the writer needs of an installation Octokit (`ProbotOctokit` fits). */
+export interface OctokitLike {
+  request(route: string, params?: Record<string, unknown>): Promise<GitHubResponse<any>>;
+}
+
+/**
+ * Serialises writes and spaces their starts `minSpacingMs` apart. Share one gate between the
+ * writers of one installation (jobs running side by side) so their writes are spaced together.
+ */
+export class WriteGate {
+  private tail: Promise<unknown> = Promise.resolve();
+  private lastStart = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    readonly minSpacingMs = 1000,
+    readonly clock: Clock = realClock,
+  ) {}
+
+  /** Runs `task` after every task queued before it has settled. */
+  run<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(task, task);
+    this.tail = result.catch(() => {});
+    return result;
+  }
+
+  /** Inside `run`: waits until the next write may start, and marks it started. */
+  async turn(): Promise<void> {
+    const wait = this.lastStart + this.minSpacingMs - this.clock.now();
+    if (wait > 0) await this.clock.sleep(wait);
+    this.lastStart = this.clock.now();
+  }
+}
+
+export interface GitHubWriterOptions {
+  octokit: OctokitLike;
+  /** Literal secrets to redact besides known token shapes: the installation token, app secrets. */
+  secrets?: Iterable<string | undefined>;
+  /** Default 1000: GitHub asks apps to space writes about a second apart. */
+  minSpacingMs?: number;
+  /** Retries after a rate limit, per write. Default 3. */
+  maxRetries?: number;
+  /** A rate limit that asks for a longer wait fails at once instead. Default 15 minutes. */
+  maxWaitMs?: number;
+  clock?: Clock;
+  gate?: WriteGate;
+  log?: ReportLog;
+}
+
+/** Parameters Octokit reads itself; never redacted or cut. */
+const OCTOKIT_KEYS = new Set(["headers", "mediaType", "request", "baseUrl", "url", "method"]);
+
+interface HttpErrorLike {
+  status?: number;
+  message?: string;
+  response?: { headers?: Record<string, unknown>; data?: unknown };
+}
+
+const header = (err: HttpErrorLike, name: string): string | undefined => {
+  const value = err.response?.headers?.[name];
+  return value === undefined || value === null ? undefined : String(value);
+};
+
+/**
+ * How long to wait before retrying, or null when the error is not a rate limit. GitHub's rules:
+ * `retry-after` seconds; else, when no requests remain, until `x-ratelimit-reset`; else at least
+ * a minute, growing with each retry.
+ */
+export function rateLimitWaitMs(err: unknown, now: number, attempt = 0): number | null {
+  const e = (err ?? {}) as HttpErrorLike;
+  const data = e.response?.data as { message?: unknown } | undefined;
+  const text = `${e.message ?? ""} ${typeof data?.message === "string" ? data.message : ""}`;
+  const exhausted = header(e, "x-ratelimit-remaining") === "0";
+  const limited =
+    e.status === 429 ||
+    (e.status === 403 && (/secondary rate limit|abuse detection/i.test(text) || exhausted || header(e, "retry-after") !== undefined));
+  if (!limited) return null;
+  const retryAfter = Number(header(e, "retry-after"));
+  if (header(e, "retry-after") !== undefined && Number.isFinite(retryAfter) && retryAfter >= 0) return retryAfter * 1000;
+  const reset = Number(header(e, "x-ratelimit-reset"));
+  if (exhausted && Number.isFinite(reset) && reset > 0) return Math.max(1000, reset * 1000 - now);
+  return 60_000 * 2 ** attempt;
+}
+
+export const httpStatus = (err: unknown): number | undefined => (err as HttpErrorLike | undefined)?.status;
+
+export class GitHubWriter {
+  /** Write requests sent (retries included), for benches. */
+  writes = 0;
+  /** Writes retried after a rate limit. */
+  retries = 0;
+  private readonly octokit: OctokitLike;
+  private readonly secrets: string[];
+  private readonly gate: WriteGate;
+  private readonly clock: Clock;
+  private readonly maxRetries: number;
+  private readonly maxWaitMs: number;
+  private readonly log: ReportLog;
+
+  constructor(options: GitHubWriterOptions) {
+    this.octokit = options.octokit;
+    this.secrets = [...(options.secrets ?? [])].filter((s): s is string => Boolean(s));
+    this.clock = options.gate?.clock ?? options.clock ?? realClock;
+    this.gate = options.gate ?? new WriteGate(options.minSpacingMs ?? 1000, this.clock);
+    this.maxRetries = options.maxRetries ?? 3;
+    this.maxWaitMs = options.maxWaitMs ?? 15 * 60_000;
+    this.log = options.log ?? silentLog;
+  }
+
+  /** A secret learnt later (a refreshed installation token). */
+  addSecret(secret: string | undefined): void {
+    if (secret) this.secrets.push(secret);
+  }
+
+  /** Reads go straight to GitHub: only writes are spaced. */
+  read<T = unknown>(route: string, params: Record<string, unknown> = {}): Promise<GitHubResponse<T>> {
+    return this.octokit.request(route, params);
+  }
+
+  /**
+   * Sends one write (`POST /repos/{owner}/{repo}/issues/{issue_number}/comments`, …) in turn.
+   * Rate limits are waited out and retried; any other error (a 422 too) is thrown unchanged.
+   */
+  write<T = unknown>(route: string, params: Record<string, unknown> = {}): Promise<GitHubResponse<T>> {
+    // Prepared synchronously so the order of write() calls is the order GitHub sees.
+    const prepared = this.prepare(route, params);
+    return this.gate.run(async () => {
+      for (let attempt = 0; ; attempt += 1) {
+        await this.gate.turn();
+        this.writes += 1;
+        try {
+          return await this.octokit.request(route, prepared);
+        } catch (err) {
+          const wait = rateLimitWaitMs(err, this.clock.now(), attempt);
+          if (wait === null || attempt >= this.maxRetries || wait > this.maxWaitMs) throw err;
+          this.retries += 1;
+          this.log.warn(
+            `GitHub rate limit (${httpStatus(err)}) on ${route}; retrying in ${Math.ceil(wait / 1000)} s (retry ${attempt + 1} of ${this.maxRetries})`,
+          );
+          await this.clock.sleep(wait);
+        }
+      }
+    });
+  }
+
+  private prepare(route: string, params: Record<string, unknown>): Record<string, unknown> {
+    const urlKeys = new Set([...route.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!));
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(params)) {
+      out[key] = urlKeys.has(key) || OCTOKIT_KEYS.has(key) ? value : this.clean(value);
+    }
+    if (typeof out.body === "string") out.body = fitBody(out.body);
+    return out;
+  }
+
+  private clean(value: unknown): unknown {
+    if (typeof value === "string") return redact(value, this.secrets);
+    if (Array.isArray(value)) return value.map((v) => this.clean(v));
+    if (value && typeof value === "object") {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.clean(v)]));
+    }
+    return value;
+  }
+}
+
+const MARKERS = /<!-- crewbot:[^\n>]{1,200}? -->/g;
+
+/**
+ * A last resort for bodies the renderer did not already fit (replies, reviews, PR bodies): cut
+ * from the middle, keeping the first lines (status) and the last (an approval box); a crewbot
+ * marker that was in the cut part is put back next to the note.
+ */
+export function fitBody(body: string, max = COMMENT_LIMIT): string {
+  if (body.length <= max) return body;
+  const markers = [...new Set(body.match(MARKERS) ?? [])];
+  const reserve = markers.reduce((sum, m) => sum + m.length + 1, 0);
+  let noteLine = "";
+  const note = (cut: number) => (noteLine = `_… ${cut.toLocaleString("en-US")} characters cut to fit GitHub's comment size limit …_`);
+  const out = cutMiddle(body, max - reserve, note);
+  const lost = markers.filter((m) => !out.includes(m));
+  return lost.length > 0 ? out.replace(noteLine, [noteLine, ...lost].join("\n")) : out;
+}

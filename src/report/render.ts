@@ -1,0 +1,170 @@
+/**
+ * The text of crewbot's comments (DESIGN.md §2): pure functions of their inputs, so tables of
+ * states can pin exactly what users see.
+ */
+import { formatTaskList, taskText } from "../chain/task-list.js";
+import { formatCost, formatDuration, formatTokens, totalTokens } from "./format.js";
+import { codeSpan, COMMENT_LIMIT, cutMiddle, GITHUB_BODY_LIMIT, neutraliseMentions, safeBlock, safeInline, safeLine } from "./markdown.js";
+import { APPROVE_LINE_UNCHECKED, jobMarker, type ProgressState, type Terminal } from "./types.js";
+
+/** `<CREWBOT_PUBLIC_URL>/jobs/<jobId>`, whatever slashes the base URL ends with. */
+export function transcriptUrl(publicUrl: string, jobId: string): string {
+  return `${publicUrl.replace(/\/+$/, "")}/jobs/${encodeURIComponent(jobId)}`;
+}
+
+const MAX_NOTES = 10;
+/** What a cut section keeps at least, so its start and end still show. */
+const MIN_KEEP = 400;
+
+function metrics(state: ProgressState): string {
+  return [
+    formatDuration(state.elapsedMs),
+    `${formatTokens(totalTokens(state.usage))} tokens`,
+    formatCost(state.costUsd, state.estimate),
+  ].join(" · ");
+}
+
+function headline(terminal: Terminal): string {
+  switch (terminal.kind) {
+    case "done":
+      return "✅ Done";
+    case "failed":
+      return `❌ Failed: ${safeInline(terminal.reason) || "unknown error"}`;
+    case "cancelled":
+      return terminal.by ? `⏹ Cancelled by ${neutraliseMentions(`@${safeInline(terminal.by, 60)}`)}` : "⏹ Cancelled";
+    case "stopped":
+      return `⏸ Stopped: ${safeInline(terminal.budget) || "budget reached"}`;
+  }
+}
+
+/** The first line of the progress comment. */
+export function statusLine(state: ProgressState): string {
+  if (state.terminal) return `${headline(state.terminal)} · ${metrics(state)}`;
+  if (state.queuedBehind) return `⏳ Queued behind job ${safeInline(state.queuedBehind, 80)}`;
+  if (!state.agent) return `⏳ Starting · ${formatDuration(state.elapsedMs)}`;
+  const step = state.step && state.step.index >= 1 ? ` (step ${state.step.index}/${state.step.total})` : "";
+  const parts = [`⏳ Working · ${safeInline(state.agent, 60)}${step}`];
+  if (state.turn > 0) parts.push(`turn ${state.turn}`);
+  parts.push(`${state.toolCalls} tool call${state.toolCalls === 1 ? "" : "s"}`);
+  return `${parts.join(" · ")} · ${metrics(state)}`;
+}
+
+/** Link destinations come from GitHub and us; still, nothing in them may end the link early. */
+const href = (url: string) => url.replace(/[\s()<>]/g, (ch) => encodeURIComponent(ch));
+
+function linksLine(state: ProgressState): string | undefined {
+  const { transcript, branch, pr } = state.links;
+  const parts: string[] = [];
+  if (pr) parts.push(`Pull request [#${pr.number}](${href(pr.url)})`);
+  if (branch) parts.push(`Branch [${codeSpan(branch.name, 120)}](${href(branch.url)})`);
+  if (transcript) parts.push(`[Transcript](${href(transcript)})`);
+  return parts.length > 0 ? parts.join(" · ") : undefined;
+}
+
+interface Section {
+  title?: string;
+  content: string;
+  /** Lower is cut first when the comment is too long. */
+  rank: number;
+}
+
+function sections(state: ProgressState): Section[] {
+  const out: Section[] = [];
+  const plan = state.plan;
+  if (plan?.goal?.trim()) out.push({ title: "## Goal", content: safeBlock(plan.goal.trim()), rank: 2 });
+  if (plan && plan.steps.length > 0) {
+    const list = formatTaskList(plan.steps, new Set(plan.done)).split("\n").map(safeLine).join("\n");
+    out.push({ title: "## Plan", content: list, rank: 3 });
+  }
+  if (plan?.risks?.trim()) out.push({ title: "## Risks", content: safeBlock(plan.risks.trim()), rank: 0 });
+  const notes = [...new Set(state.notes ?? [])].filter((n) => n.trim() !== "");
+  if (notes.length > 0) {
+    const shown = notes.slice(0, MAX_NOTES).map((n) => `- ${safeLine(taskText(safeCap(n, 500)))}`);
+    if (notes.length > MAX_NOTES) shown.push(`- … and ${notes.length - MAX_NOTES} more (see the transcript)`);
+    out.push({ title: "**Notes**", content: shown.join("\n"), rank: 1 });
+  }
+  return out;
+}
+
+const safeCap = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+const cutNote = (chars: number) =>
+  `_… ${chars.toLocaleString("en-US")} characters cut here: GitHub limits a comment to ${GITHUB_BODY_LIMIT.toLocaleString("en-US")} characters …_`;
+
+const sectionText = (s: Section) => (s.title ? `${s.title}\n${s.content}` : s.content);
+
+/**
+ * The progress comment: status line, the hidden job marker, the latest tool (while running),
+ * links, then goal, plan, risks and notes; a finished approvable /plan ends with the approval box.
+ * Over the size limit, risks are cut first, then notes, goal and the plan — each from its middle.
+ */
+export function renderProgress(state: ProgressState): string {
+  const head = [statusLine(state), jobMarker(state.jobId)].join("\n");
+  const before: string[] = [];
+  if (!state.terminal && !state.queuedBehind && state.lastTool) before.push(`Latest: ${codeSpan(state.lastTool)}`);
+  const links = linksLine(state);
+  if (links) before.push(links);
+  const after = state.approvable && state.terminal?.kind === "done" ? [APPROVE_LINE_UNCHECKED] : [];
+  const body = sections(state);
+
+  const join = () => [head, ...before, ...body.map(sectionText), ...after].join("\n\n");
+  let excess = join().length - COMMENT_LIMIT;
+  for (const section of [...body].sort((a, b) => a.rank - b.rank)) {
+    if (excess <= 0) break;
+    const max = Math.max(MIN_KEEP, section.content.length - excess);
+    if (max >= section.content.length) continue;
+    const was = section.content.length;
+    section.content = cutMiddle(section.content, max, cutNote);
+    excess -= was - section.content.length;
+  }
+  return join();
+}
+
+export interface HelpOptions {
+  /** Commands turned off by the repository's config are listed as such. */
+  commands?: Partial<Record<"plan" | "implement" | "review", boolean>>;
+  autoReview?: boolean;
+}
+
+/** The `/crewbot help` text (also the answer to an unknown `/crewbot` subcommand). */
+export function renderHelp(options: HelpOptions = {}): string {
+  const off = (name: "plan" | "implement" | "review") =>
+    options.commands?.[name] === false ? " _(turned off in this repository)_" : "";
+  const autoReview =
+    options.autoReview === false
+      ? "Automatic reviews of pull requests are turned off in this repository."
+      : "Pull requests are also reviewed automatically when opened, reopened, marked ready or pushed to; those reviews report in the `crewbot/review` check.";
+  return [
+    "**crewbot** runs a crew of agents (scout, planner, worker, reviewer) on this repository. Write a command at the start of a comment:",
+    "",
+    "| Command | Where | What happens |",
+    "|---|---|---|",
+    `| \`/plan [instructions]\` | issue or pull request | Reads the code and answers with a plan as a task list, read-only. Ticking its approve box starts \`/implement\` with exactly that plan.${off("plan")} |`,
+    `| \`/implement [instructions]\` | issue | Plans, then changes the code on a new branch \`crewbot/issue-<n>-…\` and opens a draft pull request that closes the issue.${off("implement")} |`,
+    `| \`/implement <feedback>\` | pull request, or a review comment | Changes the pull request's own branch (branches of this repository only).${off("implement")} |`,
+    `| \`/review\` | pull request | Reviews the changes, read-only, and posts a pull-request review.${off("review")} |`,
+    "| `/crewbot cancel` | issue or pull request | Cancels the job running here. |",
+    "| `/crewbot help` | anywhere | This text. |",
+    "",
+    "Only people with write, maintain or admin permission on this repository can start or cancel a job. One job runs at a time per issue or pull request; a second command waits behind the first.",
+    "",
+    `${autoReview} Settings live in \`.github/crewbot.yml\`.`,
+  ].join("\n");
+}
+
+/** The one reply to someone without write access; it pings nobody (they follow the thread anyway). */
+export function renderNotAllowed(login: string): string {
+  return `Sorry ${neutraliseMentions(`@${safeInline(login, 60)}`)}, only people with write, maintain or admin permission on this repository can run crewbot commands. Nothing was started.`;
+}
+
+/** Invalid repository config: name the problems; the job does not run on a guess. */
+export function renderConfigError(problems: string | string[], file = ".github/crewbot.yml"): string {
+  const list = (Array.isArray(problems) ? problems : [problems]).slice(0, 20);
+  return [
+    `❌ crewbot did not run: ${codeSpan(file, 120)} is invalid.`,
+    "",
+    ...list.map((p) => `- ${safeLine(taskText(safeCap(p, 500)))}`),
+    "",
+    "Fix the file on the default branch and write the command again.",
+  ].join("\n");
+}

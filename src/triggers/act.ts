@@ -1,0 +1,84 @@
+import type { InstallationOctokit } from "../github/types.js";
+import type { JobQueue } from "../queue/job-queue.js";
+import type { JobRunner } from "../queue/runner.js";
+import { targetKey, type JobRecord } from "../queue/types.js";
+import type { GitHubWriter } from "../report/github-writer.js";
+import { postReply, ProgressReporter, type ReportTarget } from "../report/progress-reporter.js";
+import { initialProgress } from "../report/progress-state.js";
+import { renderHelp, renderNotAllowed, transcriptUrl } from "../report/render.js";
+import type { Background } from "./background.js";
+import type { CommentPayload, Decision } from "./comment-command.js";
+import type { TriggerLog } from "./deps.js";
+
+export interface ActDeps {
+  queue: JobQueue;
+  runner: Pick<JobRunner, "wake" | "cancel">;
+  writerFor(installationId: number, octokit: InstallationOctokit): GitHubWriter;
+  background: Background;
+  publicUrl: string;
+  log: TriggerLog;
+}
+
+/** What this version runs, for the help text. */
+const HELP = renderHelp({ commands: { implement: false, review: false }, autoReview: false });
+
+/**
+ * Carries out a trigger's decision. Only the enqueue (local) and the cancel are awaited; every
+ * GitHub write runs in the background through the installation's writer.
+ */
+export function createAct(deps: ActDeps) {
+  return async (decision: Decision, octokit: InstallationOctokit, payload: CommentPayload): Promise<void> => {
+    const installationId = payload.installation!.id;
+    const writer = () => deps.writerFor(installationId, octokit);
+    const number = (payload.issue ?? payload.pull_request)!.number;
+    const target: ReportTarget = { owner: payload.repository.owner.login, repo: payload.repository.name, number };
+    const reply = (body: string, what: string) => deps.background.run(postReply(writer(), target, body, deps.log), what);
+
+    switch (decision.action) {
+      case "help":
+        return reply(decision.unknown ? `Unknown command \`${decision.unknown}\`.\n\n${HELP}` : HELP, "help");
+      case "not-allowed":
+        deps.log.info({ login: decision.login, ...target }, "command by someone without write access");
+        return reply(renderNotAllowed(decision.login), "not-allowed reply");
+      case "reply":
+        deps.log.info({ reason: decision.reason, ...target }, "command answered without a job");
+        return reply(decision.body, decision.reason);
+      case "cancel": {
+        const jobs = await deps.runner.cancel(targetKey(target), decision.by);
+        if (jobs.length === 0) return reply("There is no crewbot job running or queued here.", "nothing to cancel");
+        // A running job ends its own comment; a queued one never started, so its comment is ended here.
+        for (const job of jobs.filter((j) => j.state === "cancelled" && j.progressCommentId !== undefined)) {
+          deps.background.run(finishQueued(job, writer(), deps.publicUrl, decision.by), `cancel of queued job ${job.id}`);
+        }
+        return;
+      }
+      case "enqueue": {
+        const { job, duplicate, waitingBehind } = await deps.queue.enqueue(decision.job);
+        if (duplicate) return deps.log.info({ deliveryId: decision.job.deliveryId, jobId: job.id }, "duplicate delivery dropped");
+        deps.log.info({ jobId: job.id, deliveryId: job.deliveryId, ...target, kind: job.kind }, "job queued");
+        deps.runner.wake();
+        if (waitingBehind) deps.background.run(announceQueued(job, waitingBehind, writer(), deps), `queued comment of ${job.id}`);
+        return;
+      }
+    }
+  };
+}
+
+/** A job waiting behind another says so at once (👀 and its progress comment), then edits it when it runs. */
+async function announceQueued(job: JobRecord, behind: string, writer: GitHubWriter, deps: ActDeps): Promise<void> {
+  const reporter = new ProgressReporter({ writer, target: reportTarget(job), jobId: job.id, log: deps.log });
+  if (job.trigger.commentId !== undefined) {
+    await reporter.acknowledge({ commentId: job.trigger.commentId, kind: job.trigger.commentKind ?? "issue_comment" });
+  }
+  const links = { transcript: transcriptUrl(deps.publicUrl, job.id) };
+  const id = await reporter.start(initialProgress(job.id, job.kind, { queuedBehind: behind, links }));
+  if (id !== undefined) await deps.queue.update(job.id, { progressCommentId: id });
+}
+
+async function finishQueued(job: JobRecord, writer: GitHubWriter, publicUrl: string, by: string): Promise<void> {
+  const reporter = new ProgressReporter({ writer, target: reportTarget(job), jobId: job.id, commentId: job.progressCommentId });
+  const links = { transcript: transcriptUrl(publicUrl, job.id) };
+  await reporter.finish(initialProgress(job.id, job.kind, { links, terminal: { kind: "cancelled", by } }));
+}
+
+const reportTarget = (job: JobRecord): ReportTarget => ({ owner: job.target.owner, repo: job.target.repo, number: job.target.number });

@@ -1,0 +1,103 @@
+import { canWrite } from "../github/types.js";
+import type { NewJob } from "../queue/types.js";
+import { parseCommand, type Command } from "./parse-command.js";
+
+/** A request longer than this is answered, not run: no one writes a 20 KB command on purpose. */
+export const MAX_REQUEST_CHARS = 20_000;
+
+/** The parts of an `issue_comment` (or review comment) payload the trigger reads. */
+export interface CommentPayload {
+  comment: { id: number; body: string; created_at: string; user: { login: string; type: string } | null };
+  issue?: { number: number; title: string; body?: string | null; locked?: boolean; pull_request?: unknown; user: { login: string } | null };
+  pull_request?: { number: number; title: string; body?: string | null; locked?: boolean; user: { login: string } | null };
+  repository: { name: string; owner: { login: string }; clone_url: string; default_branch: string; private: boolean };
+  installation?: { id: number };
+  sender: { login: string; type: string };
+}
+
+export type Preflight =
+  | { go: false; reason: string }
+  | { go: true; command: Command; login: string };
+
+/** Before any request to GitHub: is this comment for us at all? */
+export function preflight(payload: CommentPayload): Preflight {
+  const author = payload.comment.user;
+  // Never our own comments, never another bot's: no loops, no bot-to-bot chains.
+  if (!author || author.type === "Bot" || payload.sender.type === "Bot") return { go: false, reason: "comment by a bot" };
+  const command = parseCommand(payload.comment.body);
+  if (!command) return { go: false, reason: "no command" };
+  if (!payload.installation) return { go: false, reason: "no installation in the payload" };
+  const subject = payload.issue ?? payload.pull_request;
+  if (subject?.locked) return { go: false, reason: "the conversation is locked" };
+  return { go: true, command, login: author.login };
+}
+
+export type Decision =
+  | { action: "help"; unknown?: string }
+  | { action: "not-allowed"; login: string }
+  | { action: "reply"; body: string; reason: string }
+  | { action: "cancel"; by: string }
+  | { action: "enqueue"; job: NewJob };
+
+/** Jobs this version runs; the others get a plain answer instead of a job that cannot finish. */
+const AVAILABLE = new Set(["plan"]);
+
+/** After the permission check: what to do. Pure. */
+export function decide(
+  payload: CommentPayload,
+  pre: Extract<Preflight, { go: true }>,
+  permission: string | undefined,
+  deliveryId: string,
+  commentKind: "issue_comment" | "review_comment" = "issue_comment",
+): Decision {
+  const { command, login } = pre;
+  if (command.kind === "help") return { action: "help", unknown: command.unknown };
+  if (!permission || !canWrite(permission)) return { action: "not-allowed", login };
+  if (command.kind === "cancel") return { action: "cancel", by: login };
+
+  const issue = payload.issue;
+  const pr = payload.pull_request;
+  const isPullRequest = Boolean(pr ?? issue?.pull_request);
+  if (command.kind === "review" && !isPullRequest) {
+    return { action: "reply", body: "`/review` works on pull requests; on an issue, try `/plan`.", reason: "review on an issue" };
+  }
+  if (!AVAILABLE.has(command.kind)) {
+    return {
+      action: "reply",
+      body: `\`/${command.kind}\` is not available in this version of crewbot yet; \`/plan\` is.`,
+      reason: `${command.kind} not available`,
+    };
+  }
+  if (command.request.length > MAX_REQUEST_CHARS) {
+    return {
+      action: "reply",
+      body: `This request is ${command.request.length.toLocaleString("en")} characters long; crewbot takes at most ${MAX_REQUEST_CHARS.toLocaleString("en")}. Put the details in the issue and keep the command short.`,
+      reason: "request too long",
+    };
+  }
+  const subject = (issue ?? pr)!;
+  const { repository } = payload;
+  return {
+    action: "enqueue",
+    job: {
+      deliveryId,
+      kind: command.kind,
+      target: {
+        installationId: payload.installation!.id,
+        owner: repository.owner.login,
+        repo: repository.name,
+        number: subject.number,
+        isPullRequest,
+      },
+      trigger: {
+        sender: login,
+        request: command.request,
+        commentId: payload.comment.id,
+        commentKind,
+        commentCreatedAt: payload.comment.created_at,
+      },
+      repo: { cloneUrl: repository.clone_url, defaultBranch: repository.default_branch, private: repository.private },
+      subject: { title: subject.title, body: subject.body ?? "", author: subject.user?.login ?? "ghost" },
+    },
+  };
+}

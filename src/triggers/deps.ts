@@ -1,0 +1,12 @@
+import type { Logger } from "probot";
+import type { InstallationOctokit } from "../github/types.js";
+import type { CommentPayload, Decision } from "./comment-command.js";
+
+/** pino's logger (Probot's `app.log`): takes an object with ids first, or a plain message. */
+export type TriggerLog = Pick<Logger, "debug" | "info" | "warn" | "error">;
+
+/** What the thin handlers call; `act` carries a decision out (see act.ts). */
+export interface TriggerDeps {
+  log: TriggerLog;
+  act(decision: Decision, octokit: InstallationOctokit, payload: CommentPayload): Promise<void>;
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { decide, MAX_REQUEST_CHARS, preflight, type CommentPayload } from "../../src/triggers/comment-command.js";
+import { INSTALLATION_ID, issueCommentCreated } from "../fixtures/payloads.js";
+
+const payload = (body: string, edit: (p: any) => void = () => {}) => {
+  const p = issueCommentCreated(body);
+  edit(p);
+  return p as unknown as CommentPayload;
+};
+
+describe("preflight", () => {
+  it.each([
+    ["a bot's comment", payload("/plan", (p) => (p.comment.user.type = "Bot")), "comment by a bot"],
+    ["the app's own comment", payload("/plan", (p) => ((p.comment.user.type = "Bot"), (p.comment.user.login = "crewbot[bot]"))), "comment by a bot"],
+    ["a bot sender", payload("/plan", (p) => (p.sender.type = "Bot")), "comment by a bot"],
+    ["no command", payload("thanks!"), "no command"],
+    ["another bot's command", payload("/deploy"), "no command"],
+    ["a locked issue", payload("/plan", (p) => (p.issue.locked = true)), "the conversation is locked"],
+    ["no installation", payload("/plan", (p) => delete p.installation), "no installation in the payload"],
+  ])("ignores %s", (_what, p, reason) => {
+    expect(preflight(p)).toEqual({ go: false, reason });
+  });
+});
+
+describe("decide", () => {
+  const go = (p: CommentPayload) => {
+    const pre = preflight(p);
+    if (!pre.go) throw new Error(pre.reason);
+    return pre;
+  };
+
+  it("enqueues /plan by a writer with everything the job needs", () => {
+    const p = payload("/plan keep it small");
+    expect(decide(p, go(p), "write", "delivery-1")).toEqual({
+      action: "enqueue",
+      job: {
+        deliveryId: "delivery-1",
+        kind: "plan",
+        target: { installationId: INSTALLATION_ID, owner: "Codertocat", repo: "Hello-World", number: 1, isPullRequest: false },
+        trigger: {
+          sender: "Codertocat",
+          request: "keep it small",
+          commentId: (p as any).comment.id,
+          commentKind: "issue_comment",
+          commentCreatedAt: (p as any).comment.created_at,
+        },
+        repo: { cloneUrl: "https://github.com/Codertocat/Hello-World.git", defaultBranch: "master", private: false },
+        subject: { title: "Spelling error in the README file", body: "It looks like you accidently spelled 'commit' with two 't's.", author: "Codertocat" },
+      },
+    });
+  });
+
+  it.each(["read", "triage", "none", undefined])("answers %s permission with not-allowed", (permission) => {
+    const p = payload("/plan");
+    expect(decide(p, go(p), permission, "d")).toEqual({ action: "not-allowed", login: "Codertocat" });
+  });
+
+  it.each(["admin", "maintain", "write"])("lets %s start a job", (permission) => {
+    const p = payload("/plan");
+    expect(decide(p, go(p), permission, "d").action).toBe("enqueue");
+  });
+
+  it("gives help to anyone, naming an unknown subcommand", () => {
+    const p = payload("/crewbot frobnicate");
+    expect(decide(p, go(p), undefined, "d")).toEqual({ action: "help", unknown: "frobnicate" });
+  });
+
+  it("cancels for a writer", () => {
+    const p = payload("/crewbot cancel");
+    expect(decide(p, go(p), "admin", "d")).toEqual({ action: "cancel", by: "Codertocat" });
+  });
+
+  it("answers /review on an issue and a command this version cannot run", () => {
+    const review = payload("/review");
+    expect(decide(review, go(review), "write", "d")).toMatchObject({ action: "reply", reason: "review on an issue" });
+    const implement = payload("/implement");
+    expect(decide(implement, go(implement), "write", "d")).toMatchObject({ action: "reply", reason: "implement not available" });
+  });
+
+  it("answers an over-long request instead of running it", () => {
+    const p = payload(`/plan ${"x".repeat(MAX_REQUEST_CHARS + 1)}`);
+    const decision = decide(p, go(p), "write", "d");
+    expect(decision).toMatchObject({ action: "reply", reason: "request too long" });
+  });
+});

@@ -1,0 +1,185 @@
+import { existsSync } from "node:fs";
+import { chmod, readFile, utimes, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { makeCheckout } from "../../src/workspace/checkout.js";
+import { authHeader } from "../../src/workspace/git.js";
+import { MirrorStore } from "../../src/workspace/mirror.js";
+import { gitSync, tempDir } from "../helpers/git-repo.js";
+import { commit, filesContaining, noise, serve, TOKEN } from "./fixture.js";
+
+const b64 = Buffer.from(`x-access-token:${TOKEN}`).toString("base64");
+
+describe("mirror", () => {
+  it("mirrors over HTTP with the token as a header only, and checks out the right commit", async () => {
+    const { server, dataDir, repo } = await serve();
+    const src = await repo("octo", "demo", { "README.md": "# demo\n", "src/a.ts": "export const a = 1;\n" });
+    const head = gitSync(src.dir, "rev-parse", "HEAD").trim();
+    const store = new MirrorStore({ dataDir });
+
+    const lease = await store.sync({ owner: "octo", repo: "demo", cloneUrl: src.cloneUrl, token: TOKEN });
+    expect(lease.path).toBe(path.join(dataDir, "mirrors", "octo", "demo.git"));
+    const co = await makeCheckout({ mirror: lease.path, ref: "main", dest: path.join(dataDir, "jobs", "j1", "work"), cloneUrl: src.cloneUrl });
+    await lease.release();
+
+    expect(co.sha).toBe(head);
+    expect(gitSync(co.path, "rev-parse", "HEAD").trim()).toBe(head);
+    expect(await readFile(path.join(co.path, "src/a.ts"), "utf8")).toBe("export const a = 1;\n");
+    expect(gitSync(co.path, "status", "--porcelain")).toBe("");
+    // The server only answers authorised requests, so every one carried the header.
+    expect(server.requests.length).toBeGreaterThan(0);
+    expect(server.requests.every((r) => r.authorized && r.status === 200)).toBe(true);
+
+    // Not in any file: configs, packed-refs, FETCH_HEAD, logs, objects — neither raw nor as base64.
+    expect(await filesContaining(dataDir, TOKEN)).toEqual([]);
+    expect(await filesContaining(dataDir, b64)).toEqual([]);
+    expect(gitSync(co.path, "remote", "-v")).toBe(`origin\t${src.cloneUrl} (fetch)\norigin\t${src.cloneUrl} (push)\n`);
+    expect(gitSync(lease.path, "remote", "-v")).toBe("");
+    expect(existsSync(path.join(co.path, ".git", "objects", "info", "alternates"))).toBe(false);
+  });
+
+  it("keeps the token out of git's argv (what `ps` shows) and hands it over in the environment", async () => {
+    const { dataDir, repo } = await serve();
+    const src = await repo("octo", "argv", { "a.txt": "a\n" });
+    const bin = await tempDir();
+    const log = path.join(bin, "calls.log");
+    const realGit = gitSync(bin, "--exec-path").trim() + "/git";
+    await writeFile(
+      path.join(bin, "git"),
+      `#!/bin/sh\nprintf '%s\\n' "argv: $*" "env: $GIT_CONFIG_KEY_0 \${GIT_CONFIG_VALUE_0:+set}" >> ${log}\nexec ${realGit} "$@"\n`,
+    );
+    await chmod(path.join(bin, "git"), 0o755);
+    const savedPath = process.env.PATH;
+    process.env.PATH = `${bin}:${savedPath}`;
+    try {
+      const lease = await new MirrorStore({ dataDir }).sync({ owner: "octo", repo: "argv", cloneUrl: src.cloneUrl, token: TOKEN });
+      await lease.release();
+    } finally {
+      process.env.PATH = savedPath;
+    }
+    const calls = await readFile(log, "utf8");
+    expect(calls).toContain("argv: ");
+    expect(calls).toContain("fetch --prune");
+    expect(calls).toContain("env: http.extraHeader set");
+    expect(calls).not.toContain(TOKEN);
+    expect(calls).not.toContain(b64);
+    expect(authHeader(TOKEN)).toBe(`Authorization: Basic ${b64}`);
+  });
+
+  it("fails clearly on a wrong token, without the token in the error, and leaves no mirror", async () => {
+    const { server, dataDir, repo } = await serve();
+    const src = await repo("octo", "private", { "a.txt": "a\n" });
+    const wrong = "ghs_wrongwrongwrongwrongwrong123456";
+    const store = new MirrorStore({ dataDir });
+    const error = await store.sync({ owner: "octo", repo: "private", cloneUrl: src.cloneUrl, token: wrong }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(error?.message).toMatch(/authentication refused/);
+    expect(error?.message).toContain(src.cloneUrl);
+    for (const text of [error?.message, String(error?.stack), (error as { stderr?: string }).stderr]) {
+      expect(text).not.toContain(wrong);
+      expect(text).not.toContain(Buffer.from(`x-access-token:${wrong}`).toString("base64"));
+    }
+    expect(server.requests.some((r) => r.status === 401)).toBe(true);
+    expect(existsSync(store.mirrorPath("octo", "private"))).toBe(false);
+    expect(await filesContaining(dataDir, wrong)).toEqual([]);
+  });
+
+  it("fetches only what is new on the next sync", async () => {
+    const { server, dataDir, repo } = await serve();
+    const src = await repo("octo", "grow", { "big.txt": noise(300_000) });
+    const store = new MirrorStore({ dataDir });
+    const sync = async () => (await store.sync({ owner: "octo", repo: "grow", cloneUrl: src.cloneUrl, token: TOKEN })).release();
+
+    await sync();
+    expect(server.fetches()).toHaveLength(1);
+    const first = server.fetches()[0]!.responseBytes;
+    expect(first).toBeGreaterThan(200_000); // base64 noise: 6 bits a byte
+
+    await sync(); // nothing new: refs compared, no objects asked for
+    expect(server.fetches()).toHaveLength(1);
+
+    const next = await commit(src.dir, { "small.txt": "small\n" });
+    await sync();
+    expect(server.fetches()).toHaveLength(2);
+    expect(server.fetches()[1]!.responseBytes).toBeLessThan(5_000);
+    const mirror = store.mirrorPath("octo", "grow");
+    expect(gitSync(mirror, "rev-parse", "refs/heads/main").trim()).toBe(next);
+
+    // A deleted branch is pruned.
+    gitSync(src.dir, "branch", "gone");
+    await sync();
+    expect(gitSync(mirror, "branch", "--list")).toContain("gone");
+    gitSync(src.dir, "branch", "-D", "gone");
+    await sync();
+    expect(gitSync(mirror, "branch", "--list")).not.toContain("gone");
+  });
+
+  it("serialises concurrent syncs of one mirror; both succeed and only one downloads", async () => {
+    const { server, dataDir, repo } = await serve();
+    const src = await repo("octo", "busy", { "big.txt": noise(200_000) });
+    const store = new MirrorStore({ dataDir });
+    const other = new MirrorStore({ dataDir }); // a second store in the process shares the lock
+    const remote = { owner: "octo", repo: "busy", cloneUrl: src.cloneUrl, token: TOKEN, defaultBranch: "main" };
+    const [a, b] = await Promise.all([store.sync(remote), other.sync(remote)]);
+    expect(a.path).toBe(b.path);
+    await Promise.all([a.release(), b.release()]);
+    expect(server.fetches()).toHaveLength(1);
+    // The second sync's requests all started after the first sync's last request ended.
+    const infoRefs = server.requests.filter((r) => r.url.includes("/info/refs"));
+    expect(infoRefs).toHaveLength(2);
+    const firstEnd = Math.max(...server.requests.filter((r) => r.start < infoRefs[1]!.start).map((r) => r.end));
+    expect(infoRefs[1]!.start).toBeGreaterThanOrEqual(firstEnd);
+    expect(existsSync(`${a.path}.lock`)).toBe(false);
+    expect(gitSync(a.path, "fsck", "--no-progress")).toBe("");
+  });
+
+  it("evicts the least recently used mirror that no job is using once over the cap", async () => {
+    const { dataDir, repo } = await serve();
+    const names = ["one", "two", "three"];
+    const urls = new Map<string, string>();
+    for (const name of names) urls.set(name, (await repo("octo", name, { "big.txt": noise(150_000) })).cloneUrl);
+    const store = new MirrorStore({ dataDir, maxBytes: 10 * 1024 ** 3, minIdleMs: 0 });
+    const sync = (name: string) => store.sync({ owner: "octo", repo: name, cloneUrl: urls.get(name)!, token: TOKEN });
+    for (const name of names) await (await sync(name)).release();
+    // Last use: one (oldest), two, three.
+    for (const [i, name] of names.entries()) {
+      const when = new Date(Date.now() - (10 - i) * 60_000);
+      await utimes(path.join(store.mirrorPath("octo", name), "crewbot-last-used"), when, when);
+    }
+    const sizes = new Map((await store.list()).map((m) => [m.path, m.bytes]));
+    const total = [...sizes.values()].reduce((a, b) => a + b, 0);
+
+    // Room for two: "one" is least recently used but leased, so "two" goes.
+    const capped = new MirrorStore({ dataDir, maxBytes: total - 1, minIdleMs: 0 });
+    const held = capped.lease(capped.mirrorPath("octo", "one"));
+    expect(await capped.evict()).toEqual([capped.mirrorPath("octo", "two")]);
+    await held.release(); // touches "one": now the most recently used
+
+    // A sync over the cap evicts on its own, never the mirror it just synced.
+    await (await sync("two")).release();
+    const tight = new MirrorStore({ dataDir, maxBytes: 1, minIdleMs: 0 });
+    const lease = await tight.sync({ owner: "octo", repo: "two", cloneUrl: urls.get("two")!, token: TOKEN });
+    expect(existsSync(lease.path)).toBe(true);
+    expect(existsSync(tight.mirrorPath("octo", "one"))).toBe(false);
+    expect(existsSync(tight.mirrorPath("octo", "three"))).toBe(false);
+    await lease.release();
+
+    // Recently used mirrors are kept even without a lease here (another process may use them).
+    const careful = new MirrorStore({ dataDir, maxBytes: 1 });
+    expect(await careful.evict()).toEqual([]);
+  });
+
+  it("refuses names and URLs that could point anywhere else", async () => {
+    const store = new MirrorStore({ dataDir: await tempDir() });
+    expect(store.mirrorPath("octo", ".github")).toMatch(/mirrors\/octo\/\.github\.git$/);
+    for (const [owner, name] of [["..", "x"], ["octo", "../x"], ["octo", "a/b"], ["oc to", "x"], ["octo", ""], ["-x", "y.lock"], [".trash-1", "x"]]) {
+      expect(() => store.mirrorPath(owner!, name!)).toThrow(/invalid/);
+    }
+    await expect(store.sync({ owner: "o", repo: "r", cloneUrl: "https://x-access-token:t@github.com/o/r.git" })).rejects.toThrow(/credentials/);
+    await expect(store.sync({ owner: "o", repo: "r", cloneUrl: "file:///etc" })).rejects.toThrow(/http/);
+    await expect(store.sync({ owner: "o", repo: "r", cloneUrl: "ext::sh -c id" })).rejects.toThrow(/clone URL/);
+    await expect(store.sync({ owner: "o", repo: "r", cloneUrl: "https://github.com/o/r.git", defaultBranch: "-x" })).rejects.toThrow(/invalid branch/);
+  });
+});
