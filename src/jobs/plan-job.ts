@@ -27,7 +27,7 @@ export async function runPlanJob(job: JobRecord, ctx: JobContext, services: JobS
     const { owner, repo, number, isPullRequest } = job.target;
     const octokit = report.octokit;
     const token = await services.tokenFor(octokit);
-    const defaultsDir = path.join(dirs.jobDir, "default-branch");
+    const defaultsDir = path.join(dirs.workDir, "default-branch");
     const lease = await services.mirrors.sync({ owner, repo, cloneUrl: job.repo.cloneUrl, token, defaultBranch: job.repo.defaultBranch });
     let root: string;
     try {

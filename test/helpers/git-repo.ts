@@ -25,6 +25,7 @@ export async function tempDir(prefix = "crewbot-test-"): Promise<string> {
 /** A real git repository on disk with the given files committed on `main`. */
 export async function makeRepo(files: Record<string, string>, dir?: string): Promise<string> {
   const root = dir ?? (await tempDir("crewbot-repo-"));
+  await mkdir(root, { recursive: true });
   gitSync(root, "init", "-q", "-b", "main");
   for (const [name, content] of Object.entries(files)) {
     await mkdir(path.dirname(path.join(root, name)), { recursive: true });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { fitBody, GitHubWriter, rateLimitWaitMs } from "../../src/report/github-writer.js";
 import { REDACTED } from "../../src/report/redact.js";
 import { jobMarker } from "../../src/report/types.js";
-import { API, fakeClock, newOctokit, TOKEN, useNock } from "./github.js";
+import { API, fakeClock, newOctokit, TOKEN, useNock } from "../helpers/github.js";
 
 useNock();
 

@@ -5,7 +5,7 @@ import { ProgressReporter } from "../../src/report/progress-reporter.js";
 import { initialProgress } from "../../src/report/progress-state.js";
 import { renderProgress } from "../../src/report/render.js";
 import type { ProgressState } from "../../src/report/types.js";
-import { API, fakeClock, manualClock, newOctokit, useNock } from "./github.js";
+import { API, fakeClock, manualClock, newOctokit, useNock } from "../helpers/github.js";
 
 useNock();
 

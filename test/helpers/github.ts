@@ -16,13 +16,19 @@ const TestOctokit = ProbotOctokit.defaults((options: Record<string, unknown>) =>
 
 export const newOctokit = () => new TestOctokit({ auth: TOKEN });
 
+const LOCAL = /^(127\.0\.0\.1|localhost)$/;
+
 /** Fails the test on any request nock did not expect, and on any expected request not made. */
 export function useNock(): void {
   const unmatched: string[] = [];
-  const onNoMatch = (req: { method?: string; path?: string; href?: string }) =>
+  const onNoMatch = (req: { method?: string; path?: string; href?: string; hostname?: string }) => {
+    if (req.hostname && LOCAL.test(req.hostname)) return;
     unmatched.push(`${req.method} ${req.href ?? req.path}`);
+  };
   beforeEach(() => {
     nock.disableNetConnect();
+    // Local stand-ins (the fake model, the git server, the app's own server) are real servers.
+    nock.enableNetConnect((host: string) => LOCAL.test(host.replace(/:\d+$/, "")));
     unmatched.length = 0;
     nock.emitter.on("no match", onNoMatch);
   });

@@ -1,0 +1,134 @@
+/**
+ * The whole app in one process, against stand-ins: GitHub's REST API is nock (failing on any
+ * unexpected or unused request), git is a real HTTP git server requiring the installation token,
+ * the model is the fake Anthropic server. `probot.receive` delivers webhooks.
+ */
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import nock from "nock";
+import { Probot, ProbotOctokit } from "probot";
+import { afterEach } from "vitest";
+import { composeCrewbot, type Crewbot } from "../../src/app/compose.js";
+import { crewbotApp } from "../../src/index.js";
+import type { JobRecord, JobState } from "../../src/queue/types.js";
+import { startFakeAnthropic, type FakeServer, type Script } from "../helpers/fake-anthropic.js";
+import { startGitHttpServer, type GitHttpServer } from "../helpers/git-http-server.js";
+import { makeRepo, tempDir } from "../helpers/git-repo.js";
+import { API } from "../helpers/github.js";
+import { INSTALLATION_ID, REPO_NAME, REPO_OWNER } from "../fixtures/payloads.js";
+
+export { API, INSTALLATION_ID, REPO_NAME, REPO_OWNER };
+export const REPO_PATH = `/repos/${REPO_OWNER}/${REPO_NAME}`;
+/** Installation-token shaped, so any leak would also match the redactor's patterns. */
+export const TOKEN = `ghs_${randomBytes(18).toString("hex")}`;
+export const PRIVATE_KEY = generateKeyPairSync("rsa", {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: "pkcs1", format: "pem" },
+  publicKeyEncoding: { type: "spki", format: "pem" },
+}).privateKey;
+export const WEBHOOK_SECRET = "webhook-secret-for-tests";
+export const ANTHROPIC_KEY = `sk-ant-api03-${randomBytes(16).toString("hex")}`;
+
+// The object form of `defaults` does not switch throttling off in Probot 14.
+export const TestOctokit = ProbotOctokit.defaults((options: Record<string, unknown>) => ({
+  ...options,
+  retry: { enabled: false },
+  throttle: { enabled: false },
+}));
+
+export interface Stack {
+  probot: Probot;
+  crewbot: Crewbot;
+  fake: FakeServer;
+  git: GitHttpServer;
+  cloneUrl: string;
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+  waitFor(jobId: string, states?: JobState[]): Promise<JobRecord>;
+  stop(): Promise<void>;
+}
+
+const stacks: Stack[] = [];
+afterEach(async () => {
+  await Promise.all(stacks.splice(0).map((s) => s.stop()));
+});
+
+export async function gitServer(files: Record<string, string>): Promise<{ git: GitHttpServer; cloneUrl: string }> {
+  const root = await tempDir("crewbot-served-");
+  const git = await startGitHttpServer({ root, token: TOKEN });
+  await makeRepo(files, `${root}/${REPO_OWNER}/${REPO_NAME}.git`);
+  return { git, cloneUrl: git.cloneUrl(REPO_OWNER, REPO_NAME) };
+}
+
+export function stackEnv(dataDir: string, fakeUrl: string): NodeJS.ProcessEnv {
+  return {
+    APP_ID: "1",
+    PRIVATE_KEY,
+    WEBHOOK_SECRET,
+    ANTHROPIC_API_KEY: ANTHROPIC_KEY,
+    ANTHROPIC_BASE_URL: fakeUrl,
+    CREWBOT_DATA_DIR: dataDir,
+    CREWBOT_PUBLIC_URL: "https://crewbot.example.com",
+    LOG_LEVEL: "silent",
+  };
+}
+
+export async function startStack(script: Script, files: Record<string, string> = { "README.md": "# Hello\n" }): Promise<Stack> {
+  const fake = await startFakeAnthropic(script);
+  const { git, cloneUrl } = await gitServer(files);
+  const dataDir = await tempDir("crewbot-data-");
+  const env = stackEnv(dataDir, fake.url);
+  const probot = new Probot({ appId: 1, privateKey: PRIVATE_KEY, secret: WEBHOOK_SECRET, Octokit: TestOctokit, logLevel: "fatal" });
+  let composed: Crewbot | undefined;
+  // As main.ts does it: compose inside the app function, when Probot's logger and auth are ready.
+  await probot.load(async (app, options) => {
+    composed = composeCrewbot(app, { env, runner: { pollMs: 50, leaseMs: 4000, heartbeatMs: 500 } });
+    await crewbotApp(composed.triggers)(app, options);
+  });
+  const crewbot = composed!;
+  await crewbot.runner.start();
+  const stack: Stack = {
+    probot,
+    crewbot,
+    fake,
+    git,
+    cloneUrl,
+    dataDir,
+    env,
+    async waitFor(jobId, states = ["succeeded", "failed", "cancelled"]) {
+      for (let i = 0; i < 600; i++) {
+        const job = await crewbot.queue.get(jobId);
+        if (job && states.includes(job.state)) return job;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`job ${jobId} did not reach ${states.join("/")}`);
+    },
+    async stop() {
+      await crewbot.runner.stop({ drain: false, timeoutMs: 1000 });
+      await crewbot.close();
+      await git.close();
+      await fake.close();
+    },
+  };
+  stacks.push(stack);
+  return stack;
+}
+
+/** GitHub's answer when the app asks for an installation token. */
+export function mockInstallationToken(times = 1): nock.Scope {
+  return nock(API)
+    .post(`/app/installations/${INSTALLATION_ID}/access_tokens`)
+    .times(times)
+    .reply(201, { token: TOKEN, expires_at: new Date(Date.now() + 3600_000).toISOString(), permissions: {} });
+}
+
+export function mockPermission(login: string, permission: string, times = 1): nock.Scope {
+  return nock(API)
+    .get(`${REPO_PATH}/collaborators/${login}/permission`)
+    .times(times)
+    .reply(200, { permission: permission === "maintain" ? "write" : permission, role_name: permission, user: { login } });
+}
+
+/** Replaces what differs between runs (job ids, durations) so whole bodies can be compared. */
+export function normalise(body: string, jobId: string): string {
+  return body.replaceAll(jobId, "JOB").replace(/\b\d+(?:m \d+)?s\b/g, "Ns");
+}
