@@ -72,10 +72,19 @@ export function stackEnv(dataDir: string, fakeUrl: string): NodeJS.ProcessEnv {
   };
 }
 
-export async function startStack(script: Script, files: Record<string, string> = { "README.md": "# Hello\n" }): Promise<Stack> {
+export interface StackOptions {
+  files?: Record<string, string>;
+  /** Leave the runner stopped: jobs stay queued, for trigger-only tests. */
+  runner?: boolean;
+  /** An existing data dir (a restart). */
+  dataDir?: string;
+}
+
+export async function startStack(script: Script, options: StackOptions = {}): Promise<Stack> {
+  const files = options.files ?? { "README.md": "# Hello\n" };
   const fake = await startFakeAnthropic(script);
   const { git, cloneUrl } = await gitServer(files);
-  const dataDir = await tempDir("crewbot-data-");
+  const dataDir = options.dataDir ?? (await tempDir("crewbot-data-"));
   const env = stackEnv(dataDir, fake.url);
   const probot = new Probot({ appId: 1, privateKey: PRIVATE_KEY, secret: WEBHOOK_SECRET, Octokit: TestOctokit, logLevel: "fatal" });
   let composed: Crewbot | undefined;
@@ -85,7 +94,7 @@ export async function startStack(script: Script, files: Record<string, string> =
     await crewbotApp(composed.triggers)(app, options);
   });
   const crewbot = composed!;
-  await crewbot.runner.start();
+  if (options.runner !== false) await crewbot.runner.start();
   const stack: Stack = {
     probot,
     crewbot,
@@ -103,7 +112,7 @@ export async function startStack(script: Script, files: Record<string, string> =
       throw new Error(`job ${jobId} did not reach ${states.join("/")}`);
     },
     async stop() {
-      await crewbot.runner.stop({ drain: false, timeoutMs: 1000 });
+      if (options.runner !== false) await crewbot.runner.stop({ drain: false, timeoutMs: 1000 });
       await crewbot.close();
       await git.close();
       await fake.close();

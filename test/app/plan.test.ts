@@ -32,7 +32,7 @@ describe("/plan on an issue, end to end", () => {
     const stack = await startStack([
       { text: "Scout report: README.md has the typo on line 1." },
       { text: PLAN },
-    ], { "README.md": "# Hello commmit\n", "AGENTS.md": "Be brief.\n" });
+    ], { files: { "README.md": "# Hello commmit\n", "AGENTS.md": "Be brief.\n" } });
     const payload = issueCommentCreated("/plan and keep it small", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
     const { writes, record } = recordWrites();
 

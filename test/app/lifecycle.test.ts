@@ -1,0 +1,75 @@
+import { hostname } from "node:os";
+import nock from "nock";
+import { describe, expect, it } from "vitest";
+import { SqliteQueue } from "../../src/queue/sqlite-queue.js";
+import type { NewJob } from "../../src/queue/types.js";
+import { issueCommentCreated } from "../fixtures/payloads.js";
+import { tempDir } from "../helpers/git-repo.js";
+import { useNock } from "../helpers/github.js";
+import { API, INSTALLATION_ID, mockInstallationToken, mockPermission, REPO_PATH, startStack } from "./harness.js";
+
+useNock();
+
+const newJob = (deliveryId: string): NewJob => ({
+  deliveryId,
+  kind: "plan",
+  target: { installationId: INSTALLATION_ID, owner: "Codertocat", repo: "Hello-World", number: 1, isPullRequest: false },
+  trigger: { sender: "Codertocat", request: "", commentId: 1, commentKind: "issue_comment", commentCreatedAt: "2019-05-15T15:20:21Z" },
+  repo: { cloneUrl: "https://github.com/Codertocat/Hello-World.git", defaultBranch: "main", private: false },
+});
+
+describe("jobs across restarts and cancels", () => {
+  it("finalises a job that died with the process when the app starts again", async () => {
+    const dataDir = await tempDir("crewbot-data-");
+    const before = new SqliteQueue({ dataDir });
+    await before.enqueue(newJob("died"));
+    const job = (await before.claim(`embedded:${hostname()}`, { perInstallation: 2, global: 4, leaseMs: 60_000 }))!;
+    await before.update(job.id, { agentsStarted: true, progressCommentId: 4321 });
+    await before.close(); // the process dies here: no finish, lease still valid
+
+    mockInstallationToken();
+    const edits: string[] = [];
+    nock(API)
+      .patch(`${REPO_PATH}/issues/comments/4321`, (b) => (edits.push(b.body), true))
+      .reply(200, {});
+    const stack = await startStack([], { dataDir });
+    const ended = await stack.waitFor(job.id);
+    for (let i = 0; i < 100 && edits.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+
+    expect(ended).toMatchObject({ state: "failed", outcome: "❌ Failed: interrupted" });
+    expect(edits).toHaveLength(1);
+    expect(edits[0]).toMatch(new RegExp(`^❌ Failed: interrupted · .*\\n<!-- crewbot:job:${job.id} -->`));
+  });
+
+  it("cancels a running job through its signal and says so in its comment", async () => {
+    // The scout's reply never comes; the cancel must end the job anyway.
+    const stack = await startStack([{ text: "late", delay: 60_000 }]);
+    const payload = issueCommentCreated("/plan", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
+    mockInstallationToken();
+    mockPermission("Codertocat", "admin", 3);
+    const edits: string[] = [];
+    nock(API)
+      .post(`${REPO_PATH}/issues/comments/${payload.comment.id}/reactions`)
+      .reply(201, {})
+      .post(`${REPO_PATH}/issues/1/comments`)
+      .reply(201, { id: 9002 })
+      .get(`${REPO_PATH}/issues/1/comments`)
+      .query(true)
+      .reply(200, [])
+      .patch(`${REPO_PATH}/issues/comments/9002`, (b) => (edits.push(b.body), true))
+      .times(3)
+      .optionally()
+      .reply(200, {});
+
+    await stack.probot.receive({ id: "run-then-cancel", name: "issue_comment", payload } as never);
+    const [job] = await stack.crewbot.queue.listRecent();
+    for (let i = 0; i < 200 && stack.fake.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(stack.fake.requests).toHaveLength(1); // the scout is waiting for the model
+
+    await stack.probot.receive({ id: "cancel-it", name: "issue_comment", payload: issueCommentCreated("/crewbot cancel") } as never);
+    const ended = await stack.waitFor(job!.id);
+    await stack.crewbot.background.idle();
+    expect(ended.state).toBe("cancelled");
+    expect(edits.at(-1)).toMatch(/^⏹ Cancelled by @\u200BCodertocat · /);
+  });
+});
