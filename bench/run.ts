@@ -15,6 +15,7 @@ import { detectSandbox } from "../src/tools/sandbox.js";
 import { addWorktree, removeWorktree } from "../src/workspace/worktree.js";
 import { startFakeAnthropic, type FakeReply } from "../test/helpers/fake-anthropic.js";
 import { makeRepo, tempDir } from "../test/helpers/git-repo.js";
+import { benchApp } from "./app.js";
 import { cacheShare } from "./cache-share.js";
 import { checkoutBench } from "./checkout.js";
 
@@ -118,6 +119,8 @@ async function main() {
       `loopback ${co.loopback.cloneMs.toFixed(0)} vs ${co.loopback.mirrorMs.toFixed(0)} ms = ${co.loopback.ratio.toFixed(1)}× ${co.loopback.ratio >= 10 ? "✓" : "✗"}, ` +
       `100 Mbit/s + 20 ms per request ${co.link.cloneMs.toFixed(0)} vs ${co.link.mirrorMs.toFixed(0)} ms = ${co.link.ratio.toFixed(1)}× ${co.link.ratio >= 10 ? "✓" : "✗"} (goal ≥ 10×)`,
   );
+
+  for (const line of await benchApp()) console.log(line);
 }
 
 await main();

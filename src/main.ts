@@ -14,7 +14,12 @@ export interface Started {
  * Starts the webhook server and the embedded worker. Without APP_ID and a private key, Probot
  * serves its setup page, which registers the app on GitHub from app.yml.
  */
-export async function start(options: Partial<CrewbotOptions> & Parameters<typeof run>[1] = {}): Promise<Started> {
+export interface StartOptions extends Partial<CrewbotOptions> {
+  /** Run the embedded worker (default true); without it this process only receives and enqueues. */
+  worker?: boolean;
+}
+
+export async function start(options: StartOptions & Parameters<typeof run>[1] = {}): Promise<Started> {
   const env = options.env ?? process.env;
   const configured = Boolean(env.APP_ID) && Boolean(safePrivateKey(env));
   if (!configured) {
@@ -29,13 +34,14 @@ export async function start(options: Partial<CrewbotOptions> & Parameters<typeof
     },
     { ...options, env },
   );
-  await crewbot!.runner.start();
+  const worker = options.worker !== false;
+  if (worker) await crewbot!.runner.start();
   return {
     server,
     crewbot,
     async stop() {
       // Stop taking jobs, let running ones finish (or end them with a clear comment), then close.
-      await crewbot!.runner.stop({ drain: true, timeoutMs: 60_000 });
+      if (worker) await crewbot!.runner.stop({ drain: true, timeoutMs: 60_000 });
       await server.stop();
       await crewbot!.close();
     },

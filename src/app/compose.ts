@@ -2,6 +2,7 @@ import { hostname } from "node:os";
 import type { Probot } from "probot";
 import { DEFAULT_BUDGETS } from "../agent/budget.js";
 import { createClient } from "../agent/provider.js";
+import { PermissionCache } from "../github/permission-cache.js";
 import type { InstallationOctokit } from "../github/types.js";
 import { runPlanJob } from "../jobs/plan-job.js";
 import type { JobServices } from "../jobs/services.js";
@@ -80,7 +81,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const background = new Background(log);
   const act = createAct({ queue, runner, writerFor, background, publicUrl, log });
   return {
-    triggers: { log, act },
+    triggers: { log, act, permissions: new PermissionCache() },
     runner,
     queue,
     background,

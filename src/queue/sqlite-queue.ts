@@ -117,8 +117,10 @@ export class SqliteQueue implements JobQueue {
     try {
       this.db.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs ?? 5000))}`);
       this.db.pragma("journal_mode = WAL");
-      // FULL: once a webhook is acknowledged its job survives a power cut too, at a few writes a second.
-      this.db.pragma("synchronous = FULL");
+      // NORMAL in WAL mode: a commit survives the process dying (a job survives a crash or restart)
+      // without an fsync per webhook, which would block the event loop on every delivery; only a
+      // power cut can lose the last commits.
+      this.db.pragma("synchronous = NORMAL");
       this.migrate();
     } catch (err) {
       this.db.close();

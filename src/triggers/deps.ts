@@ -1,4 +1,5 @@
 import type { Logger } from "probot";
+import type { PermissionCache } from "../github/permission-cache.js";
 import type { InstallationOctokit } from "../github/types.js";
 import type { CommentPayload, Decision } from "./comment-command.js";
 
@@ -8,5 +9,6 @@ export type TriggerLog = Pick<Logger, "debug" | "info" | "warn" | "error">;
 /** What the thin handlers call; `act` carries a decision out (see act.ts). */
 export interface TriggerDeps {
   log: TriggerLog;
+  permissions: Pick<PermissionCache, "get">;
   act(decision: Decision, octokit: InstallationOctokit, payload: CommentPayload): Promise<void>;
 }

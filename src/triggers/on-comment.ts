@@ -1,5 +1,4 @@
 import type { Context } from "probot";
-import { permissionOf } from "../github/types.js";
 import { decide, preflight, type CommentPayload } from "./comment-command.js";
 import type { TriggerDeps } from "./deps.js";
 
@@ -17,6 +16,6 @@ export async function onComment(context: CommentContext, deps: TriggerDeps): Pro
   if (!pre.go) return deps.log.debug({ deliveryId: context.id, reason: pre.reason }, "comment ignored");
 
   const { owner, name } = { owner: payload.repository.owner.login, name: payload.repository.name };
-  const permission = pre.command.kind === "help" ? undefined : await permissionOf(context.octokit, owner, name, pre.login);
+  const permission = pre.command.kind === "help" ? undefined : await deps.permissions.get(context.octokit, owner, name, pre.login);
   await deps.act(decide(payload, pre, permission, context.id, kind), context.octokit, payload);
 }

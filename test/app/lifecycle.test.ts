@@ -46,7 +46,7 @@ describe("jobs across restarts and cancels", () => {
     const stack = await startStack([{ text: "late", delay: 60_000 }]);
     const payload = issueCommentCreated("/plan", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
     mockInstallationToken();
-    mockPermission("Codertocat", "admin", 3);
+    mockPermission("Codertocat", "admin", 2); // the trigger (then remembered), and the job's context marking
     const edits: string[] = [];
     nock(API)
       .post(`${REPO_PATH}/issues/comments/${payload.comment.id}/reactions`)

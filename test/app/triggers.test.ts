@@ -70,7 +70,7 @@ describe("comment triggers", () => {
   it("makes one job of a redelivered webhook", async () => {
     const stack = await startStack([], { runner: false });
     mockInstallationToken();
-    mockPermission("Codertocat", "write", 2);
+    mockPermission("Codertocat", "write"); // asked once: the answer is remembered briefly
     const payload = issueCommentCreated("/plan");
     await receive(stack, payload, "same-delivery");
     await receive(stack, payload, "same-delivery");
@@ -93,7 +93,7 @@ describe("comment triggers", () => {
   it("says a second command waits behind the first, and cancel ends the queued one", async () => {
     const stack = await startStack([], { runner: false });
     mockInstallationToken();
-    mockPermission("Codertocat", "admin", 3);
+    mockPermission("Codertocat", "admin");
     const first = issueCommentCreated("/plan first");
     const second = issueCommentCreated("/plan second");
     second.comment.id += 1;

@@ -1,0 +1,193 @@
+/**
+ * Figures for the GitHub App (issue 3), printed by `npm run bench`:
+ *  - webhook acknowledgement latency: 500 signed deliveries at concurrency 25 (goal p99 < 50 ms, 0 errors)
+ *  - comment → 👀 and → progress comment, with an idle worker (goal < 1 s)
+ *  - GitHub writes per /plan job with an instant fake model (goal ≤ 6)
+ * GitHub is nock (answering at once), the model the fake server, git a local HTTP git server.
+ */
+import { createHmac, generateKeyPairSync, randomBytes } from "node:crypto";
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
+import nock from "nock";
+import { ProbotOctokit } from "probot";
+import { start, type Started } from "../src/main.js";
+import { issueCommentCreated, INSTALLATION_ID, REPO_NAME, REPO_OWNER } from "../test/fixtures/payloads.js";
+import { startFakeAnthropic } from "../test/helpers/fake-anthropic.js";
+import { startGitHttpServer } from "../test/helpers/git-http-server.js";
+import { makeRepo, tempDir } from "../test/helpers/git-repo.js";
+
+const API = "https://api.github.com";
+const REPO = `/repos/${REPO_OWNER}/${REPO_NAME}`;
+const SECRET = "bench-secret";
+const TOKEN = `ghs_${randomBytes(18).toString("hex")}`;
+const PRIVATE_KEY = generateKeyPairSync("rsa", {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: "pkcs1", format: "pem" },
+  publicKeyEncoding: { type: "spki", format: "pem" },
+}).privateKey;
+const Octokit = ProbotOctokit.defaults((o: Record<string, unknown>) => ({ ...o, retry: { enabled: false }, throttle: { enabled: false } }));
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+export async function boot(worker: boolean, fakeUrl: string): Promise<{ started: Started; post: (payload: unknown) => Promise<number> }> {
+  const port = await freePort();
+  const env = {
+    APP_ID: "1",
+    PRIVATE_KEY,
+    WEBHOOK_SECRET: SECRET,
+    ANTHROPIC_API_KEY: "sk-ant-bench",
+    ANTHROPIC_BASE_URL: fakeUrl,
+    CREWBOT_DATA_DIR: await tempDir("crewbot-bench-"),
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "silent" as const,
+  };
+  const started = await start({ env, Octokit, worker, runner: { pollMs: 20 } });
+  return { started, post: signedPoster(port) };
+}
+
+interface SignedRequest {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** A payload as GitHub sends it: signed, with its delivery id. */
+function signed(payload: unknown, deliveryId: string): SignedRequest {
+  const body = JSON.stringify(payload);
+  return {
+    body,
+    headers: {
+      "content-type": "application/json",
+      "x-github-event": "issue_comment",
+      "x-github-delivery": deliveryId,
+      "x-hub-signature-256": `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`,
+    },
+  };
+}
+
+async function sendSigned(port: number, request: SignedRequest): Promise<number> {
+  const res = await fetch(`http://127.0.0.1:${port}/api/github/webhooks`, { method: "POST", ...request });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+export function signedPoster(port: number): (payload: unknown) => Promise<number> {
+  let n = 0;
+  return (payload) => sendSigned(port, signed(payload, `bench-${process.pid}-${n++}`));
+}
+
+export function mockGitHub(commentPosts: number[], writes: { count: number }) {
+  nock(API)
+    .persist()
+    .post(`/app/installations/${INSTALLATION_ID}/access_tokens`)
+    .reply(201, () => ({ token: TOKEN, expires_at: new Date(Date.now() + 3600_000).toISOString() }))
+    .get(/\/collaborators\/.+\/permission$/)
+    .reply(200, { permission: "admin", role_name: "admin" })
+    .get(new RegExp(`${REPO}/issues/\\d+/comments`))
+    .query(true)
+    .reply(200, [])
+    .post(/\/reactions$/)
+    .reply(201, () => ((writes.count += 1), commentPosts.push(performance.now()), {}))
+    .post(new RegExp(`${REPO}/issues/\\d+/comments$`))
+    .reply(201, () => ((writes.count += 1), commentPosts.push(performance.now()), { id: 1000 + writes.count }))
+    .patch(/\/issues\/comments\/\d+$/)
+    .reply(200, () => ((writes.count += 1), {}));
+}
+
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+
+/** The server runs in its own process, as in production; this process only sends the load. */
+async function ackLatency(): Promise<string> {
+  const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("./ack-server.ts", import.meta.url))], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout.once("data", (chunk: Buffer) => resolve(Number(String(chunk).trim())));
+    child.once("exit", (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+  const total = 500;
+  // Bodies and signatures are made before the clock starts: the figure is the server's, not the sender's.
+  const prepare = (count: number, offset: number) =>
+    Array.from({ length: count }, (_, k) => {
+      const payload = issueCommentCreated(`/plan bench ${offset + k}`);
+      payload.issue.number = 1 + offset + k; // separate issues: nothing waits behind anything
+      return signed(payload, `bench-${offset + k}`);
+    });
+  const run = async (requests: SignedRequest[], concurrency = 25) => {
+    const latencies: number[] = [];
+    let errors = 0;
+    let next = 0;
+    const worker = async () => {
+      while (next < requests.length) {
+        const request = requests[next++]!;
+        const t = performance.now();
+        const status = await sendSigned(port, request).catch(() => 0);
+        latencies.push(performance.now() - t);
+        if (status !== 200) errors += 1;
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    return { latencies, errors };
+  };
+  const warmUp = prepare(50, 100_000);
+  const measured = prepare(total, 0);
+  await run(warmUp); // JIT, connections, the first installation token
+  const { latencies, errors } = await run(measured);
+  const alone = await run(prepare(100, 200_000), 1); // one at a time: the server's own cost per delivery
+  child.kill("SIGTERM");
+  await new Promise((r) => child.once("exit", r));
+  const p50 = percentile(latencies, 50);
+  const p99 = percentile(latencies, 99);
+  return (
+    `webhook ack: ${total} signed deliveries at concurrency 25 (server in its own process, after 50 warm-up): ` +
+    `p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ${errors + alone.errors} errors (goal p99 < 50 ms, 0 errors) ${p99 < 50 && errors === 0 ? "✓" : "✗"}; ` +
+    `one at a time p50 ${percentile(alone.latencies, 50).toFixed(1)} ms`
+  );
+}
+
+async function planJob(): Promise<string[]> {
+  const root = await tempDir("crewbot-bench-served-");
+  const git = await startGitHttpServer({ root, token: TOKEN });
+  await makeRepo({ "README.md": "# bench\n" }, `${root}/${REPO_OWNER}/${REPO_NAME}.git`);
+  const fake = await startFakeAnthropic([{ text: "Scout report." }, { text: "## Plan\n1. One\n2. Two" }]);
+  const posts: number[] = [];
+  const writes = { count: 0 };
+  mockGitHub(posts, writes);
+  const { started, post } = await boot(true, fake.url);
+  const payload = issueCommentCreated("/plan", { cloneUrl: git.cloneUrl(REPO_OWNER, REPO_NAME), defaultBranch: "main" });
+  const t0 = performance.now();
+  await post(payload);
+  const [job] = await started.crewbot!.queue.listRecent();
+  while (!["succeeded", "failed"].includes((await started.crewbot!.queue.get(job!.id))!.state)) await new Promise((r) => setTimeout(r, 20));
+  const outcome = (await started.crewbot!.queue.get(job!.id))!.outcome;
+  await started.crewbot!.background.idle();
+  await started.stop();
+  await fake.close();
+  await git.close();
+  nock.cleanAll();
+  const eyes = posts[0]! - t0;
+  const comment = posts[1]! - t0;
+  return [
+    `comment → 👀 ${eyes.toFixed(0)} ms (goal < 1000 ms) ${eyes < 1000 ? "✓" : "✗"}; → progress comment ${comment.toFixed(0)} ms (the writer spaces writes 1 s apart, as GitHub asks)`,
+    `GitHub writes for one /plan job with an instant fake model: ${writes.count} (goal ≤ 6) ${writes.count <= 6 ? "✓" : "✗"} — ${outcome}`,
+  ];
+}
+
+export async function benchApp(): Promise<string[]> {
+  nock.disableNetConnect();
+  nock.enableNetConnect((host) => /^(127\.0\.0\.1|localhost)(:\d+)?$/.test(host));
+  try {
+    return [await ackLatency(), ...(await planJob())];
+  } finally {
+    nock.cleanAll();
+    nock.enableNetConnect();
+  }
+}
