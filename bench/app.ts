@@ -4,9 +4,11 @@
  *  - comment → 👀 and → progress comment, with an idle worker (goal < 1 s)
  *  - GitHub writes per /plan job with an instant fake model (goal ≤ 6)
  * GitHub is nock (answering at once), the model the fake server, git a local HTTP git server.
+ * BENCH_ACK_TOTAL=<n> sends more deliveries; BENCH_PROF=<dir> writes a CPU profile of the app process.
  */
 import { createHmac, generateKeyPairSync, randomBytes } from "node:crypto";
 import { spawn } from "node:child_process";
+import http from "node:http";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
@@ -73,10 +75,21 @@ function signed(payload: unknown, deliveryId: string): SignedRequest {
   };
 }
 
-async function sendSigned(port: number, request: SignedRequest): Promise<number> {
-  const res = await fetch(`http://127.0.0.1:${port}/api/github/webhooks`, { method: "POST", ...request });
-  await res.arrayBuffer();
-  return res.status;
+/** Plain node:http with keep-alive: the sender must cost less than the server it measures (fetch does not). */
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+function sendSigned(port: number, request: SignedRequest): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: "127.0.0.1", port, path: "/api/github/webhooks", method: "POST", agent, headers: request.headers },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on("error", reject);
+    req.end(request.body);
+  });
 }
 
 export function signedPoster(port: number): (payload: unknown) => Promise<number> {
@@ -106,14 +119,14 @@ const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Ma
 
 /** The server runs in its own process, as in production; this process only sends the load. */
 async function ackLatency(): Promise<string> {
-  const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("./ack-server.ts", import.meta.url))], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROF}`] : []), "--import", "tsx", fileURLToPath(new URL("./ack-server.ts", import.meta.url))], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout.once("data", (chunk: Buffer) => resolve(Number(String(chunk).trim())));
     child.once("exit", (code) => reject(new Error(`bench server exited with ${code}`)));
   });
-  const total = 500;
+  const total = Number(process.env.BENCH_ACK_TOTAL) || 500;
   // Bodies and signatures are made before the clock starts: the figure is the server's, not the sender's.
   const prepare = (count: number, offset: number) =>
     Array.from({ length: count }, (_, k) => {

@@ -1,5 +1,6 @@
 import type { ContextSection } from "../chain/prompt.js";
-import { canWrite, permissionOf, type InstallationOctokit } from "../github/types.js";
+import { PermissionCache } from "../github/permission-cache.js";
+import { canWrite, type InstallationOctokit } from "../github/types.js";
 import type { JobRecord } from "../queue/types.js";
 import { cleanText } from "./clean-text.js";
 
@@ -26,7 +27,7 @@ export async function issueContext(octokit: InstallationOctokit, job: JobRecord)
   const { owner, repo, number, isPullRequest } = job.target;
   const noun = isPullRequest ? "pull request" : "issue";
   const sections: ContextSection[] = [];
-  const writers = new PermissionCache(octokit, owner, repo);
+  const writers = writersOf(octokit, owner, repo);
 
   if (job.subject) {
     sections.push({
@@ -82,21 +83,15 @@ function newestWithin(comments: ContextSection[], budget: number): ContextSectio
 }
 
 /** One permission lookup per author and job; past the cap, unknown authors count as third-party. */
-class PermissionCache {
-  private known = new Map<string, boolean>();
-
-  constructor(
-    private readonly octokit: InstallationOctokit,
-    private readonly owner: string,
-    private readonly repo: string,
-  ) {}
-
-  async canWrite(login: string): Promise<boolean> {
-    const cached = this.known.get(login);
-    if (cached !== undefined) return cached;
-    if (this.known.size >= MAX_PERMISSION_LOOKUPS) return false;
-    const writes = canWrite(await permissionOf(this.octokit, this.owner, this.repo, login));
-    this.known.set(login, writes);
-    return writes;
-  }
+function writersOf(octokit: InstallationOctokit, owner: string, repo: string) {
+  const permissions = new PermissionCache();
+  const asked = new Set<string>();
+  return {
+    async canWrite(login: string): Promise<boolean> {
+      const key = login.toLowerCase();
+      if (!asked.has(key) && asked.size >= MAX_PERMISSION_LOOKUPS) return false;
+      asked.add(key);
+      return canWrite(await permissions.get(octokit, owner, repo, login));
+    },
+  };
 }
