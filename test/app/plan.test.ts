@@ -4,7 +4,7 @@ import nock from "nock";
 import { describe, expect, it } from "vitest";
 import { issueCommentCreated } from "../fixtures/payloads.js";
 import { useNock } from "../helpers/github.js";
-import { ANTHROPIC_KEY, API, mockInstallationToken, mockPermission, normalise, REPO_PATH, startStack, TOKEN } from "./harness.js";
+import { ANTHROPIC_KEY, API, mockInstallationToken, mockPermission, normalise, PRIVATE_KEY, REPO_PATH, startStack, TOKEN, WEBHOOK_SECRET } from "./harness.js";
 
 useNock();
 
@@ -30,6 +30,8 @@ async function allFiles(dir: string): Promise<string[]> {
 describe("/plan on an issue, end to end", () => {
   it("acknowledges, plans read-only on a fresh checkout and ends with the plan as a task list and the approval box", async () => {
     const stack = await startStack([
+      // The scout tries to find a secret the way an injected instruction would tell it to.
+      { content: [{ type: "tool_use", name: "bash", input: { command: "env; cat .git/config; cat /proc/1/environ | tr '\\0' '\\n'; ls -a ~" } }] },
       { text: "Scout report: README.md has the typo on line 1." },
       { text: PLAN },
     ], { files: { "README.md": "# Hello commmit\n", "AGENTS.md": "Be brief.\n" } });
@@ -104,9 +106,13 @@ describe("/plan on an issue, end to end", () => {
     expect(prompt).not.toContain("edited after the command");
     expect(prompt).toContain("Be brief."); // AGENTS.md from the default branch
 
+    // The bash call ran in the sandbox and saw none of the app's environment.
+    const toolOutput = JSON.stringify(stack.fake.requests[1]!.body.messages[2]);
+    expect(toolOutput).toContain("PAGER=cat");
+    expect(toolOutput).toContain("url = ");
     // No secret reached the model, GitHub, or the data dir.
     const everything = JSON.stringify(stack.fake.requests.map((r) => r.body)) + JSON.stringify(writes);
-    for (const secret of [TOKEN, ANTHROPIC_KEY]) expect(everything).not.toContain(secret);
+    for (const secret of [TOKEN, ANTHROPIC_KEY, WEBHOOK_SECRET, PRIVATE_KEY.split("\n")[1]!]) expect(everything).not.toContain(secret);
     for (const file of await allFiles(stack.dataDir)) {
       if (file.endsWith(".db") || file.includes("-wal")) continue;
       expect(await readFile(file, "utf8").catch(() => ""), file).not.toContain(TOKEN);

@@ -112,3 +112,26 @@ describe("the real server", () => {
     expect(JSON.stringify(writes)).not.toContain(TOKEN);
   });
 });
+
+describe("GitHub Enterprise Server", () => {
+  it("talks to GHE_HOST's API, not api.github.com", async () => {
+    fake = await startFakeAnthropic([]);
+    const port = await freePort();
+    const env = { ...stackEnv(await tempDir("crewbot-data-"), fake.url), PORT: String(port), HOST: "127.0.0.1", GHE_HOST: "ghe.example.com" };
+    started = await start({ env, Octokit: TestOctokit, worker: false });
+    const ghe = "https://ghe.example.com/api/v3";
+    nock(ghe)
+      .post("/app/installations/4242/access_tokens")
+      .reply(201, { token: TOKEN, expires_at: new Date(Date.now() + 3600_000).toISOString() })
+      .get(`${REPO_PATH}/collaborators/Codertocat/permission`)
+      .reply(200, { permission: "admin", role_name: "admin" });
+    const body = JSON.stringify(issueCommentCreated("/plan"));
+    const res = await fetch(`http://127.0.0.1:${port}/api/github/webhooks`, {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/json", "x-github-event": "issue_comment", "x-github-delivery": "ghe-1", "x-hub-signature-256": sign(body) },
+    });
+    expect(res.status).toBe(200);
+    expect(await started.crewbot!.queue.listRecent()).toHaveLength(1);
+  });
+});
