@@ -39,9 +39,9 @@ const freePort = () =>
     });
   });
 
-export async function boot(worker: boolean, fakeUrl: string): Promise<{ started: Started; post: (payload: unknown) => Promise<number> }> {
-  const port = await freePort();
-  const env = {
+/** The app's environment for a bench run: credentials, a fresh data dir, silent logs. */
+async function appEnv(port: number, fakeUrl: string) {
+  return {
     APP_ID: "1",
     PRIVATE_KEY,
     WEBHOOK_SECRET: SECRET,
@@ -52,6 +52,11 @@ export async function boot(worker: boolean, fakeUrl: string): Promise<{ started:
     HOST: "127.0.0.1",
     LOG_LEVEL: "silent" as const,
   };
+}
+
+export async function boot(worker: boolean, fakeUrl: string): Promise<{ started: Started; post: (payload: unknown) => Promise<number> }> {
+  const port = await freePort();
+  const env = await appEnv(port, fakeUrl);
   const started = await start({ env, Octokit, worker, runner: { pollMs: 20 } });
   return { started, post: signedPoster(port) };
 }
@@ -119,8 +124,15 @@ const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Ma
 
 /** The server runs in its own process, as in production; this process only sends the load. */
 async function ackLatency(): Promise<string> {
-  const child = spawn(process.execPath, [...(process.env.BENCH_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROF}`] : []), "--import", "tsx", fileURLToPath(new URL("./ack-server.ts", import.meta.url))], {
+  const env = {
+    ...(await appEnv(await freePort(), "http://127.0.0.1:9")),
+    BENCH_TOKEN: TOKEN,
+    PATH: process.env.PATH,
+  };
+  const profile = process.env.BENCH_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, fileURLToPath(new URL("./ack-server.mjs", import.meta.url))], {
     stdio: ["ignore", "pipe", "inherit"],
+    env,
   });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout.once("data", (chunk: Buffer) => resolve(Number(String(chunk).trim())));
@@ -160,7 +172,7 @@ async function ackLatency(): Promise<string> {
   const p50 = percentile(latencies, 50);
   const p99 = percentile(latencies, 99);
   return (
-    `webhook ack: ${total} signed deliveries at concurrency 25 (server in its own process, after 50 warm-up): ` +
+    `webhook ack: ${total} signed deliveries at concurrency 25 (compiled server in its own process, after 50 warm-up): ` +
     `p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ${errors + alone.errors} errors (goal p99 < 50 ms, 0 errors) ${p99 < 50 && errors === 0 ? "✓" : "✗"}; ` +
     `one at a time p50 ${percentile(alone.latencies, 50).toFixed(1)} ms`
   );
