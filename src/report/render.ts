@@ -123,15 +123,22 @@ export function renderProgress(state: ProgressState): string {
 export interface HelpOptions {
   /** Commands turned off by the repository's config are listed as such. */
   commands?: Partial<Record<"plan" | "implement" | "review", boolean>>;
+  /** Commands this version of crewbot cannot run yet, whatever the config says. */
+  unavailable?: Array<"plan" | "implement" | "review">;
   autoReview?: boolean;
 }
 
 /** The `/crewbot help` text (also the answer to an unknown `/crewbot` subcommand). */
 export function renderHelp(options: HelpOptions = {}): string {
   const off = (name: "plan" | "implement" | "review") =>
-    options.commands?.[name] === false ? " _(turned off in this repository)_" : "";
-  const autoReview =
-    options.autoReview === false
+    options.unavailable?.includes(name)
+      ? " _(not available in this version of crewbot yet)_"
+      : options.commands?.[name] === false
+        ? " _(turned off in this repository)_"
+        : "";
+  const autoReview = options.unavailable?.includes("review")
+    ? "Automatic reviews of pull requests are not available in this version of crewbot yet."
+    : options.autoReview === false
       ? "Automatic reviews of pull requests are turned off in this repository."
       : "Pull requests are also reviewed automatically when opened, reopened, marked ready or pushed to; those reviews report in the `crewbot/review` check.";
   return [

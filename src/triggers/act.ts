@@ -20,7 +20,7 @@ export interface ActDeps {
 }
 
 /** What this version runs, for the help text. */
-const HELP = renderHelp({ commands: { implement: false, review: false }, autoReview: false });
+const HELP = renderHelp({ unavailable: ["implement", "review"] });
 
 /**
  * Carries out a trigger's decision. Only the enqueue (local) and the cancel are awaited; every
