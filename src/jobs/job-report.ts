@@ -8,6 +8,9 @@ import { statusLine, transcriptUrl } from "../report/render.js";
 import type { ProgressState, Terminal } from "../report/types.js";
 import type { JobServices } from "./services.js";
 
+/** How often a running job's comment refreshes its elapsed time when no event comes. */
+export const TICK_MS = 15_000;
+
 /** A job's presence on GitHub from its first step to its terminal edit. */
 export interface JobReport {
   octokit: InstallationOctokit;
@@ -37,12 +40,16 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
   }
   const commentId = await reporter.start(progress.state);
   if (commentId !== undefined && commentId !== job.progressCommentId) await ctx.update({ progressCommentId: commentId });
+  // Elapsed time moves between events too (a long bash call sends none); the edit is coalesced anyway.
+  const tick = setInterval(() => reporter.update(progress.state), TICK_MS);
+  tick.unref();
 
   return {
     octokit,
     token,
     event: (event) => reporter.update(progress.apply(event)),
     async finish({ terminal, patch }) {
+      clearInterval(tick);
       const state = progress.set({ ...patch, terminal });
       // Another worker took the job over: its comment is theirs now.
       const lostLease = (ctx.signal.reason as { kind?: string } | undefined)?.kind === "lease-lost";

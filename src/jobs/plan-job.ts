@@ -9,7 +9,7 @@ import { readRepoInstructions } from "../context/repo-instructions.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import type { ProgressState, Terminal } from "../report/types.js";
-import { cleanJobDirs, makeJobDirs } from "./job-dirs.js";
+import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
 import { openJobReport, type JobReport } from "./job-report.js";
 import type { JobServices } from "./services.js";
 import { makeCheckout } from "../workspace/checkout.js";
@@ -22,11 +22,11 @@ import { readDefaultBranchFiles } from "../workspace/default-branch.js";
  */
 export async function runPlanJob(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {
   const report = await openJobReport(job, ctx, services);
-  const dirs = await makeJobDirs(services.dataDir, job.id);
+  let dirs: JobDirs | undefined;
   try {
+    dirs = await makeJobDirs(services.dataDir, job.id);
     const { owner, repo, number, isPullRequest } = job.target;
-    const octokit = report.octokit;
-    const token = await services.tokenFor(octokit);
+    const { octokit, token } = report;
     const defaultsDir = path.join(dirs.workDir, "default-branch");
     const lease = await services.mirrors.sync({ owner, repo, cloneUrl: job.repo.cloneUrl, token, defaultBranch: job.repo.defaultBranch });
     let root: string;
@@ -59,7 +59,7 @@ export async function runPlanJob(job: JobRecord, ctx: JobContext, services: JobS
   } catch (error) {
     return await report.finish(failure(error, ctx.signal));
   } finally {
-    await cleanJobDirs(dirs).catch(() => undefined);
+    if (dirs) await cleanJobDirs(dirs).catch(() => undefined);
   }
 }
 
