@@ -22,7 +22,7 @@ export function neutraliseMentions(text: string): string {
 }
 
 /** Splits one line into code spans and plain text, per CommonMark's backtick-run rule. */
-function splitCodeSpans(line: string): Array<{ code: boolean; text: string }> {
+export function splitCodeSpans(line: string): Array<{ code: boolean; text: string }> {
   const parts: Array<{ code: boolean; text: string }> = [];
   let plain = "";
   let i = 0;
