@@ -44,6 +44,8 @@ export interface GitHttpServerOptions {
    * before it is answered, and response bodies are paced to `bytesPerSecond`.
    */
   link?: { bytesPerSecond: number; latencyMs: number };
+  /** Accept pushes (`http.receivepack=true` for every served repository); off by default, as git's own default. */
+  receivePack?: boolean;
 }
 
 export async function startGitHttpServer(options: GitHttpServerOptions): Promise<GitHttpServer> {
@@ -94,6 +96,9 @@ export async function startGitHttpServer(options: GitHttpServerOptions): Promise
         GIT_PROTOCOL: String(req.headers["git-protocol"] ?? ""),
         REMOTE_ADDR: "127.0.0.1",
         REMOTE_USER: "x-access-token",
+        ...(options.receivePack
+          ? { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "http.receivepack", GIT_CONFIG_VALUE_0: "true" }
+          : {}),
       },
       stdio: ["pipe", "pipe", "pipe"],
     });

@@ -20,9 +20,9 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-export async function serve(token = TOKEN): Promise<Served> {
+export async function serve(token = TOKEN, options: { receivePack?: boolean } = {}): Promise<Served> {
   const root = await tempDir("crewbot-served-");
-  const server = await startGitHttpServer({ root, token });
+  const server = await startGitHttpServer({ root, token, receivePack: options.receivePack });
   servers.push(server);
   return {
     server,

@@ -1,0 +1,156 @@
+/** The only way crewbot's commits leave a checkout: a fast-forward push of a crewbot branch. */
+import { git, GitError, REMOTE_PROTOCOLS } from "./git.js";
+import { validateBranch, validateCloneUrl } from "./refs.js";
+
+/** Gives a currently valid installation token; called right before every network command. */
+export type TokenProvider = () => Promise<string>;
+
+/** Installation tokens live 60 min; one older than this is replaced before it is used. */
+export const TOKEN_MAX_AGE_MS = 50 * 60_000;
+
+export interface CachedTokenOptions {
+  /** A token the job already has, and when it was minted (ms since epoch). */
+  initial?: { token: string; mintedAt: number };
+  maxAgeMs?: number;
+  now?: () => number;
+}
+
+/**
+ * A TokenProvider that keeps the token `mint` returns and mints a new one once it is older than
+ * `maxAgeMs` (50 min), so a push at the end of a long job never goes out with a dying token.
+ * Concurrent calls share one mint; a failed mint is not cached.
+ */
+export function cachedToken(mint: () => Promise<string>, options: CachedTokenOptions = {}): TokenProvider {
+  const { maxAgeMs = TOKEN_MAX_AGE_MS, now = Date.now } = options;
+  let current = options.initial;
+  let pending: Promise<string> | undefined;
+  return async () => {
+    if (current && now() - current.mintedAt < maxAgeMs) return current.token;
+    pending ??= (async () => {
+      const mintedAt = now();
+      try {
+        const token = await mint();
+        current = { token, mintedAt };
+        return token;
+      } finally {
+        pending = undefined;
+      }
+    })();
+    return pending;
+  };
+}
+
+/**
+ * Local config keys that could send the token elsewhere or change what a push does: URL
+ * rewrites (`url.*.insteadOf`), `http.*` (proxy, TLS, extra headers), includes of other files.
+ * crewbot never writes them and the sandbox cannot; finding one means tampering.
+ */
+const UNSAFE_LOCAL_CONFIG = /^(url\.|http\.|include\.|includeif\.|credential\.|push\.|remote\.[^\n]*\.(pushurl|receivepack|uploadpack|proxy)$)/i;
+
+/** Refuses to use the token from a checkout whose own config names any UNSAFE_LOCAL_CONFIG key. */
+export async function assertSafeLocalConfig(checkout: string): Promise<void> {
+  const keys = await git(["config", "--local", "--name-only", "--list"], { cwd: checkout, workspace: true }).catch(() => "");
+  const bad = keys.split("\n").filter((key) => UNSAFE_LOCAL_CONFIG.test(key));
+  if (bad.length > 0) throw new GitError(`refusing to use the installation token: the checkout's git config sets ${[...new Set(bad)].join(", ")}`);
+}
+
+export interface RemoteOptions {
+  /** The checkout the command runs in (its own config is checked first). */
+  checkout: string;
+  /** The public clone URL (`repository.clone_url`), without credentials. */
+  cloneUrl: string;
+  token: TokenProvider;
+  timeoutMs?: number;
+}
+
+/** Every branch of the remote (names without `refs/heads/`), asked over the network with the token. */
+export async function listRemoteBranches({ checkout, cloneUrl, token, timeoutMs = 5 * 60_000 }: RemoteOptions): Promise<string[]> {
+  const url = validateCloneUrl(cloneUrl).href;
+  await assertSafeLocalConfig(checkout);
+  const out = await git(["ls-remote", "--heads", "--", url], { cwd: checkout, token: await token(), config: REMOTE_PROTOCOLS, timeoutMs });
+  return out
+    .split("\n")
+    .map((line) => line.split("\t")[1] ?? "")
+    .filter((ref) => ref.startsWith("refs/heads/"))
+    .map((ref) => ref.slice("refs/heads/".length));
+}
+
+/** Prefix of every branch crewbot creates; crewbot pushes to no other branch but a PR's own head. */
+export const BRANCH_PREFIX = "crewbot/";
+
+export interface PushTarget {
+  branch: string;
+  /** The repository's default branch: never pushed to, whatever else is said. */
+  defaultBranch: string;
+  /** For `/implement` on a PR: the PR's own head branch (same repository), which may be pushed to. */
+  prHeadBranch?: string;
+}
+
+/**
+ * Throws unless `branch` is one crewbot may push to: never the default branch; otherwise a
+ * `crewbot/…` branch or the PR's own head branch given explicitly. Pure — runs before any git command.
+ */
+export function assertPushable({ branch, defaultBranch, prHeadBranch }: PushTarget): void {
+  if (!branch || !defaultBranch) throw new Error("refusing to push: branch and default branch must be named");
+  if (branch.startsWith("refs/")) throw new Error(`refusing to push to ${JSON.stringify(branch)}: give a branch name, not a ref`);
+  if (branch === defaultBranch) throw new Error(`refusing to push to the default branch ${JSON.stringify(branch)}`);
+  if (!branch.startsWith(BRANCH_PREFIX) && branch !== prHeadBranch) {
+    throw new Error(`refusing to push to ${JSON.stringify(branch)}: crewbot pushes only to ${BRANCH_PREFIX}… branches or the pull request's own head branch`);
+  }
+}
+
+export interface PushOptions extends RemoteOptions, PushTarget {
+  /** When HEAD is still this commit (nothing committed yet), nothing is pushed. */
+  base?: string;
+}
+
+export interface PushResult {
+  /** False when HEAD was still `base`: there was nothing to push. */
+  pushed: boolean;
+  /** The commit the branch now points at on the remote (HEAD of the checkout). */
+  sha: string;
+}
+
+/**
+ * Pushes the checkout's HEAD — what is committed, never the working tree — to `branch` on the
+ * remote as a fast-forward (no `+`, no `--force`: a branch that moved on is an error, not
+ * overwritten). The token is fetched from `token()` right before the push and reaches git only
+ * as a header. Use it after every step, and after a failure to keep the partial work.
+ */
+export async function pushBranch(options: PushOptions): Promise<PushResult> {
+  assertPushable(options);
+  const url = validateCloneUrl(options.cloneUrl).href;
+  await validateBranch(options.branch);
+  const { checkout, branch, timeoutMs = 10 * 60_000 } = options;
+  const sha = (await git(["rev-parse", "--verify", "HEAD^{commit}"], { cwd: checkout, workspace: true })).trim();
+  if (options.base !== undefined && sha === options.base) return { pushed: false, sha };
+  await assertSafeLocalConfig(checkout);
+  const args = ["push", "--quiet", "--no-follow-tags", "--no-signed", "--recurse-submodules=no", "--no-verify"];
+  try {
+    await git([...args, "--", url, `${sha}:refs/heads/${branch}`], {
+      cwd: checkout,
+      token: await options.token(),
+      config: REMOTE_PROTOCOLS,
+      timeoutMs,
+    });
+  } catch (error) {
+    throw explainPush(error, branch);
+  }
+  return { pushed: true, sha };
+}
+
+function explainPush(error: unknown, branch: string): Error {
+  if (!(error instanceof GitError)) return error as Error;
+  let message: string | undefined;
+  if (/non-fast-forward|\[rejected\]|fetch first/i.test(error.stderr)) {
+    message = `pushing to ${branch} was rejected: the branch has commits crewbot does not have (crewbot never force-pushes)`;
+  } else if (/Authentication failed|could not read Username|\b401\b|\b403\b/i.test(error.stderr)) {
+    message = `pushing to ${branch} failed: authentication refused (does the app have contents: write on this repository?)`;
+  } else if (/workflow/i.test(error.stderr) && /refusing|permission/i.test(error.stderr)) {
+    message = `pushing to ${branch} was refused: the app may not change .github/workflows without the workflows permission`;
+  }
+  if (message === undefined) return error;
+  const failure = new GitError(message);
+  failure.stderr = error.stderr;
+  return failure;
+}
