@@ -7,7 +7,7 @@ export type BudgetName = "maxTurns" | "maxOutputTokens" | "maxCostUsd" | "maxMin
 export type AgentEvent =
   | { type: "chain_start"; chain: string; steps: string[] }
   | { type: "step_start"; index: number; agent: string }
-  | { type: "step_end"; index: number; agent: string; stopReason: StopReason }
+  | { type: "step_end"; index: number; agent: string; stopReason: StopReason; output?: string }
   | { type: "run_start"; agent: string; model: string; tools: string[] }
   | { type: "run_end"; agent: string; stopReason: StopReason; budget?: BudgetName; error?: string }
   | { type: "turn_start"; agent: string; turn: number }

@@ -154,7 +154,17 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
   try {
     tools = opts.tools.map((tool) => toolSpec(tool) as Anthropic.Tool);
     const context = newContext();
+    const between = async () => {
+      if (!opts.betweenTurns) return;
+      try {
+        await opts.betweenTurns();
+      } catch (err) {
+        emit({ type: "log", agent, level: "warn", message: `between turns: ${err instanceof Error ? err.message : String(err)}` });
+      }
+    };
     for (;;) {
+      // The previous reply's tools have all run: the job may act on the checkout before the next ones.
+      if (turns > 0) await between();
       const early = mustStop();
       if (early) return early;
       const files = { read: [...filesRead], changed: [...filesChanged] };
@@ -205,6 +215,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
         }
         text = continued + replyText || text;
         if (message.stop_reason === "refusal") return finish("error", { error: "the model declined to continue (refusal)" });
+        await between();
         return finish("done");
       }
 

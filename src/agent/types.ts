@@ -28,9 +28,14 @@ export interface RunAgentOptions {
   reserveTokens?: number;
   /** Override of the model's context window (tests use small ones). */
   contextWindow?: number;
+  /** The job's own work that must not race the agent's tools, e.g. committing finished steps. */
+  betweenTurns?: BetweenTurns;
   /** One-line summary of a tool call's arguments for events; default: a generic one (src/agent/args.ts). */
   summarizeArgs?: ArgsSummarizer;
 }
+
+/** Awaited between turns (after a reply's tools ran, before the next request) and once at the end. */
+export type BetweenTurns = () => Promise<void>;
 
 export interface AgentRunResult {
   stopReason: StopReason;

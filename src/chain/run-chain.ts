@@ -44,6 +44,8 @@ export interface RunChainOptions {
   client: Anthropic;
   signal?: AbortSignal;
   emit?: EventSink;
+  /** Work the job does between an agent's turns (e.g. the worker's commits); see RunAgentOptions. */
+  betweenTurns?: (agent: string, index: number) => (() => Promise<void>) | undefined;
   /** Context for one step on top of `context`, e.g. the current diff for a reviewer after a worker. */
   stepContext?: (agent: string, index: number) => Promise<ContextSection[]>;
   /** Injected in tests. */
@@ -109,9 +111,10 @@ export async function runChain(options: RunChainOptions): Promise<ChainResult> {
       signal: options.signal,
       emit,
       summarizeArgs,
+      betweenTurns: options.betweenTurns?.(agent.name, index),
     });
     steps.push({ ...result, index, agent: agent.name, model, mode });
-    emit({ type: "step_end", index, agent: agent.name, stopReason: result.stopReason });
+    emit({ type: "step_end", index, agent: agent.name, stopReason: result.stopReason, output: result.text });
 
     if (result.stopReason !== "done") {
       const reason = result.error ?? result.stopReason;

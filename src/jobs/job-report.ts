@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../agent/events.js";
 import type { InstallationOctokit } from "../github/types.js";
+import type { GitHubWriter } from "../report/github-writer.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import { ProgressReporter } from "../report/progress-reporter.js";
@@ -16,7 +17,13 @@ export interface JobReport {
   octokit: InstallationOctokit;
   /** The installation token of this job, for git (header only); redacted from everything posted. */
   token: string;
+  /** The installation's writer, for the job's own writes (a pull request). */
+  writer: GitHubWriter;
   event(event: AgentEvent): void;
+  /** What events do not carry (plan, ticks, links, notes); the comment follows, coalesced. */
+  set(patch: Partial<ProgressState>): void;
+  /** The state so far. */
+  readonly state: ProgressState;
   /** The terminal edit (never held back) and the result the queue records. */
   finish(ending: { terminal: Terminal; patch?: Partial<ProgressState> }): Promise<JobResult>;
 }
@@ -47,7 +54,12 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
   return {
     octokit,
     token,
+    writer,
     event: (event) => reporter.update(progress.apply(event)),
+    set: (patch) => reporter.update(progress.set(patch)),
+    get state() {
+      return progress.state;
+    },
     async finish({ terminal, patch }) {
       clearInterval(tick);
       const state = progress.set({ ...patch, terminal });
