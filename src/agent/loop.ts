@@ -163,8 +163,6 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
       }
     };
     for (;;) {
-      // The previous reply's tools have all run: the job may act on the checkout before the next ones.
-      if (turns > 0) await between();
       const early = mustStop();
       if (early) return early;
       const files = { read: [...filesRead], changed: [...filesChanged] };
@@ -197,6 +195,9 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
       messages.push({ role: "assistant", content: toParams(message.content) });
       context.observe(replyUsage, messages.length);
       emit({ type: "turn_end", agent, turn: turns, stopReason: message.stop_reason });
+      // What the reply reports (e.g. a finished step) is about the work so far: the job acts on the
+      // checkout now, before this reply's own tool calls change it further.
+      await between();
 
       const replyText = textOf(message);
       const toolUses = message.content.filter((b): b is Anthropic.ToolUseBlock => b.type === "tool_use");
@@ -215,7 +216,6 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
         }
         text = continued + replyText || text;
         if (message.stop_reason === "refusal") return finish("error", { error: "the model declined to continue (refusal)" });
-        await between();
         return finish("done");
       }
 

@@ -34,7 +34,7 @@ export interface RunAgentOptions {
   summarizeArgs?: ArgsSummarizer;
 }
 
-/** Awaited between turns (after a reply's tools ran, before the next request) and once at the end. */
+/** Awaited after each reply arrives, before its tool calls run (so after the previous reply's tools). */
 export type BetweenTurns = () => Promise<void>;
 
 export interface AgentRunResult {

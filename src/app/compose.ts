@@ -4,6 +4,7 @@ import { DEFAULT_BUDGETS } from "../agent/budget.js";
 import { createClient } from "../agent/provider.js";
 import { PermissionCache } from "../github/permission-cache.js";
 import type { InstallationOctokit } from "../github/types.js";
+import { runImplementJob } from "../jobs/implement-job.js";
 import { runPlanJob } from "../jobs/plan-job.js";
 import type { JobServices } from "../jobs/services.js";
 import { JobRunner, type JobHandler } from "../queue/runner.js";
@@ -60,11 +61,16 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
     dataDir,
     publicUrl,
     budgets: DEFAULT_BUDGETS,
+    botIdentity: {
+      name: env.CREWBOT_BOT_NAME || "crewbot[bot]",
+      email: env.CREWBOT_BOT_EMAIL || "crewbot[bot]@users.noreply.github.com",
+    },
     log,
   };
 
   const handler: JobHandler = async (job, ctx) => {
     if (job.kind === "plan") return runPlanJob(job, ctx, services);
+    if (job.kind === "implement" && !job.target.isPullRequest) return runImplementJob(job, ctx, services);
     return { state: "failed", outcome: `❌ Failed: \`/${job.kind}\` is not available in this version` };
   };
 

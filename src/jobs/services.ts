@@ -3,6 +3,7 @@ import type { Budgets } from "../agent/budget.js";
 import type { InstallationOctokit } from "../github/types.js";
 import type { GitHubWriter, ReportLog } from "../report/github-writer.js";
 import type { SandboxInfo } from "../tools/types.js";
+import type { GitIdentity } from "../workspace/commit.js";
 import type { MirrorStore } from "../workspace/mirror.js";
 
 /** What a job needs from the world; main.ts builds the real ones, tests their stand-ins. */
@@ -21,5 +22,7 @@ export interface JobServices {
   /** `CREWBOT_PUBLIC_URL`, for transcript links. */
   publicUrl: string;
   budgets: Budgets;
+  /** Author and committer of crewbot's commits. */
+  botIdentity: GitIdentity;
   log: ReportLog & { info(message: string): void };
 }

@@ -73,7 +73,14 @@ function sections(state: ProgressState): Section[] {
   const plan = state.plan;
   if (plan?.goal?.trim()) out.push({ title: "## Goal", content: safeBlock(plan.goal.trim()), rank: 2 });
   if (plan && plan.steps.length > 0) {
-    const list = formatTaskList(plan.steps, new Set(plan.done)).split("\n").map(safeLine).join("\n");
+    const commits = plan.commits ?? {};
+    const list = formatTaskList(plan.steps, new Set(plan.done))
+      .split("\n")
+      .map((line, i) => {
+        const commit = commits[plan.steps[i]!.n];
+        return commit ? `${safeLine(line)} ✅ [${commit.sha.slice(0, 7)}](${href(commit.url)})` : safeLine(line);
+      })
+      .join("\n");
     out.push({ title: "## Plan", content: list, rank: 3 });
   }
   if (plan?.risks?.trim()) out.push({ title: "## Risks", content: safeBlock(plan.risks.trim()), rank: 0 });

@@ -28,7 +28,14 @@ export interface ProgressState {
   usage: Usage;
   costUsd: number;
   estimate: boolean;
-  plan?: { goal?: string; steps: PlanStep[]; done: number[]; risks?: string };
+  plan?: {
+    goal?: string;
+    steps: PlanStep[];
+    done: number[];
+    risks?: string;
+    /** The commit each finished step became (`/implement`), linked on its ticked line. */
+    commits?: Record<number, { sha: string; url: string }>;
+  };
   links: {
     transcript?: string;
     branch?: { name: string; url: string };

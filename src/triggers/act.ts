@@ -20,7 +20,7 @@ export interface ActDeps {
 }
 
 /** What this version runs, for the help text. */
-const HELP = renderHelp({ unavailable: ["implement", "review"] });
+const HELP = renderHelp({ unavailable: ["review"] });
 
 /**
  * Carries out a trigger's decision. Only the enqueue (local) and the cancel are awaited; every

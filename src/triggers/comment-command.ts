@@ -40,7 +40,7 @@ export type Decision =
   | { action: "enqueue"; job: NewJob };
 
 /** Jobs this version runs; the others get a plain answer instead of a job that cannot finish. */
-const AVAILABLE = new Set(["plan"]);
+const AVAILABLE = new Set(["plan", "implement"]);
 
 /** After the permission check: what to do. Pure. */
 export function decide(
@@ -60,6 +60,13 @@ export function decide(
   const isPullRequest = Boolean(pr ?? issue?.pull_request);
   if (command.kind === "review" && !isPullRequest) {
     return { action: "reply", body: "`/review` works on pull requests; on an issue, try `/plan`.", reason: "review on an issue" };
+  }
+  if (command.kind === "implement" && isPullRequest) {
+    return {
+      action: "reply",
+      body: "`/implement` on a pull request (iterating on its branch) is not available in this version of crewbot yet; on an issue it is.",
+      reason: "implement on a pull request not available",
+    };
   }
   if (!AVAILABLE.has(command.kind)) {
     return {

@@ -133,6 +133,25 @@ describe("runAgent: turns and tools", () => {
 });
 
 describe("runAgent: events and odd endings", () => {
+  it("awaits the job's work after each reply, before that reply's tool calls run", async () => {
+    const order: string[] = [];
+    const write = pathTool("write", false, ({ path }) => (order.push(`tool ${path}`), { output: "ok", isError: false }));
+    const h = await harness(
+      [{ content: [toolUse("write", { path: "a" })] }, { content: [toolUse("write", { path: "b" })] }, { text: "done" }],
+      { tools: [write] },
+    );
+    let replies = 0;
+    const result = await h.run({
+      betweenTurns: async () => {
+        replies += 1;
+        await sleep(5); // the loop must wait for it
+        order.push(`between ${replies}`);
+      },
+    });
+    expect(result.stopReason).toBe("done");
+    expect(order).toEqual(["between 1", "tool a", "between 2", "tool b", "between 3"]);
+  });
+
   it("uses an injected argument summarizer for tool_start", async () => {
     const h = await harness([{ content: [toolUse("read", { path: "a" })] }, { text: "ok" }], { tools: [readTool()] });
     await h.run({ summarizeArgs: (name, input) => `${name}(${(input as { path: string }).path})` });

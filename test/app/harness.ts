@@ -41,6 +41,8 @@ export interface Stack {
   fake: FakeServer;
   git: GitHttpServer;
   cloneUrl: string;
+  /** The served repository (with a working tree): what a push lands in. */
+  remoteDir: string;
   dataDir: string;
   env: NodeJS.ProcessEnv;
   waitFor(jobId: string, states?: JobState[]): Promise<JobRecord>;
@@ -52,11 +54,13 @@ afterEach(async () => {
   await Promise.all(stacks.splice(0).map((s) => s.stop()));
 });
 
-export async function gitServer(files: Record<string, string>): Promise<{ git: GitHttpServer; cloneUrl: string }> {
+export async function gitServer(files: Record<string, string>): Promise<{ git: GitHttpServer; cloneUrl: string; dir: string }> {
   const root = await tempDir("crewbot-served-");
-  const git = await startGitHttpServer({ root, token: TOKEN });
-  await makeRepo(files, `${root}/${REPO_OWNER}/${REPO_NAME}.git`);
-  return { git, cloneUrl: git.cloneUrl(REPO_OWNER, REPO_NAME) };
+  // Pushes allowed: /implement pushes its branch here, with the token as a header.
+  const git = await startGitHttpServer({ root, token: TOKEN, receivePack: true });
+  const dir = `${root}/${REPO_OWNER}/${REPO_NAME}.git`;
+  await makeRepo(files, dir);
+  return { git, cloneUrl: git.cloneUrl(REPO_OWNER, REPO_NAME), dir };
 }
 
 export function stackEnv(dataDir: string, fakeUrl: string): NodeJS.ProcessEnv {
@@ -83,7 +87,7 @@ export interface StackOptions {
 export async function startStack(script: Script, options: StackOptions = {}): Promise<Stack> {
   const files = options.files ?? { "README.md": "# Hello\n" };
   const fake = await startFakeAnthropic(script);
-  const { git, cloneUrl } = await gitServer(files);
+  const { git, cloneUrl, dir: remoteDir } = await gitServer(files);
   const dataDir = options.dataDir ?? (await tempDir("crewbot-data-"));
   const env = stackEnv(dataDir, fake.url);
   const probot = new Probot({ appId: 1, privateKey: PRIVATE_KEY, secret: WEBHOOK_SECRET, Octokit: TestOctokit, logLevel: "fatal" });
@@ -101,6 +105,7 @@ export async function startStack(script: Script, options: StackOptions = {}): Pr
     fake,
     git,
     cloneUrl,
+    remoteDir,
     dataDir,
     env,
     async waitFor(jobId, states = ["succeeded", "failed", "cancelled"]) {

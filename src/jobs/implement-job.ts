@@ -1,0 +1,151 @@
+import { BudgetTracker } from "../agent/budget.js";
+import { parsePlan } from "../chain/parse-plan.js";
+import { runChain } from "../chain/run-chain.js";
+import type { ParsedPlan } from "../chain/types.js";
+import type { JobContext, JobResult } from "../queue/runner.js";
+import type { JobRecord } from "../queue/types.js";
+import { renderPullRequestBody } from "../report/render-pr.js";
+import { transcriptUrl } from "../report/render.js";
+import { uniqueIssueBranch } from "../workspace/branch.js";
+import { commitStep, type GitIdentity } from "../workspace/commit.js";
+import { cachedToken, pushBranch } from "../workspace/push.js";
+import { DoneTracker } from "./done-tracker.js";
+import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
+import { openJobReport, type JobReport } from "./job-report.js";
+import { chainFailure, failure, jobTask, type Ending } from "./outcome.js";
+import { prepareJob } from "./prepare.js";
+import type { JobServices } from "./services.js";
+
+/** `https://host/o/r.git` → `https://host/o/r`, for links to branches and commits. */
+const webUrl = (cloneUrl: string) => cloneUrl.replace(/\.git$/, "");
+
+/**
+ * `/implement` on an issue: scout → planner → worker on a fresh checkout of the default branch.
+ * Each `[DONE:n]` ticks step n and, when files changed, becomes a commit by the app with the
+ * requester as co-author; the branch `crewbot/issue-<n>-<slug>` is pushed with the token as a
+ * header only, and a draft pull request that closes the issue is opened. On failure the
+ * committed part is still pushed and the comment says what was done and why it stopped.
+ */
+export async function runImplementJob(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {
+  const report = await openJobReport(job, ctx, services);
+  let dirs: JobDirs | undefined;
+  try {
+    dirs = await makeJobDirs(services.dataDir, job.id);
+    const prepared = await prepareJob(job, report, services, dirs);
+    const token = cachedToken(() => services.tokenFor(report.octokit), { initial: { token: report.token, mintedAt: Date.now() } });
+    const remote = { checkout: prepared.root, cloneUrl: job.repo.cloneUrl, token };
+    const branch = await uniqueIssueBranch({ ...remote, issue: job.target.number, title: job.subject?.title ?? "" });
+    const work = new StepCommits(job, report, prepared.root, services.botIdentity);
+
+    await ctx.update({ agentsStarted: true });
+    const budget = new BudgetTracker(services.budgets);
+    const result = await runChain({
+      chain: prepared.chains.get("implement")!,
+      agents: prepared.agents,
+      task: jobTask(job, "Implement"),
+      context: prepared.context,
+      mode: "write",
+      workspace: { root: prepared.root, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
+      sandbox: await services.sandbox(),
+      budget,
+      client: services.anthropic(),
+      signal: ctx.signal,
+      emit: (event) => {
+        report.event(event);
+        work.observe(event);
+      },
+      betweenTurns: (agent) => (agent === "worker" ? () => work.commitFinished() : undefined),
+    });
+    await work.commitRest(job.subject?.title ?? `issue #${job.target.number}`);
+
+    const pushed = await pushBranch({ ...remote, branch, defaultBranch: job.repo.defaultBranch, base: prepared.sha });
+    const links = pushed.pushed ? { branch: { name: branch, url: `${webUrl(job.repo.cloneUrl)}/tree/${branch}` } } : {};
+    const failed = chainFailure(result, ctx.signal, budget.limits);
+    if (failed) return await report.finish({ ...failed, patch: { ...failed.patch, ...work.patch(), links: { ...report.state.links, ...links } } });
+    if (!pushed.pushed) return await report.finish({ terminal: { kind: "failed", reason: "the worker changed no files" }, patch: work.patch() });
+
+    const pr = await report.writer.write<{ number: number; html_url: string }>("POST /repos/{owner}/{repo}/pulls", {
+      owner: job.target.owner,
+      repo: job.target.repo,
+      title: job.subject?.title ?? `Implement #${job.target.number}`,
+      head: branch,
+      base: job.repo.defaultBranch,
+      draft: true,
+      body: renderPullRequestBody({
+        issueNumber: job.target.number,
+        plan: work.planForBody(),
+        notes: work.notes,
+        usage: budget.usage,
+        costUsd: budget.costUsd,
+        estimate: budget.estimate,
+        elapsedMs: report.state.elapsedMs,
+        transcript: transcriptUrl(services.publicUrl, job.id),
+      }),
+    });
+    const prLink = { number: pr.data.number, url: pr.data.html_url };
+    return await report.finish({ terminal: { kind: "done" }, patch: { ...work.patch(), links: { ...report.state.links, ...links, pr: prLink } } });
+  } catch (error) {
+    return await report.finish(failure(error, ctx.signal) satisfies Ending);
+  } finally {
+    if (dirs) await cleanJobDirs(dirs).catch(() => undefined);
+  }
+}
+
+/** The plan as the planner wrote it, the worker's ticks, and the commit each finished step became. */
+class StepCommits {
+  private plan: ParsedPlan = { steps: [], filesToModify: [] };
+  private tracker = new DoneTracker(0);
+  private pending: number[] = [];
+  private readonly commits: Record<number, { sha: string; url: string }> = {};
+  readonly notes: string[] = [];
+
+  constructor(
+    private readonly job: JobRecord,
+    private readonly report: JobReport,
+    private readonly checkout: string,
+    private readonly author: GitIdentity,
+  ) {}
+
+  observe(event: Parameters<JobReport["event"]>[0]): void {
+    if (event.type === "step_end" && event.agent === "planner" && event.output) {
+      this.plan = parsePlan(event.output);
+      this.tracker = new DoneTracker(this.plan.steps.length);
+      this.report.set(this.patch());
+    }
+    if (event.type === "text" && event.agent === "worker") this.pending.push(...this.tracker.push(event.text));
+  }
+
+  /** Between the worker's turns: each newly finished step becomes a commit (when files changed). */
+  async commitFinished(): Promise<void> {
+    const steps = this.pending.splice(0);
+    for (const n of steps) await this.commit(this.plan.steps[n - 1]!.text, n);
+    if (steps.length > 0) this.report.set(this.patch());
+  }
+
+  /** What the worker changed without reporting a step is committed too, rather than lost. */
+  async commitRest(title: string): Promise<void> {
+    await this.commitFinished();
+    await this.commit(`Remaining changes for: ${title}`);
+  }
+
+  private async commit(text: string, step?: number): Promise<void> {
+    const sender = this.job.trigger.sender;
+    const made = await commitStep({
+      checkout: this.checkout,
+      step: text,
+      author: this.author,
+      coAuthor: { name: sender, email: `${sender}@users.noreply.github.com` },
+    });
+    for (const path of made.refused) this.notes.push(`Not committed: ${path} (changes under .github/workflows are not allowed)`);
+    if (made.sha && step !== undefined) this.commits[step] = { sha: made.sha, url: `${webUrl(this.job.repo.cloneUrl)}/commit/${made.sha}` };
+  }
+
+  patch() {
+    const { goal, steps, risks } = this.plan;
+    return { plan: { goal, steps, risks, done: this.tracker.done, commits: { ...this.commits } }, notes: [...this.notes] };
+  }
+
+  planForBody() {
+    return { goal: this.plan.goal, steps: this.plan.steps, done: this.tracker.done };
+  }
+}

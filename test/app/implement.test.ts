@@ -1,0 +1,80 @@
+import nock from "nock";
+import { describe, expect, it } from "vitest";
+import { issueCommentCreated } from "../fixtures/payloads.js";
+import { gitSync } from "../helpers/git-repo.js";
+import { useNock } from "../helpers/github.js";
+import { API, mockInstallationToken, mockPermission, REPO_PATH, startStack, TOKEN } from "./harness.js";
+
+useNock();
+
+const PLAN = "## Goal\nFix the typo.\n\n## Plan\n1. Fix the README\n2. Add a changelog entry\n\n## Risks\nNone.";
+const use = (name: string, input: unknown) => ({ type: "tool_use" as const, name, input });
+
+describe("/implement on an issue, end to end", () => {
+  it("commits each finished step as the bot, pushes crewbot's branch with the token as a header and opens a draft PR", async () => {
+    const stack = await startStack(
+      [
+        { text: "Scout report." },
+        { text: PLAN },
+        { content: [use("edit", { path: "README.md", oldText: "commmit", newText: "commit" })] },
+        {
+          content: [
+            { type: "text", text: "[DONE:1]" },
+            use("write", { path: "CHANGELOG.md", content: "- fixed a typo\n" }),
+            // A hostile worker: a workflow change is refused, not committed.
+            use("write", { path: ".github/workflows/ci.yml", content: "on: push\n" }),
+          ],
+        },
+        { text: "[DONE:2]\n## Completed\nBoth.\n## Files Changed\n- README.md\n- CHANGELOG.md\n## Notes\nNone." },
+      ],
+      { files: { "README.md": "# Hello commmit\n" } },
+    );
+    const payload = issueCommentCreated("/implement", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
+    mockInstallationToken();
+    mockPermission("Codertocat", "write", 2);
+    let prBody: any;
+    const edits: string[] = [];
+    nock(API)
+      .post(`${REPO_PATH}/issues/comments/${payload.comment.id}/reactions`)
+      .reply(201, {})
+      .post(`${REPO_PATH}/issues/1/comments`)
+      .reply(201, { id: 77 })
+      .get(`${REPO_PATH}/issues/1/comments`)
+      .query(true)
+      .reply(200, [])
+      .post(`${REPO_PATH}/pulls`, (b) => ((prBody = b), true))
+      .reply(201, { number: 12, html_url: "https://github.com/Codertocat/Hello-World/pull/12" })
+      .patch(`${REPO_PATH}/issues/comments/77`, (b) => (edits.push(b.body), true))
+      .times(6)
+      .optionally()
+      .reply(200, {});
+
+    await stack.probot.receive({ id: "implement-1", name: "issue_comment", payload } as never);
+    const [queued] = await stack.crewbot.queue.listRecent();
+    const job = await stack.waitFor(queued!.id);
+    await stack.crewbot.background.idle();
+    expect(job.outcome).toMatch(/^✅ Done/);
+
+    const branch = "crewbot/issue-1-spelling-error-in-the-readme-file";
+    // The remote has the branch: one commit per step, by the bot, with the requester as co-author.
+    const log = gitSync(stack.remoteDir, "log", "--format=%an <%ae>|%s|%(trailers:key=Co-authored-by,valueonly)", `${branch}`, "^main");
+    expect(log.trim().split("\n").filter(Boolean)).toEqual([
+      "crewbot[bot] <crewbot[bot]@users.noreply.github.com>|Add a changelog entry|Codertocat <Codertocat@users.noreply.github.com>",
+      "",
+      "crewbot[bot] <crewbot[bot]@users.noreply.github.com>|Fix the README|Codertocat <Codertocat@users.noreply.github.com>",
+    ].filter(Boolean));
+    expect(gitSync(stack.remoteDir, "show", `${branch}:README.md`)).toBe("# Hello commit\n");
+    expect(gitSync(stack.remoteDir, "ls-tree", "-r", "--name-only", branch).split("\n")).not.toContain(".github/workflows/ci.yml");
+    expect(gitSync(stack.remoteDir, "log", "--format=%B", branch)).not.toContain(TOKEN);
+
+    expect(prBody).toMatchObject({ title: "Spelling error in the README file", head: branch, base: "main", draft: true });
+    expect(prBody.body).toMatch(
+      /^Closes #1\n\n## Goal\nFix the typo\.\n\n## Plan\n- \[x\] Fix the README\n- \[x\] Add a changelog entry\n\n## Notes\n- Not committed: \.github\/workflows\/ci\.yml \(changes under \.github\/workflows are not allowed\)\n\n---\nMade by crewbot · /,
+    );
+    const final = edits.at(-1)!;
+    expect(final).toMatch(/^✅ Done · /);
+    expect(final).toContain("Pull request [#12](https://github.com/Codertocat/Hello-World/pull/12)");
+    expect(final).toMatch(/- \[x\] Fix the README ✅ \[[0-9a-f]{7}\]\(http:\/\/127\.0\.0\.1:\d+\/Codertocat\/Hello-World\/commit\/[0-9a-f]{40}\)/);
+    expect(JSON.stringify([prBody, edits])).not.toContain(TOKEN);
+  });
+});
