@@ -1,5 +1,6 @@
 import type { ApplicationFunction } from "probot";
 import { onComment } from "./triggers/on-comment.js";
+import { onCommentEdited } from "./triggers/on-comment-edited.js";
 import type { TriggerDeps } from "./triggers/deps.js";
 
 /** The Probot app: wiring only; every handler guards, then calls into triggers/. */
@@ -7,5 +8,6 @@ export function crewbotApp(deps: TriggerDeps): ApplicationFunction {
   return (app) => {
     app.on("issue_comment.created", (context) => onComment(context, deps));
     app.on("pull_request_review_comment.created", (context) => onComment(context, deps));
+    app.on("issue_comment.edited", (context) => onCommentEdited(context, deps));
   };
 }

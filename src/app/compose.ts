@@ -87,7 +87,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const background = new Background(log);
   const act = createAct({ queue, runner, writerFor, background, publicUrl, log });
   return {
-    triggers: { log, act, permissions: new PermissionCache() },
+    triggers: { log, act, permissions: new PermissionCache(), appSlug: appSlugOf(app, env) },
     runner,
     queue,
     background,
@@ -110,4 +110,19 @@ async function finaliseInterrupted(job: JobRecord, services: JobServices): Promi
   const links = { transcript: transcriptUrl(services.publicUrl, job.id) };
   const terminal = cancelled ? ({ kind: "cancelled" } as const) : ({ kind: "failed", reason: "interrupted" } as const);
   await reporter.finish(initialProgress(job.id, job.kind, { links, terminal }));
+}
+
+/** The app's slug, from `CREWBOT_APP_SLUG` or asked of GitHub once (`GET /app`, as the app). */
+function appSlugOf(app: Probot, env: NodeJS.ProcessEnv): () => Promise<string> {
+  let slug: Promise<string> | undefined;
+  return () => {
+    if (env.CREWBOT_APP_SLUG) return Promise.resolve(env.CREWBOT_APP_SLUG);
+    slug ??= app
+      .auth()
+      .then((octokit) => octokit.request("GET /app"))
+      .then(({ data }) => (data as { slug: string }).slug);
+    // A failed lookup is asked again next time, not remembered.
+    slug.catch(() => (slug = undefined));
+    return slug;
+  };
 }

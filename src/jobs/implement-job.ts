@@ -1,7 +1,7 @@
 import { BudgetTracker } from "../agent/budget.js";
 import { parsePlan } from "../chain/parse-plan.js";
 import { runChain } from "../chain/run-chain.js";
-import type { ParsedPlan } from "../chain/types.js";
+import type { ChainDefinition, ParsedPlan, PlanStep } from "../chain/types.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import { renderPullRequestBody } from "../report/render-pr.js";
@@ -15,6 +15,21 @@ import { openJobReport, type JobReport } from "./job-report.js";
 import { chainFailure, failure, jobTask, type Ending } from "./outcome.js";
 import { prepareJob } from "./prepare.js";
 import type { JobServices } from "./services.js";
+
+/** An approved plan needs no new scout or planner: the worker gets exactly that plan. */
+const APPROVED_CHAIN: ChainDefinition = {
+  name: "implement-approved-plan",
+  file: "(built in)",
+  steps: [{ agent: "worker", task: "{task}" }],
+};
+
+function approvedTask(job: JobRecord, steps: PlanStep[]): string {
+  const plan = steps.map((s) => `${s.n}. ${s.text}`).join("\n");
+  return (
+    `${jobTask(job, "Implement")}\n\nImplement this plan, which a maintainer approved, step by step. ` +
+    `After finishing each plan step n, write \`[DONE:n]\` on its own line. End with \`## Completed\`, \`## Files Changed\` and \`## Notes\`.\n\n## Plan\n${plan}`
+  );
+}
 
 /** `https://host/o/r.git` → `https://host/o/r`, for links to branches and commits. */
 const webUrl = (cloneUrl: string) => cloneUrl.replace(/\.git$/, "");
@@ -36,13 +51,15 @@ export async function runImplementJob(job: JobRecord, ctx: JobContext, services:
     const remote = { checkout: prepared.root, cloneUrl: job.repo.cloneUrl, token };
     const branch = await uniqueIssueBranch({ ...remote, issue: job.target.number, title: job.subject?.title ?? "" });
     const work = new StepCommits(job, report, prepared.root, services.botIdentity);
+    const approved = job.approvedPlan;
+    if (approved) work.usePlan({ steps: approved.steps, filesToModify: [] });
 
     await ctx.update({ agentsStarted: true });
     const budget = new BudgetTracker(services.budgets);
     const result = await runChain({
-      chain: prepared.chains.get("implement")!,
+      chain: approved ? APPROVED_CHAIN : prepared.chains.get("implement")!,
       agents: prepared.agents,
-      task: jobTask(job, "Implement"),
+      task: approved ? approvedTask(job, approved.steps) : jobTask(job, "Implement"),
       context: prepared.context,
       mode: "write",
       workspace: { root: prepared.root, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
@@ -106,12 +123,14 @@ class StepCommits {
     private readonly author: GitIdentity,
   ) {}
 
+  usePlan(plan: ParsedPlan): void {
+    this.plan = plan;
+    this.tracker = new DoneTracker(plan.steps.length);
+    this.report.set(this.patch());
+  }
+
   observe(event: Parameters<JobReport["event"]>[0]): void {
-    if (event.type === "step_end" && event.agent === "planner" && event.output) {
-      this.plan = parsePlan(event.output);
-      this.tracker = new DoneTracker(this.plan.steps.length);
-      this.report.set(this.patch());
-    }
+    if (event.type === "step_end" && event.agent === "planner" && event.output) this.usePlan(parsePlan(event.output));
     if (event.type === "text" && event.agent === "worker") this.pending.push(...this.tracker.push(event.text));
   }
 

@@ -48,6 +48,8 @@ export interface NewJob {
   trigger: JobTrigger;
   repo: RepoInfo;
   subject?: JobSubject;
+  /** An approved `/plan`: `/implement` runs exactly these steps, with no new scout or planner. */
+  approvedPlan?: { planJobId: string; steps: Array<{ n: number; text: string }> };
 }
 
 export interface JobRecord extends NewJob {

@@ -6,6 +6,7 @@ import type { GitHubWriter } from "../report/github-writer.js";
 import { postReply, ProgressReporter, type ReportTarget } from "../report/progress-reporter.js";
 import { initialProgress } from "../report/progress-state.js";
 import { renderHelp, renderNotAllowed, transcriptUrl } from "../report/render.js";
+import { renderApproved } from "./approval.js";
 import type { Background } from "./background.js";
 import type { CommentPayload, Decision } from "./comment-command.js";
 import type { TriggerLog } from "./deps.js";
@@ -51,6 +52,20 @@ export function createAct(deps: ActDeps) {
           deps.background.run(finishQueued(job, writer(), deps.publicUrl, decision.by), `cancel of queued job ${job.id}`);
         }
         return;
+      }
+      case "approve": {
+        const { job, duplicate } = await deps.queue.enqueue(decision.job);
+        if (duplicate) return deps.log.info({ jobId: job.id }, "plan already approved: no second job");
+        deps.log.info({ jobId: job.id, planJobId: decision.job.approvedPlan?.planJobId, by: decision.by }, "plan approved: implement job queued");
+        deps.runner.wake();
+        const body = renderApproved(decision.planBody, decision.by, job.id, transcriptUrl(deps.publicUrl, job.id));
+        const edit = writer().write("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", {
+          owner: target.owner,
+          repo: target.repo,
+          comment_id: decision.planCommentId,
+          body,
+        });
+        return deps.background.run(edit, `approved edit of the plan of ${job.id}`);
       }
       case "enqueue": {
         const { job, duplicate, waitingBehind } = await deps.queue.enqueue(decision.job);

@@ -37,7 +37,9 @@ export type Decision =
   | { action: "not-allowed"; login: string }
   | { action: "reply"; body: string; reason: string }
   | { action: "cancel"; by: string }
-  | { action: "enqueue"; job: NewJob };
+  | { action: "enqueue"; job: NewJob }
+  /** A ticked approval box: enqueue the implement job, and say so in the plan's comment. */
+  | { action: "approve"; job: NewJob; planCommentId: number; planBody: string; by: string };
 
 /** Jobs this version runs; the others get a plain answer instead of a job that cannot finish. */
 const AVAILABLE = new Set(["plan", "implement"]);

@@ -10,5 +10,7 @@ export type TriggerLog = Pick<Logger, "debug" | "info" | "warn" | "error">;
 export interface TriggerDeps {
   log: TriggerLog;
   permissions: Pick<PermissionCache, "get">;
+  /** The app's slug: its comments are by `<slug>[bot]`. */
+  appSlug(): Promise<string>;
   act(decision: Decision, octokit: InstallationOctokit, payload: CommentPayload): Promise<void>;
 }

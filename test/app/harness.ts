@@ -72,6 +72,7 @@ export function stackEnv(dataDir: string, fakeUrl: string): NodeJS.ProcessEnv {
     ANTHROPIC_BASE_URL: fakeUrl,
     CREWBOT_DATA_DIR: dataDir,
     CREWBOT_PUBLIC_URL: "https://crewbot.example.com",
+    CREWBOT_APP_SLUG: "crewbot",
     LOG_LEVEL: "silent",
   };
 }

@@ -1,0 +1,52 @@
+import type { Context } from "probot";
+import { canWrite } from "../github/types.js";
+import { detectApproval, type CommentEditedPayload } from "./approval.js";
+import type { CommentPayload, Decision } from "./comment-command.js";
+import type { TriggerDeps } from "./deps.js";
+
+/**
+ * An edited comment: only the approval box of a finished `/plan` going from `[ ]` to `[x]`, ticked
+ * by someone with write permission, starts anything — `/implement` with exactly that plan.
+ */
+export async function onCommentEdited(context: Context<"issue_comment.edited">, deps: TriggerDeps): Promise<void> {
+  const payload = context.payload as unknown as CommentEditedPayload & CommentPayload;
+  const approval = detectApproval(payload, await deps.appSlug());
+  if (!approval.approved) return deps.log.debug({ deliveryId: context.id, reason: approval.reason }, "edit ignored");
+  const { owner, name } = { owner: payload.repository.owner.login, name: payload.repository.name };
+  const permission = await deps.permissions.get(context.octokit, owner, name, approval.by);
+  if (!canWrite(permission)) {
+    return deps.log.info({ deliveryId: context.id, login: approval.by }, "approval ticked by someone without write access: nothing started");
+  }
+  await deps.act(approvalDecision(payload, approval), context.octokit, payload);
+}
+
+/** Pure: the implement job an approval makes (one per plan: the delivery id is the plan's job). */
+export function approvalDecision(
+  payload: CommentPayload,
+  approval: Extract<ReturnType<typeof detectApproval>, { approved: true }>,
+): Decision {
+  const issue = payload.issue!;
+  if (issue.pull_request) {
+    return {
+      action: "reply",
+      body: "`/implement` on a pull request (iterating on its branch) is not available in this version of crewbot yet; the plan stays approved.",
+      reason: "approval on a pull request",
+    };
+  }
+  const { repository } = payload;
+  return {
+    action: "approve",
+    planCommentId: approval.commentId,
+    planBody: payload.comment.body,
+    by: approval.by,
+    job: {
+      deliveryId: `approval:${approval.jobId}`,
+      kind: "implement",
+      target: { installationId: payload.installation!.id, owner: repository.owner.login, repo: repository.name, number: issue.number, isPullRequest: false },
+      trigger: { sender: approval.by, request: "" },
+      repo: { cloneUrl: repository.clone_url, defaultBranch: repository.default_branch, private: repository.private },
+      subject: { title: issue.title, body: issue.body ?? "", author: issue.user?.login ?? "ghost" },
+      approvedPlan: { planJobId: approval.jobId, steps: approval.plan },
+    },
+  };
+}
