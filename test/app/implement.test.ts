@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import nock from "nock";
 import { describe, expect, it } from "vitest";
 import { issueCommentCreated } from "../fixtures/payloads.js";
@@ -21,8 +22,11 @@ describe("/implement on an issue, end to end", () => {
           content: [
             { type: "text", text: "[DONE:1]" },
             use("write", { path: "CHANGELOG.md", content: "- fixed a typo\n" }),
-            // A hostile worker: a workflow change is refused, not committed.
+            // A hostile worker: a workflow change is refused, not committed; a hook cannot be planted;
+            // pushing itself gets nowhere (no token, no network in the sandbox).
             use("write", { path: ".github/workflows/ci.yml", content: "on: push\n" }),
+            use("write", { path: ".git/hooks/pre-commit", content: "#!/bin/sh\ntouch /tmp/crewbot-pwned\n" }),
+            use("bash", { command: "printf '#!/bin/sh\\nexit 1\\n' > .git/hooks/pre-commit; git push origin HEAD:main 2>&1; echo pushed=$?" }),
           ],
         },
         { text: "[DONE:2]\n## Completed\nBoth.\n## Files Changed\n- README.md\n- CHANGELOG.md\n## Notes\nNone." },
@@ -66,6 +70,12 @@ describe("/implement on an issue, end to end", () => {
     expect(gitSync(stack.remoteDir, "show", `${branch}:README.md`)).toBe("# Hello commit\n");
     expect(gitSync(stack.remoteDir, "ls-tree", "-r", "--name-only", branch).split("\n")).not.toContain(".github/workflows/ci.yml");
     expect(gitSync(stack.remoteDir, "log", "--format=%B", branch)).not.toContain(TOKEN);
+    // main on the remote did not move; no hook was planted.
+    expect(gitSync(stack.remoteDir, "log", "--format=%s", "main")).toBe("initial\n");
+    const toolResults = JSON.stringify(stack.fake.requests[4]!.body.messages.at(-1));
+    expect(toolResults).toMatch(/\.git/);
+    expect(toolResults).toMatch(/pushed=[1-9]/);
+    expect(existsSync("/tmp/crewbot-pwned")).toBe(false);
 
     expect(prBody).toMatchObject({ title: "Spelling error in the README file", head: branch, base: "main", draft: true });
     expect(prBody.body).toMatch(
@@ -76,5 +86,55 @@ describe("/implement on an issue, end to end", () => {
     expect(final).toContain("Pull request [#12](https://github.com/Codertocat/Hello-World/pull/12)");
     expect(final).toMatch(/- \[x\] Fix the README ✅ \[[0-9a-f]{7}\]\(http:\/\/127\.0\.0\.1:\d+\/Codertocat\/Hello-World\/commit\/[0-9a-f]{40}\)/);
     expect(JSON.stringify([prBody, edits])).not.toContain(TOKEN);
+  });
+});
+
+describe("/implement that stops part-way", () => {
+  it("pushes the finished steps, opens no PR, and says what was done and why it stopped", async () => {
+    const stack = await startStack(
+      [
+        { text: "Scout report." },
+        { text: PLAN },
+        { content: [use("edit", { path: "README.md", oldText: "commmit", newText: "commit" })] },
+        { content: [{ type: "text", text: "[DONE:1]" }, use("write", { path: "CHANGELOG.md", content: "- half\n" })] },
+      ],
+      { files: { "README.md": "# Hello commmit\n" } },
+    );
+    // Scout, planner and two worker turns, then the turn budget is spent.
+    stack.crewbot.services.budgets = { ...stack.crewbot.services.budgets, maxTurns: 4 };
+    const payload = issueCommentCreated("/implement", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
+    mockInstallationToken();
+    mockPermission("Codertocat", "write", 2);
+    const edits: string[] = [];
+    nock(API)
+      .post(`${REPO_PATH}/issues/comments/${payload.comment.id}/reactions`)
+      .reply(201, {})
+      .post(`${REPO_PATH}/issues/1/comments`)
+      .reply(201, { id: 78 })
+      .get(`${REPO_PATH}/issues/1/comments`)
+      .query(true)
+      .reply(200, [])
+      .patch(`${REPO_PATH}/issues/comments/78`, (b) => (edits.push(b.body), true))
+      .times(6)
+      .optionally()
+      .reply(200, {});
+
+    await stack.probot.receive({ id: "implement-partial", name: "issue_comment", payload } as never);
+    const [queued] = await stack.crewbot.queue.listRecent();
+    const job = await stack.waitFor(queued!.id);
+    await stack.crewbot.background.idle();
+
+    expect(job.outcome).toMatch(/^⏸ Stopped: turn budget reached \(4 turns\)/);
+    const branch = "crewbot/issue-1-spelling-error-in-the-readme-file";
+    expect(gitSync(stack.remoteDir, "log", "--format=%s", branch, "^main").trim().split("\n")).toEqual([
+      "Remaining changes for: Spelling error in the README file",
+      "Fix the README",
+    ]);
+    const final = edits.at(-1)!;
+    expect(final).toMatch(/^⏸ Stopped: turn budget reached/);
+    expect(final).toContain(`Branch [\`${branch}\`]`);
+    expect(final).toMatch(/- \[x\] Fix the README ✅/);
+    expect(final).toContain("- [ ] Add a changelog entry");
+    expect(final).not.toContain("Pull request");
   });
 });
