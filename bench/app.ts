@@ -16,7 +16,7 @@ import nock from "nock";
 import { ProbotOctokit } from "probot";
 import { start, type Started } from "../src/main.js";
 import { issueCommentCreated, INSTALLATION_ID, REPO_NAME, REPO_OWNER } from "../test/fixtures/payloads.js";
-import { startFakeAnthropic } from "../test/helpers/fake-anthropic.js";
+import { startFakeAnthropic, type FakeReply } from "../test/helpers/fake-anthropic.js";
 import { startGitHttpServer } from "../test/helpers/git-http-server.js";
 import { makeRepo, tempDir } from "../test/helpers/git-repo.js";
 
@@ -181,39 +181,75 @@ async function ackLatency(): Promise<string> {
   );
 }
 
-async function planJob(): Promise<string[]> {
+interface JobRun {
+  outcome: string;
+  /** ms from the webhook to the 👀, to the progress comment, and to the job's end. */
+  eyes: number;
+  comment: number;
+  total: number;
+  /** ms from the webhook to the pull request's creation, when one was opened. */
+  pr?: number;
+  writes: number;
+}
+
+/** One job from its webhook to its end, against an instant fake model; GitHub's writes counted. */
+async function runJob(command: string, script: FakeReply[]): Promise<JobRun> {
   const root = await tempDir("crewbot-bench-served-");
-  const git = await startGitHttpServer({ root, token: TOKEN });
+  const git = await startGitHttpServer({ root, token: TOKEN, receivePack: true });
   await makeRepo({ "README.md": "# bench\n" }, `${root}/${REPO_OWNER}/${REPO_NAME}.git`);
-  const fake = await startFakeAnthropic([{ text: "Scout report." }, { text: "## Plan\n1. One\n2. Two" }]);
+  const fake = await startFakeAnthropic(script);
   const posts: number[] = [];
   const writes = { count: 0 };
+  let prAt: number | undefined;
   mockGitHub(posts, writes);
+  nock(API)
+    .post(`${REPO}/pulls`)
+    .reply(201, () => ((prAt = performance.now()), (writes.count += 1), { number: 1, html_url: "https://github.com/x/y/pull/1" }));
   const { started, post } = await boot(true, fake.url);
-  const payload = issueCommentCreated("/plan", { cloneUrl: git.cloneUrl(REPO_OWNER, REPO_NAME), defaultBranch: "main" });
+  const payload = issueCommentCreated(command, { cloneUrl: git.cloneUrl(REPO_OWNER, REPO_NAME), defaultBranch: "main" });
   const t0 = performance.now();
   await post(payload);
   const [job] = await started.crewbot!.queue.listRecent();
   while (!["succeeded", "failed"].includes((await started.crewbot!.queue.get(job!.id))!.state)) await new Promise((r) => setTimeout(r, 20));
-  const outcome = (await started.crewbot!.queue.get(job!.id))!.outcome;
+  const total = performance.now() - t0;
+  const outcome = (await started.crewbot!.queue.get(job!.id))!.outcome ?? "";
   await started.crewbot!.background.idle();
   await started.stop();
   await fake.close();
   await git.close();
   nock.cleanAll();
-  const eyes = posts[0]! - t0;
-  const comment = posts[1]! - t0;
+  return { outcome, eyes: posts[0]! - t0, comment: posts[1]! - t0, total, pr: prAt === undefined ? undefined : prAt - t0, writes: writes.count };
+}
+
+async function planJob(): Promise<string[]> {
+  const run = await runJob("/plan", [{ text: "Scout report." }, { text: "## Plan\n1. One\n2. Two" }]);
   return [
-    `comment → 👀 ${eyes.toFixed(0)} ms (goal < 1000 ms) ${eyes < 1000 ? "✓" : "✗"}; → progress comment ${comment.toFixed(0)} ms (the writer spaces writes 1 s apart, as GitHub asks)`,
-    `GitHub writes for one /plan job with an instant fake model: ${writes.count} (goal ≤ 6) ${writes.count <= 6 ? "✓" : "✗"} — ${outcome}`,
+    `comment → 👀 ${run.eyes.toFixed(0)} ms (goal < 1000 ms) ${run.eyes < 1000 ? "✓" : "✗"}; → progress comment ${run.comment.toFixed(0)} ms (the writer spaces writes 1 s apart, as GitHub asks)`,
+    `GitHub writes for one /plan job with an instant fake model: ${run.writes} (goal ≤ 6) ${run.writes <= 6 ? "✓" : "✗"} — ${run.outcome}`,
   ];
+}
+
+async function implementJob(): Promise<string> {
+  const use = (name: string, input: unknown) => ({ type: "tool_use" as const, name, input });
+  const run = await runJob("/implement", [
+    { text: "Scout report." },
+    { text: "## Plan\n1. Add one\n2. Add two" },
+    { content: [use("write", { path: "one.txt", content: "1\n" })] },
+    { content: [{ type: "text", text: "[DONE:1]" }, use("write", { path: "two.txt", content: "2\n" })] },
+    { text: "[DONE:2]\n## Completed\nBoth.\n## Files Changed\n- one.txt\n- two.txt\n## Notes\nNone." },
+  ]);
+  const perTwoSeconds = run.writes / Math.max(1, run.total / 2000);
+  return (
+    `/implement → draft PR: ${run.pr === undefined ? "no PR" : `${run.pr.toFixed(0)} ms`} with an instant fake model (job ${run.total.toFixed(0)} ms); ` +
+    `${run.writes} GitHub writes, ${perTwoSeconds.toFixed(2)} per 2 s (goal ≤ 1 per 2 s) ${perTwoSeconds <= 1 ? "✓" : "✗"} — ${run.outcome}`
+  );
 }
 
 export async function benchApp(): Promise<string[]> {
   nock.disableNetConnect();
   nock.enableNetConnect((host) => /^(127\.0\.0\.1|localhost)(:\d+)?$/.test(host));
   try {
-    return [await ackLatency(), ...(await planJob())];
+    return [await ackLatency(), ...(await planJob()), await implementJob()];
   } finally {
     nock.cleanAll();
     nock.enableNetConnect();
