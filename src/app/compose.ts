@@ -4,6 +4,7 @@ import { DEFAULT_BUDGETS } from "../agent/budget.js";
 import { createClient } from "../agent/provider.js";
 import { PermissionCache } from "../github/permission-cache.js";
 import type { InstallationOctokit } from "../github/types.js";
+import { runFeedbackJob } from "../jobs/feedback-job.js";
 import { runImplementJob } from "../jobs/implement-job.js";
 import { runPlanJob } from "../jobs/plan-job.js";
 import type { JobServices } from "../jobs/services.js";
@@ -70,7 +71,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
 
   const handler: JobHandler = async (job, ctx) => {
     if (job.kind === "plan") return runPlanJob(job, ctx, services);
-    if (job.kind === "implement" && !job.target.isPullRequest) return runImplementJob(job, ctx, services);
+    if (job.kind === "implement") return job.target.isPullRequest ? runFeedbackJob(job, ctx, services) : runImplementJob(job, ctx, services);
     return { state: "failed", outcome: `❌ Failed: \`/${job.kind}\` is not available in this version` };
   };
 

@@ -63,13 +63,6 @@ export function decide(
   if (command.kind === "review" && !isPullRequest) {
     return { action: "reply", body: "`/review` works on pull requests; on an issue, try `/plan`.", reason: "review on an issue" };
   }
-  if (command.kind === "implement" && isPullRequest) {
-    return {
-      action: "reply",
-      body: "`/implement` on a pull request (iterating on its branch) is not available in this version of crewbot yet; on an issue it is.",
-      reason: "implement on a pull request not available",
-    };
-  }
   if (!AVAILABLE.has(command.kind)) {
     return {
       action: "reply",

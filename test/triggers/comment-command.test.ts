@@ -73,8 +73,8 @@ describe("decide", () => {
   it("answers /review on an issue and a command this version cannot run", () => {
     const review = payload("/review");
     expect(decide(review, go(review), "write", "d")).toMatchObject({ action: "reply", reason: "review on an issue" });
-    const implement = payload("/implement", (p) => (p.issue.pull_request = { url: "https://api.github.com/x" }));
-    expect(decide(implement, go(implement), "write", "d")).toMatchObject({ action: "reply", reason: "implement on a pull request not available" });
+    const onPr = payload("/implement rename it", (p) => (p.issue.pull_request = { url: "https://api.github.com/x" }));
+    expect(decide(onPr, go(onPr), "write", "d")).toMatchObject({ action: "enqueue", job: { kind: "implement", target: { isPullRequest: true } } });
     const onIssue = payload("/implement");
     expect(decide(onIssue, go(onIssue), "write", "d")).toMatchObject({ action: "enqueue", job: { kind: "implement" } });
   });

@@ -1,0 +1,111 @@
+import { BudgetTracker } from "../agent/budget.js";
+import { runChain } from "../chain/run-chain.js";
+import type { ChainDefinition } from "../chain/types.js";
+import { cleanText } from "../context/clean-text.js";
+import type { JobContext, JobResult } from "../queue/runner.js";
+import type { JobRecord } from "../queue/types.js";
+import { neutraliseMentions } from "../report/markdown.js";
+import { commitStep } from "../workspace/commit.js";
+import { cachedToken, pushBranch } from "../workspace/push.js";
+import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
+import { openJobReport } from "./job-report.js";
+import { chainFailure, failure } from "./outcome.js";
+import { prepareJob } from "./prepare.js";
+import type { JobServices } from "./services.js";
+
+/** Feedback on a pull request goes to the worker alone: the PR is the plan. */
+const FEEDBACK_CHAIN: ChainDefinition = {
+  name: "implement-feedback",
+  file: "(built in)",
+  steps: [
+    {
+      agent: "worker",
+      task:
+        "A maintainer asked for changes on this pull request; its conversation is in the context. " +
+        "Make the changes on the pull request's branch (the checkout). There is no numbered plan: write no [DONE:n] markers. " +
+        "End with `## Completed`, `## Files Changed` and `## Notes`.\n\nThe request:\n{task}",
+    },
+  ],
+};
+
+interface PullRequestHead {
+  head: { ref: string; repo: { full_name: string } | null };
+  base: { repo: { full_name: string } };
+}
+
+/**
+ * `/implement <feedback>` on a pull request (a PR comment or a review comment): the worker on
+ * the PR's own branch, its changes committed as the bot and pushed there. A PR from a fork is
+ * refused: no installation token can push to it. A review comment gets its answer in its thread.
+ */
+export async function runFeedbackJob(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {
+  const report = await openJobReport(job, ctx, services);
+  let dirs: JobDirs | undefined;
+  try {
+    const { owner, repo, number } = job.target;
+    const { data: pr } = (await report.octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner, repo, pull_number: number })) as {
+      data: PullRequestHead;
+    };
+    if (!pr.head.repo || pr.head.repo.full_name.toLowerCase() !== pr.base.repo.full_name.toLowerCase()) {
+      return await report.finish({
+        terminal: { kind: "failed", reason: "this pull request comes from a fork; crewbot can only push to branches of this repository" },
+      });
+    }
+    dirs = await makeJobDirs(services.dataDir, job.id);
+    const prepared = await prepareJob(job, report, services, dirs);
+    await ctx.update({ agentsStarted: true });
+    const budget = new BudgetTracker(services.budgets);
+    const result = await runChain({
+      chain: FEEDBACK_CHAIN,
+      agents: prepared.agents,
+      task: cleanText(job.trigger.request).trim() || "Address the review comments.",
+      context: prepared.context,
+      mode: "write",
+      workspace: { root: prepared.root, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
+      sandbox: await services.sandbox(),
+      budget,
+      client: services.anthropic(),
+      signal: ctx.signal,
+      emit: (event) => report.event(event),
+    });
+
+    const sender = job.trigger.sender;
+    const made = await commitStep({
+      checkout: prepared.root,
+      step: `Address feedback: ${job.trigger.request.split("\n")[0]?.trim() || "review comments"}`,
+      author: services.botIdentity,
+      coAuthor: { name: sender, email: `${sender}@users.noreply.github.com` },
+    });
+    const notes = made.refused.map((p) => `Not committed: ${p} (changes under .github/workflows are not allowed)`);
+    const token = cachedToken(() => services.tokenFor(report.octokit), { initial: { token: report.token, mintedAt: Date.now() } });
+    const pushed = await pushBranch({
+      checkout: prepared.root,
+      cloneUrl: job.repo.cloneUrl,
+      token,
+      branch: pr.head.ref,
+      prHeadBranch: pr.head.ref,
+      defaultBranch: job.repo.defaultBranch,
+      base: prepared.sha,
+    });
+    const failed = chainFailure(result, ctx.signal, budget.limits);
+    const ending = failed ?? (pushed.pushed ? { terminal: { kind: "done" as const } } : { terminal: { kind: "failed" as const, reason: "the worker changed no files" } });
+    const final = await report.finish({ ...ending, patch: { notes } });
+    if (job.trigger.commentKind === "review_comment" && job.trigger.commentId !== undefined) {
+      const answer = pushed.pushed ? `Done in ${pushed.sha.slice(0, 7)}. ${final.outcome}` : final.outcome;
+      await report.writer
+        .write("POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies", {
+          owner,
+          repo,
+          pull_number: number,
+          comment_id: job.trigger.commentId,
+          body: neutraliseMentions(answer),
+        })
+        .catch(() => undefined);
+    }
+    return final;
+  } catch (error) {
+    return await report.finish(failure(error, ctx.signal));
+  } finally {
+    if (dirs) await cleanJobDirs(dirs).catch(() => undefined);
+  }
+}
