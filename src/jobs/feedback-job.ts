@@ -1,5 +1,3 @@
-import { BudgetTracker } from "../agent/budget.js";
-import { runChain } from "../chain/run-chain.js";
 import type { ChainDefinition } from "../chain/types.js";
 import { cleanText } from "../context/clean-text.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
@@ -10,7 +8,7 @@ import { cachedToken, pushBranch } from "../workspace/push.js";
 import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
 import { openJobReport } from "./job-report.js";
 import { chainFailure, failure } from "./outcome.js";
-import { prepareJob } from "./prepare.js";
+import { prepareJob, runJobChain } from "./prepare.js";
 import type { JobServices } from "./services.js";
 
 /** Feedback on a pull request goes to the worker alone: the PR is the plan. */
@@ -53,20 +51,10 @@ export async function runFeedbackJob(job: JobRecord, ctx: JobContext, services: 
     }
     dirs = await makeJobDirs(services.dataDir, job.id);
     const prepared = await prepareJob(job, report, services, dirs);
-    await ctx.update({ agentsStarted: true });
-    const budget = new BudgetTracker(services.budgets);
-    const result = await runChain({
+    const { result, budget } = await runJobChain(ctx, services, report, prepared, dirs, {
       chain: FEEDBACK_CHAIN,
-      agents: prepared.agents,
       task: cleanText(job.trigger.request).trim() || "Address the review comments.",
-      context: prepared.context,
       mode: "write",
-      workspace: { root: prepared.root, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
-      sandbox: await services.sandbox(),
-      budget,
-      client: services.anthropic(),
-      signal: ctx.signal,
-      emit: (event) => report.event(event),
     });
 
     const sender = job.trigger.sender;

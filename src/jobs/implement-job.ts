@@ -1,6 +1,4 @@
-import { BudgetTracker } from "../agent/budget.js";
 import { parsePlan } from "../chain/parse-plan.js";
-import { runChain } from "../chain/run-chain.js";
 import type { ChainDefinition, ParsedPlan, PlanStep } from "../chain/types.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
@@ -13,7 +11,7 @@ import { DoneTracker } from "./done-tracker.js";
 import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
 import { openJobReport, type JobReport } from "./job-report.js";
 import { chainFailure, failure, jobTask, type Ending } from "./outcome.js";
-import { prepareJob } from "./prepare.js";
+import { prepareJob, runJobChain } from "./prepare.js";
 import type { JobServices } from "./services.js";
 
 /** An approved plan needs no new scout or planner: the worker gets exactly that plan. */
@@ -54,23 +52,11 @@ export async function runImplementJob(job: JobRecord, ctx: JobContext, services:
     const approved = job.approvedPlan;
     if (approved) work.usePlan({ steps: approved.steps, filesToModify: [] });
 
-    await ctx.update({ agentsStarted: true });
-    const budget = new BudgetTracker(services.budgets);
-    const result = await runChain({
+    const { result, budget } = await runJobChain(ctx, services, report, prepared, dirs, {
       chain: approved ? APPROVED_CHAIN : prepared.chains.get("implement")!,
-      agents: prepared.agents,
       task: approved ? approvedTask(job, approved.steps) : jobTask(job, "Implement"),
-      context: prepared.context,
       mode: "write",
-      workspace: { root: prepared.root, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
-      sandbox: await services.sandbox(),
-      budget,
-      client: services.anthropic(),
-      signal: ctx.signal,
-      emit: (event) => {
-        report.event(event);
-        work.observe(event);
-      },
+      observe: (event) => work.observe(event),
       betweenTurns: (agent) => (agent === "worker" ? () => work.commitFinished() : undefined),
     });
     await work.commitRest(job.subject?.title ?? `issue #${job.target.number}`);

@@ -1,12 +1,12 @@
-import { BudgetTracker, type Budgets } from "../agent/budget.js";
+import type { Budgets } from "../agent/budget.js";
 import { parsePlan } from "../chain/parse-plan.js";
-import { runChain, type ChainResult } from "../chain/run-chain.js";
+import type { ChainResult } from "../chain/run-chain.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
 import { openJobReport } from "./job-report.js";
 import { chainFailure, failure, jobTask, type Ending } from "./outcome.js";
-import { prepareJob } from "./prepare.js";
+import { prepareJob, runJobChain } from "./prepare.js";
 import type { JobServices } from "./services.js";
 
 /**
@@ -19,22 +19,12 @@ export async function runPlanJob(job: JobRecord, ctx: JobContext, services: JobS
   let dirs: JobDirs | undefined;
   try {
     dirs = await makeJobDirs(services.dataDir, job.id);
-    const { root, chains, agents, context } = await prepareJob(job, report, services, dirs);
+    const prepared = await prepareJob(job, report, services, dirs);
 
-    await ctx.update({ agentsStarted: true });
-    const budget = new BudgetTracker(services.budgets);
-    const result = await runChain({
-      chain: chains.get("plan")!,
-      agents,
+    const { result, budget } = await runJobChain(ctx, services, report, prepared, dirs, {
+      chain: prepared.chains.get("plan")!,
       task: jobTask(job, "Make a plan for"),
-      context,
       mode: "plan",
-      workspace: { root, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
-      sandbox: await services.sandbox(),
-      budget,
-      client: services.anthropic(),
-      signal: ctx.signal,
-      emit: (event) => report.event(event),
     });
     return await report.finish(planOutcome(result, ctx.signal, budget.limits));
   } catch (error) {

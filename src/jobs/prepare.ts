@@ -1,4 +1,10 @@
 import path from "node:path";
+import { BudgetTracker } from "../agent/budget.js";
+import type { AgentEvent } from "../agent/events.js";
+import { runChain, type ChainResult, type RunChainOptions } from "../chain/run-chain.js";
+import type { ChainDefinition } from "../chain/types.js";
+import type { JobContext } from "../queue/runner.js";
+import type { Mode } from "../tools/types.js";
 import type { ContextSection } from "../chain/prompt.js";
 import { loadDefinitions, type Definitions } from "../chain/definitions.js";
 import { issueContext } from "../context/issue-context.js";
@@ -38,4 +44,47 @@ export async function prepareJob(job: JobRecord, report: JobReport, services: Jo
   const definitions = await loadDefinitions(defaultsDir);
   const context = [...(await readRepoInstructions(defaultsDir)), ...(await issueContext(report.octokit, job))];
   return { ...definitions, root: checkout.path, sha: checkout.sha, context };
+}
+
+export interface JobChainOptions {
+  chain: ChainDefinition;
+  task: string;
+  mode: Mode;
+  /** Extra handling of the agents' events, after the progress comment's. */
+  observe?: (event: AgentEvent) => void;
+  betweenTurns?: RunChainOptions["betweenTurns"];
+}
+
+/**
+ * Runs a job's chain in its prepared checkout with the job's budget, signal and progress
+ * comment. From here on an interruption is final: the agents may have changed things.
+ */
+export async function runJobChain(
+  ctx: JobContext,
+  services: JobServices,
+  report: JobReport,
+  prepared: Prepared,
+  dirs: JobDirs,
+  options: JobChainOptions,
+): Promise<{ result: ChainResult; budget: BudgetTracker }> {
+  await ctx.update({ agentsStarted: true });
+  const budget = new BudgetTracker(services.budgets);
+  const result = await runChain({
+    chain: options.chain,
+    agents: prepared.agents,
+    task: options.task,
+    context: prepared.context,
+    mode: options.mode,
+    workspace: { root: prepared.root, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
+    sandbox: await services.sandbox(),
+    budget,
+    client: services.anthropic(),
+    signal: ctx.signal,
+    emit: (event) => {
+      report.event(event);
+      options.observe?.(event);
+    },
+    betweenTurns: options.betweenTurns,
+  });
+  return { result, budget };
 }
