@@ -3,7 +3,7 @@ import { cleanText } from "../context/clean-text.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import { neutraliseMentions } from "../report/markdown.js";
-import { commitStep } from "../workspace/commit.js";
+import { commitStep, noreplyIdentity } from "../workspace/commit.js";
 import { cachedToken, pushBranch } from "../workspace/push.js";
 import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
 import { openJobReport } from "./job-report.js";
@@ -62,7 +62,7 @@ export async function runFeedbackJob(job: JobRecord, ctx: JobContext, services: 
       checkout: prepared.root,
       step: `Address feedback: ${job.trigger.request.split("\n")[0]?.trim() || "review comments"}`,
       author: services.botIdentity,
-      coAuthor: { name: sender, email: `${sender}@users.noreply.github.com` },
+      coAuthor: noreplyIdentity(sender, job.trigger.senderId),
     });
     const notes = made.refused.map((p) => `Not committed: ${p} (changes under .github/workflows are not allowed)`);
     const token = cachedToken(() => services.tokenFor(report.octokit), { initial: { token: report.token, mintedAt: Date.now() } });

@@ -5,7 +5,7 @@ import type { JobRecord } from "../queue/types.js";
 import { renderPullRequestBody } from "../report/render-pr.js";
 import { transcriptUrl } from "../report/render.js";
 import { uniqueIssueBranch } from "../workspace/branch.js";
-import { commitStep, type GitIdentity } from "../workspace/commit.js";
+import { commitStep, noreplyIdentity, type GitIdentity } from "../workspace/commit.js";
 import { cachedToken, pushBranch } from "../workspace/push.js";
 import { DoneTracker } from "./done-tracker.js";
 import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
@@ -139,7 +139,7 @@ class StepCommits {
       checkout: this.checkout,
       step: text,
       author: this.author,
-      coAuthor: { name: sender, email: `${sender}@users.noreply.github.com` },
+      coAuthor: noreplyIdentity(sender, this.job.trigger.senderId),
     });
     for (const path of made.refused) this.notes.push(`Not committed: ${path} (changes under .github/workflows are not allowed)`);
     if (made.sha && step !== undefined) this.commits[step] = { sha: made.sha, url: `${webUrl(this.job.repo.cloneUrl)}/commit/${made.sha}` };

@@ -18,6 +18,8 @@ export interface JobTarget {
 /** Who asked, where, and what. */
 export interface JobTrigger {
   sender: string;
+  /** The sender's user id, for their exact noreply address (`<id>+<login>@users.noreply.github.com`). */
+  senderId?: number;
   /** The user's request (the command's text); may be empty. */
   request: string;
   /** The triggering comment, for the 👀 reaction and for "comments before the command". */

@@ -7,7 +7,7 @@ export const MAX_REQUEST_CHARS = 20_000;
 
 /** The parts of an `issue_comment` (or review comment) payload the trigger reads. */
 export interface CommentPayload {
-  comment: { id: number; body: string; created_at: string; user: { login: string; type: string } | null };
+  comment: { id: number; body: string; created_at: string; user: { login: string; type: string; id?: number } | null };
   issue?: { number: number; title: string; body?: string | null; locked?: boolean; pull_request?: unknown; user: { login: string } | null };
   pull_request?: { number: number; title: string; body?: string | null; locked?: boolean; user: { login: string } | null };
   repository: { name: string; owner: { login: string }; clone_url: string; default_branch: string; private: boolean };
@@ -93,6 +93,7 @@ export function decide(
       },
       trigger: {
         sender: login,
+        senderId: payload.comment.user?.id,
         request: command.request,
         commentId: payload.comment.id,
         commentKind,

@@ -43,7 +43,7 @@ export function approvalDecision(
       deliveryId: `approval:${approval.jobId}`,
       kind: "implement",
       target: { installationId: payload.installation!.id, owner: repository.owner.login, repo: repository.name, number: issue.number, isPullRequest: false },
-      trigger: { sender: approval.by, request: "" },
+      trigger: { sender: approval.by, senderId: (payload.sender as { id?: number }).id, request: "" },
       repo: { cloneUrl: repository.clone_url, defaultBranch: repository.default_branch, private: repository.private },
       subject: { title: issue.title, body: issue.body ?? "", author: issue.user?.login ?? "ghost" },
       approvedPlan: { planJobId: approval.jobId, steps: approval.plan },

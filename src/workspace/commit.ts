@@ -8,6 +8,11 @@ export interface GitIdentity {
   email: string;
 }
 
+/** A GitHub user's noreply address: with the id it is attributed to them whatever their account's age. */
+export function noreplyIdentity(login: string, id?: number): GitIdentity {
+  return { name: login, email: id === undefined ? `${login}@users.noreply.github.com` : `${id}+${login}@users.noreply.github.com` };
+}
+
 export interface CommitStepOptions {
   /** The job's checkout (a work tree with a HEAD). */
   checkout: string;

@@ -63,9 +63,9 @@ describe("/implement on an issue, end to end", () => {
     // The remote has the branch: one commit per step, by the bot, with the requester as co-author.
     const log = gitSync(stack.remoteDir, "log", "--format=%an <%ae>|%s|%(trailers:key=Co-authored-by,valueonly)", `${branch}`, "^main");
     expect(log.trim().split("\n").filter(Boolean)).toEqual([
-      "crewbot[bot] <crewbot[bot]@users.noreply.github.com>|Add a changelog entry|Codertocat <Codertocat@users.noreply.github.com>",
+      "crewbot[bot] <crewbot[bot]@users.noreply.github.com>|Add a changelog entry|Codertocat <21031067+Codertocat@users.noreply.github.com>",
       "",
-      "crewbot[bot] <crewbot[bot]@users.noreply.github.com>|Fix the README|Codertocat <Codertocat@users.noreply.github.com>",
+      "crewbot[bot] <crewbot[bot]@users.noreply.github.com>|Fix the README|Codertocat <21031067+Codertocat@users.noreply.github.com>",
     ].filter(Boolean));
     expect(gitSync(stack.remoteDir, "show", `${branch}:README.md`)).toBe("# Hello commit\n");
     expect(gitSync(stack.remoteDir, "ls-tree", "-r", "--name-only", branch).split("\n")).not.toContain(".github/workflows/ci.yml");

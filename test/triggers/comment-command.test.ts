@@ -39,6 +39,7 @@ describe("decide", () => {
         target: { installationId: INSTALLATION_ID, owner: "Codertocat", repo: "Hello-World", number: 1, isPullRequest: false },
         trigger: {
           sender: "Codertocat",
+          senderId: (p as any).comment.user.id,
           request: "keep it small",
           commentId: (p as any).comment.id,
           commentKind: "issue_comment",
