@@ -3,12 +3,10 @@ import { cleanText } from "../context/clean-text.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import { neutraliseMentions } from "../report/markdown.js";
-import { commitStep, noreplyIdentity } from "../workspace/commit.js";
-import { cachedToken, pushBranch } from "../workspace/push.js";
-import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
-import { openJobReport } from "./job-report.js";
-import { chainFailure, failure } from "./outcome.js";
-import { prepareJob, runJobChain } from "./prepare.js";
+import { commitStep, noreplyIdentity, refusedNotes } from "../workspace/commit.js";
+import { pushBranch } from "../workspace/push.js";
+import { chainFailure } from "./outcome.js";
+import { inJobFrame, prepareJob, runJobChain } from "./prepare.js";
 import type { JobServices } from "./services.js";
 
 /** Feedback on a pull request goes to the worker alone: the PR is the plan. */
@@ -37,19 +35,16 @@ interface PullRequestHead {
  * refused: no installation token can push to it. A review comment gets its answer in its thread.
  */
 export async function runFeedbackJob(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {
-  const report = await openJobReport(job, ctx, services);
-  let dirs: JobDirs | undefined;
-  try {
+  return inJobFrame(job, ctx, services, async (report, dirs) => {
     const { owner, repo, number } = job.target;
     const { data: pr } = (await report.octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner, repo, pull_number: number })) as {
       data: PullRequestHead;
     };
     if (!pr.head.repo || pr.head.repo.full_name.toLowerCase() !== pr.base.repo.full_name.toLowerCase()) {
-      return await report.finish({
+      return report.finish({
         terminal: { kind: "failed", reason: "this pull request comes from a fork; crewbot can only push to branches of this repository" },
       });
     }
-    dirs = await makeJobDirs(services.dataDir, job.id);
     const prepared = await prepareJob(job, report, services, dirs);
     const { result, budget } = await runJobChain(ctx, services, report, prepared, dirs, {
       chain: FEEDBACK_CHAIN,
@@ -64,12 +59,11 @@ export async function runFeedbackJob(job: JobRecord, ctx: JobContext, services: 
       author: services.botIdentity,
       coAuthor: noreplyIdentity(sender, job.trigger.senderId),
     });
-    const notes = made.refused.map((p) => `Not committed: ${p} (changes under .github/workflows are not allowed)`);
-    const token = cachedToken(() => services.tokenFor(report.octokit), { initial: { token: report.token, mintedAt: Date.now() } });
+    const notes = refusedNotes(made.refused);
     const pushed = await pushBranch({
       checkout: prepared.root,
       cloneUrl: job.repo.cloneUrl,
-      token,
+      token: report.freshToken,
       branch: pr.head.ref,
       prHeadBranch: pr.head.ref,
       defaultBranch: job.repo.defaultBranch,
@@ -91,9 +85,5 @@ export async function runFeedbackJob(job: JobRecord, ctx: JobContext, services: 
         .catch(() => undefined);
     }
     return final;
-  } catch (error) {
-    return await report.finish(failure(error, ctx.signal));
-  } finally {
-    if (dirs) await cleanJobDirs(dirs).catch(() => undefined);
-  }
+  });
 }

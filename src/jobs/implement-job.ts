@@ -5,13 +5,12 @@ import type { JobRecord } from "../queue/types.js";
 import { renderPullRequestBody } from "../report/render-pr.js";
 import { transcriptUrl } from "../report/render.js";
 import { uniqueIssueBranch } from "../workspace/branch.js";
-import { commitStep, noreplyIdentity, type GitIdentity } from "../workspace/commit.js";
-import { cachedToken, pushBranch } from "../workspace/push.js";
+import { commitStep, noreplyIdentity, refusedNotes, type GitIdentity } from "../workspace/commit.js";
+import { pushBranch } from "../workspace/push.js";
 import { DoneTracker } from "./done-tracker.js";
-import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
-import { openJobReport, type JobReport } from "./job-report.js";
-import { chainFailure, failure, jobTask, type Ending } from "./outcome.js";
-import { prepareJob, runJobChain } from "./prepare.js";
+import type { JobReport } from "./job-report.js";
+import { chainFailure, jobTask } from "./outcome.js";
+import { inJobFrame, prepareJob, runJobChain } from "./prepare.js";
 import type { JobServices } from "./services.js";
 
 /** An approved plan needs no new scout or planner: the worker gets exactly that plan. */
@@ -40,13 +39,9 @@ const webUrl = (cloneUrl: string) => cloneUrl.replace(/\.git$/, "");
  * committed part is still pushed and the comment says what was done and why it stopped.
  */
 export async function runImplementJob(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {
-  const report = await openJobReport(job, ctx, services);
-  let dirs: JobDirs | undefined;
-  try {
-    dirs = await makeJobDirs(services.dataDir, job.id);
+  return inJobFrame(job, ctx, services, async (report, dirs) => {
     const prepared = await prepareJob(job, report, services, dirs);
-    const token = cachedToken(() => services.tokenFor(report.octokit), { initial: { token: report.token, mintedAt: Date.now() } });
-    const remote = { checkout: prepared.root, cloneUrl: job.repo.cloneUrl, token };
+    const remote = { checkout: prepared.root, cloneUrl: job.repo.cloneUrl, token: report.freshToken };
     const branch = await uniqueIssueBranch({ ...remote, issue: job.target.number, title: job.subject?.title ?? "" });
     const work = new StepCommits(job, report, prepared.root, services.botIdentity);
     const approved = job.approvedPlan;
@@ -86,12 +81,8 @@ export async function runImplementJob(job: JobRecord, ctx: JobContext, services:
       }),
     });
     const prLink = { number: pr.data.number, url: pr.data.html_url };
-    return await report.finish({ terminal: { kind: "done" }, patch: { ...work.patch(), links: { ...report.state.links, ...links, pr: prLink } } });
-  } catch (error) {
-    return await report.finish(failure(error, ctx.signal) satisfies Ending);
-  } finally {
-    if (dirs) await cleanJobDirs(dirs).catch(() => undefined);
-  }
+    return report.finish({ terminal: { kind: "done" }, patch: { ...work.patch(), links: { ...report.state.links, ...links, pr: prLink } } });
+  });
 }
 
 /** The plan as the planner wrote it, the worker's ticks, and the commit each finished step became. */
@@ -141,7 +132,7 @@ class StepCommits {
       author: this.author,
       coAuthor: noreplyIdentity(sender, this.job.trigger.senderId),
     });
-    for (const path of made.refused) this.notes.push(`Not committed: ${path} (changes under .github/workflows are not allowed)`);
+    this.notes.push(...refusedNotes(made.refused));
     if (made.sha && step !== undefined) this.commits[step] = { sha: made.sha, url: `${webUrl(this.job.repo.cloneUrl)}/commit/${made.sha}` };
   }
 

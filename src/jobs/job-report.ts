@@ -1,6 +1,7 @@
 import type { AgentEvent } from "../agent/events.js";
 import type { InstallationOctokit } from "../github/types.js";
 import type { GitHubWriter } from "../report/github-writer.js";
+import { cachedToken, type TokenProvider } from "../workspace/push.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import { ProgressReporter } from "../report/progress-reporter.js";
@@ -17,6 +18,8 @@ export interface JobReport {
   octokit: InstallationOctokit;
   /** The installation token of this job, for git (header only); redacted from everything posted. */
   token: string;
+  /** The same token while it is young, a new one once it is 50 minutes old (pushes at the end of long jobs). */
+  freshToken: TokenProvider;
   /** The installation's writer, for the job's own writes (a pull request). */
   writer: GitHubWriter;
   event(event: AgentEvent): void;
@@ -54,6 +57,7 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
   return {
     octokit,
     token,
+    freshToken: cachedToken(() => services.tokenFor(octokit), { initial: { token, mintedAt: Date.now() } }),
     writer,
     event: (event) => reporter.update(progress.apply(event)),
     set: (patch) => reporter.update(progress.set(patch)),

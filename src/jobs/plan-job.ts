@@ -3,10 +3,8 @@ import { parsePlan } from "../chain/parse-plan.js";
 import type { ChainResult } from "../chain/run-chain.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
-import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
-import { openJobReport } from "./job-report.js";
-import { chainFailure, failure, jobTask, type Ending } from "./outcome.js";
-import { prepareJob, runJobChain } from "./prepare.js";
+import { chainFailure, jobTask, type Ending } from "./outcome.js";
+import { inJobFrame, prepareJob, runJobChain } from "./prepare.js";
 import type { JobServices } from "./services.js";
 
 /**
@@ -15,23 +13,15 @@ import type { JobServices } from "./services.js";
  * comment becomes the plan as a task list ending with the approval checkbox.
  */
 export async function runPlanJob(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {
-  const report = await openJobReport(job, ctx, services);
-  let dirs: JobDirs | undefined;
-  try {
-    dirs = await makeJobDirs(services.dataDir, job.id);
+  return inJobFrame(job, ctx, services, async (report, dirs) => {
     const prepared = await prepareJob(job, report, services, dirs);
-
     const { result, budget } = await runJobChain(ctx, services, report, prepared, dirs, {
       chain: prepared.chains.get("plan")!,
       task: jobTask(job, "Make a plan for"),
       mode: "plan",
     });
-    return await report.finish(planOutcome(result, ctx.signal, budget.limits));
-  } catch (error) {
-    return await report.finish(failure(error, ctx.signal));
-  } finally {
-    if (dirs) await cleanJobDirs(dirs).catch(() => undefined);
-  }
+    return report.finish(planOutcome(result, ctx.signal, budget.limits));
+  });
 }
 
 function planOutcome(result: ChainResult, signal: AbortSignal, limits: Budgets): Ending {

@@ -3,7 +3,7 @@ import { BudgetTracker } from "../agent/budget.js";
 import type { AgentEvent } from "../agent/events.js";
 import { runChain, type ChainResult, type RunChainOptions } from "../chain/run-chain.js";
 import type { ChainDefinition } from "../chain/types.js";
-import type { JobContext } from "../queue/runner.js";
+import type { JobContext, JobResult } from "../queue/runner.js";
 import type { Mode } from "../tools/types.js";
 import type { ContextSection } from "../chain/prompt.js";
 import { loadDefinitions, type Definitions } from "../chain/definitions.js";
@@ -12,9 +12,32 @@ import { readRepoInstructions } from "../context/repo-instructions.js";
 import type { JobRecord } from "../queue/types.js";
 import { makeCheckout } from "../workspace/checkout.js";
 import { readDefaultBranchFiles } from "../workspace/default-branch.js";
-import type { JobDirs } from "./job-dirs.js";
-import type { JobReport } from "./job-report.js";
+import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
+import { openJobReport, type JobReport } from "./job-report.js";
+import { failure } from "./outcome.js";
 import type { JobServices } from "./services.js";
+
+/**
+ * Every job's frame: its comment opened first (👀, progress comment), its folders made, any
+ * exception ended in the comment as `❌ Failed` (or `⏹ Cancelled`), its folders removed after.
+ */
+export async function inJobFrame(
+  job: JobRecord,
+  ctx: JobContext,
+  services: JobServices,
+  body: (report: JobReport, dirs: JobDirs) => Promise<JobResult>,
+): Promise<JobResult> {
+  const report = await openJobReport(job, ctx, services);
+  let dirs: JobDirs | undefined;
+  try {
+    dirs = await makeJobDirs(services.dataDir, job.id);
+    return await body(report, dirs);
+  } catch (error) {
+    return await report.finish(failure(error, ctx.signal));
+  } finally {
+    if (dirs) await cleanJobDirs(dirs).catch(() => undefined);
+  }
+}
 
 export interface Prepared extends Definitions {
   /** realpath of the job's checkout. */

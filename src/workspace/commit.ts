@@ -35,6 +35,10 @@ export interface StepCommit {
   refused: string[];
 }
 
+/** What a user reads about changes the commit left out. */
+export const refusedNotes = (refused: readonly string[]): string[] =>
+  refused.map((file) => `Not committed: ${file} (changes under .github/workflows are not allowed)`);
+
 /**
  * Where GitHub runs workflows from (pushing changes there needs the `workflows` permission):
  * `.github/workflows` and everything under it, and `.github` itself — a file or symlink in its
