@@ -77,20 +77,12 @@ export function decide(
       reason: "request too long",
     };
   }
-  const subject = (issue ?? pr)!;
-  const { repository } = payload;
   return {
     action: "enqueue",
     job: {
+      ...jobGround(payload, isPullRequest),
       deliveryId,
       kind: command.kind,
-      target: {
-        installationId: payload.installation!.id,
-        owner: repository.owner.login,
-        repo: repository.name,
-        number: subject.number,
-        isPullRequest,
-      },
       trigger: {
         sender: login,
         senderId: payload.comment.user?.id,
@@ -99,8 +91,23 @@ export function decide(
         commentKind,
         commentCreatedAt: payload.comment.created_at,
       },
-      repo: { cloneUrl: repository.clone_url, defaultBranch: repository.default_branch, private: repository.private },
-      subject: { title: subject.title, body: subject.body ?? "", author: subject.user?.login ?? "ghost" },
     },
+  };
+}
+
+/** Where any job of this payload works: its target, its repository, and the issue or PR as it is now. */
+export function jobGround(payload: CommentPayload, isPullRequest: boolean): Pick<NewJob, "target" | "repo" | "subject"> {
+  const subject = (payload.issue ?? payload.pull_request)!;
+  const { repository } = payload;
+  return {
+    target: {
+      installationId: payload.installation!.id,
+      owner: repository.owner.login,
+      repo: repository.name,
+      number: subject.number,
+      isPullRequest,
+    },
+    repo: { cloneUrl: repository.clone_url, defaultBranch: repository.default_branch, private: repository.private },
+    subject: { title: subject.title, body: subject.body ?? "", author: subject.user?.login ?? "ghost" },
   };
 }

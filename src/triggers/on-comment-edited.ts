@@ -1,7 +1,7 @@
 import type { Context } from "probot";
 import { canWrite } from "../github/types.js";
 import { detectApproval, type CommentEditedPayload } from "./approval.js";
-import type { CommentPayload, Decision } from "./comment-command.js";
+import { jobGround, type CommentPayload, type Decision } from "./comment-command.js";
 import type { TriggerDeps } from "./deps.js";
 
 /**
@@ -29,23 +29,20 @@ export function approvalDecision(
   if (issue.pull_request) {
     return {
       action: "reply",
-      body: "`/implement` on a pull request (iterating on its branch) is not available in this version of crewbot yet; the plan stays approved.",
+      body: "Implementing an approved plan on a pull request is not available in this version of crewbot yet; comment `/implement <what to change>` on the pull request instead.",
       reason: "approval on a pull request",
     };
   }
-  const { repository } = payload;
   return {
     action: "approve",
     planCommentId: approval.commentId,
     planBody: payload.comment.body,
     by: approval.by,
     job: {
+      ...jobGround(payload, false),
       deliveryId: `approval:${approval.jobId}`,
       kind: "implement",
-      target: { installationId: payload.installation!.id, owner: repository.owner.login, repo: repository.name, number: issue.number, isPullRequest: false },
       trigger: { sender: approval.by, senderId: (payload.sender as { id?: number }).id, request: "" },
-      repo: { cloneUrl: repository.clone_url, defaultBranch: repository.default_branch, private: repository.private },
-      subject: { title: issue.title, body: issue.body ?? "", author: issue.user?.login ?? "ghost" },
       approvedPlan: { planJobId: approval.jobId, steps: approval.plan },
     },
   };
