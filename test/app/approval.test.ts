@@ -1,4 +1,3 @@
-import nock from "nock";
 import { describe, expect, it } from "vitest";
 import { initialProgress } from "../../src/report/progress-state.js";
 import { renderProgress } from "../../src/report/render.js";
@@ -6,7 +5,7 @@ import { APPROVE_LINE_CHECKED, APPROVE_LINE_UNCHECKED } from "../../src/report/t
 import { issueCommentEdited } from "../fixtures/payloads.js";
 import { gitSync } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
-import { API, mockInstallationToken, mockPermission, REPO_PATH, startStack } from "./harness.js";
+import { mockInstallationToken, mockJobComments, mockPermission, REPO_PATH, startStack } from "./harness.js";
 
 useNock();
 
@@ -40,30 +39,18 @@ describe("plan approval by ticking the box", () => {
     mockPermission("Codertocat", "write", 2); // the ticker, then the job's context marking
     let approvedEdit = "";
     let pr: any;
-    nock(API)
+    mockJobComments({ progressId: 88, edits: [], number: payload.issue.number })
       .patch(`${REPO_PATH}/issues/comments/${payload.comment.id}`, (b) => ((approvedEdit = b.body), true))
       .reply(200, {})
-      .post(`${REPO_PATH}/issues/${payload.issue.number}/comments`)
-      .reply(201, { id: 88 })
-      .get(`${REPO_PATH}/issues/${payload.issue.number}/comments`)
-      .query(true)
-      .reply(200, [])
       .post(`${REPO_PATH}/pulls`, (b) => ((pr = b), true))
-      .reply(201, { number: 3, html_url: "https://github.com/Codertocat/Hello-World/pull/3" })
-      .patch(`${REPO_PATH}/issues/comments/88`)
-      .times(6)
-      .optionally()
-      .reply(200, {});
+      .reply(201, { number: 3, html_url: "https://github.com/Codertocat/Hello-World/pull/3" });
 
-    await stack.probot.receive({ id: "tick-1", name: "issue_comment", payload } as never);
-    const [job] = await stack.crewbot.queue.listRecent();
-    expect(job).toMatchObject({ kind: "implement", deliveryId: "approval:planjob0000000001" });
-    const ended = await stack.waitFor(job!.id);
-    await stack.crewbot.background.idle();
+    const ended = await stack.runToEnd("issue_comment", payload, "tick-1");
+    expect(ended).toMatchObject({ kind: "implement", deliveryId: "approval:planjob0000000001" });
 
     expect(ended.outcome).toMatch(/^✅ Done/);
     expect(approvedEdit).toContain(APPROVE_LINE_CHECKED);
-    expect(approvedEdit).toContain(`implementing it in job [${job!.id}]`);
+    expect(approvedEdit).toContain(`implementing it in job [${ended.id}]`);
     // No scout, no planner: the first request is the worker's, carrying the approved steps.
     expect(stack.fake.requests).toHaveLength(3);
     expect(JSON.stringify(stack.fake.requests[0]!.body.messages[0])).toContain("1. Add `a.txt`\\n2. Add b.txt");

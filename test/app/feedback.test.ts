@@ -1,9 +1,8 @@
-import nock from "nock";
 import { describe, expect, it } from "vitest";
 import { issueCommentCreated, reviewCommentCreated } from "../fixtures/payloads.js";
 import { gitSync } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
-import { API, mockInstallationToken, mockPermission, REPO_PATH, startStack } from "./harness.js";
+import { API, mockInstallationToken, mockJobComments, mockPermission, REPO_PATH, startStack } from "./harness.js";
 
 useNock();
 
@@ -15,13 +14,10 @@ function prPayload(cloneUrl: string) {
   return payload;
 }
 
-function mockJobStart(commentId: number, progressId: number) {
-  return nock(API)
-    .post(`${REPO_PATH}/issues/comments/${commentId}/reactions`)
-    .reply(201, {})
-    .post(`${REPO_PATH}/issues/1/comments`)
-    .reply(201, { id: progressId });
-}
+const samePr = (ref: string, head = "Codertocat/Hello-World") => ({
+  head: { ref, repo: { full_name: head } },
+  base: { repo: { full_name: "Codertocat/Hello-World" } },
+});
 
 describe("/implement <feedback> on a pull request", () => {
   it("changes the PR's own branch and pushes there, never elsewhere", async () => {
@@ -36,21 +32,9 @@ describe("/implement <feedback> on a pull request", () => {
     mockInstallationToken();
     mockPermission("Codertocat", "write", 2);
     const edits: string[] = [];
-    mockJobStart(payload.comment.id, 90)
-      .get(`${REPO_PATH}/pulls/1`)
-      .reply(200, { head: { ref: "feature-x", repo: { full_name: "Codertocat/Hello-World" } }, base: { repo: { full_name: "Codertocat/Hello-World" } } })
-      .get(`${REPO_PATH}/issues/1/comments`)
-      .query(true)
-      .reply(200, [])
-      .patch(`${REPO_PATH}/issues/comments/90`, (b) => (edits.push(b.body), true))
-      .times(4)
-      .optionally()
-      .reply(200, {});
+    mockJobComments({ progressId: 90, edits, trigger: { id: payload.comment.id } }).get(`${REPO_PATH}/pulls/1`).reply(200, samePr("feature-x"));
 
-    await stack.probot.receive({ id: "feedback-1", name: "issue_comment", payload } as never);
-    const [queued] = await stack.crewbot.queue.listRecent();
-    const job = await stack.waitFor(queued!.id);
-    await stack.crewbot.background.idle();
+    const job = await stack.runToEnd("issue_comment", payload, "feedback-1");
 
     expect(job.outcome).toMatch(/^✅ Done/);
     expect(gitSync(stack.remoteDir, "show", "feature-x:greet.txt")).toBe("hi\n");
@@ -65,16 +49,11 @@ describe("/implement <feedback> on a pull request", () => {
     mockInstallationToken();
     mockPermission("Codertocat", "write");
     const edits: string[] = [];
-    mockJobStart(payload.comment.id, 91)
+    mockJobComments({ progressId: 91, edits, trigger: { id: payload.comment.id }, conversation: false })
       .get(`${REPO_PATH}/pulls/1`)
-      .reply(200, { head: { ref: "main", repo: { full_name: "mallory/Hello-World" } }, base: { repo: { full_name: "Codertocat/Hello-World" } } })
-      .patch(`${REPO_PATH}/issues/comments/91`, (b) => (edits.push(b.body), true))
-      .reply(200, {});
+      .reply(200, samePr("main", "mallory/Hello-World"));
 
-    await stack.probot.receive({ id: "feedback-fork", name: "issue_comment", payload } as never);
-    const [queued] = await stack.crewbot.queue.listRecent();
-    const job = await stack.waitFor(queued!.id);
-    await stack.crewbot.background.idle();
+    const job = await stack.runToEnd("issue_comment", payload, "feedback-fork");
 
     expect(job.outcome).toMatch(/^❌ Failed: this pull request comes from a fork/);
     expect(edits.at(-1)).toMatch(/^❌ Failed: this pull request comes from a fork; crewbot can only push to branches of this repository/);
@@ -93,27 +72,13 @@ describe("/implement <feedback> on a pull request", () => {
     mockInstallationToken();
     mockPermission("Codertocat", "write", 2);
     let reply = "";
-    nock(API)
-      .post(`${REPO_PATH}/pulls/comments/${payload.comment.id}/reactions`, { content: "eyes" })
-      .reply(201, {})
-      .post(`${REPO_PATH}/issues/2/comments`)
-      .reply(201, { id: 92 })
+    mockJobComments({ progressId: 92, edits: [], number: 2, trigger: { id: payload.comment.id, review: true } })
       .get(`${REPO_PATH}/pulls/2`)
-      .reply(200, { head: { ref: "changes", repo: { full_name: "Codertocat/Hello-World" } }, base: { repo: { full_name: "Codertocat/Hello-World" } } })
-      .get(`${REPO_PATH}/issues/2/comments`)
-      .query(true)
-      .reply(200, [])
+      .reply(200, samePr("changes"))
       .post(`${REPO_PATH}/pulls/2/comments/${payload.comment.id}/replies`, (b) => ((reply = b.body), true))
-      .reply(201, {})
-      .patch(`${REPO_PATH}/issues/comments/92`)
-      .times(4)
-      .optionally()
-      .reply(200, {});
+      .reply(201, {});
 
-    await stack.probot.receive({ id: "review-feedback", name: "pull_request_review_comment", payload } as never);
-    const [queued] = await stack.crewbot.queue.listRecent();
-    const job = await stack.waitFor(queued!.id);
-    await stack.crewbot.background.idle();
+    const job = await stack.runToEnd("pull_request_review_comment", payload, "review-feedback");
 
     expect(job.outcome).toMatch(/^✅ Done/);
     expect(reply).toMatch(/^Done in [0-9a-f]{7}\. ✅ Done · /);

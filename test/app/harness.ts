@@ -46,6 +46,8 @@ export interface Stack {
   dataDir: string;
   env: NodeJS.ProcessEnv;
   waitFor(jobId: string, states?: JobState[]): Promise<JobRecord>;
+  /** Delivers a webhook and waits for the job it made to end (and its background writes). */
+  runToEnd(name: string, payload: unknown, deliveryId: string): Promise<JobRecord>;
   stop(): Promise<void>;
 }
 
@@ -117,6 +119,13 @@ export async function startStack(script: Script, options: StackOptions = {}): Pr
       }
       throw new Error(`job ${jobId} did not reach ${states.join("/")}`);
     },
+    async runToEnd(name, payload, deliveryId) {
+      await probot.receive({ id: deliveryId, name, payload } as never);
+      const [newest] = await crewbot.queue.listRecent({ limit: 1 });
+      const job = await stack.waitFor(newest!.id);
+      await crewbot.background.idle();
+      return job;
+    },
     async stop() {
       if (options.runner !== false) await crewbot.runner.stop({ drain: false, timeoutMs: 1000 });
       await crewbot.close();
@@ -146,4 +155,37 @@ export function mockPermission(login: string, permission: string, times = 1): no
 /** Replaces what differs between runs (job ids, durations) so whole bodies can be compared. */
 export function normalise(body: string, jobId: string): string {
   return body.replaceAll(jobId, "JOB").replace(/\b\d+(?:m \d+)?s\b/g, "Ns");
+}
+
+export interface JobCommentsMock {
+  /** The id GitHub gives the job's progress comment. */
+  progressId: number;
+  /** Every edit of the progress comment, in order (at least the final one). */
+  edits: string[];
+  /** Issue or PR number. Default 1. */
+  number?: number;
+  /** The triggering comment, which gets the 👀. */
+  trigger?: { id: number; review?: boolean };
+  /** The conversation the job reads as context; false when the job ends before reading it. */
+  conversation?: unknown[] | false;
+}
+
+/** A job's own traffic on its issue or PR: 👀, the progress comment, the conversation, the edits. */
+export function mockJobComments(o: JobCommentsMock): nock.Scope {
+  const n = o.number ?? 1;
+  let scope = nock(API);
+  if (o.trigger) {
+    const where = o.trigger.review ? "pulls" : "issues";
+    scope = scope.post(`${REPO_PATH}/${where}/comments/${o.trigger.id}/reactions`, { content: "eyes" }).reply(201, {});
+  }
+  scope = scope.post(`${REPO_PATH}/issues/${n}/comments`).reply(201, { id: o.progressId });
+  if (o.conversation !== false) scope = scope.get(`${REPO_PATH}/issues/${n}/comments`).query(true).reply(200, o.conversation ?? []);
+  const record = (body: { body: string }) => (o.edits.push(body.body), true);
+  return scope
+    .patch(`${REPO_PATH}/issues/comments/${o.progressId}`, record)
+    .reply(200, {}) // the terminal edit always comes
+    .patch(`${REPO_PATH}/issues/comments/${o.progressId}`, record)
+    .times(6)
+    .optionally()
+    .reply(200, {});
 }

@@ -1,10 +1,9 @@
 import { existsSync } from "node:fs";
-import nock from "nock";
 import { describe, expect, it } from "vitest";
 import { issueCommentCreated } from "../fixtures/payloads.js";
 import { gitSync } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
-import { API, mockInstallationToken, mockPermission, REPO_PATH, startStack, TOKEN } from "./harness.js";
+import { mockInstallationToken, mockJobComments, mockPermission, REPO_PATH, startStack, TOKEN } from "./harness.js";
 
 useNock();
 
@@ -38,25 +37,11 @@ describe("/implement on an issue, end to end", () => {
     mockPermission("Codertocat", "write", 2);
     let prBody: any;
     const edits: string[] = [];
-    nock(API)
-      .post(`${REPO_PATH}/issues/comments/${payload.comment.id}/reactions`)
-      .reply(201, {})
-      .post(`${REPO_PATH}/issues/1/comments`)
-      .reply(201, { id: 77 })
-      .get(`${REPO_PATH}/issues/1/comments`)
-      .query(true)
-      .reply(200, [])
+    mockJobComments({ progressId: 77, edits, trigger: { id: payload.comment.id } })
       .post(`${REPO_PATH}/pulls`, (b) => ((prBody = b), true))
-      .reply(201, { number: 12, html_url: "https://github.com/Codertocat/Hello-World/pull/12" })
-      .patch(`${REPO_PATH}/issues/comments/77`, (b) => (edits.push(b.body), true))
-      .times(6)
-      .optionally()
-      .reply(200, {});
+      .reply(201, { number: 12, html_url: "https://github.com/Codertocat/Hello-World/pull/12" });
 
-    await stack.probot.receive({ id: "implement-1", name: "issue_comment", payload } as never);
-    const [queued] = await stack.crewbot.queue.listRecent();
-    const job = await stack.waitFor(queued!.id);
-    await stack.crewbot.background.idle();
+    const job = await stack.runToEnd("issue_comment", payload, "implement-1");
     expect(job.outcome).toMatch(/^✅ Done/);
 
     const branch = "crewbot/issue-1-spelling-error-in-the-readme-file";
@@ -106,23 +91,9 @@ describe("/implement that stops part-way", () => {
     mockInstallationToken();
     mockPermission("Codertocat", "write", 2);
     const edits: string[] = [];
-    nock(API)
-      .post(`${REPO_PATH}/issues/comments/${payload.comment.id}/reactions`)
-      .reply(201, {})
-      .post(`${REPO_PATH}/issues/1/comments`)
-      .reply(201, { id: 78 })
-      .get(`${REPO_PATH}/issues/1/comments`)
-      .query(true)
-      .reply(200, [])
-      .patch(`${REPO_PATH}/issues/comments/78`, (b) => (edits.push(b.body), true))
-      .times(6)
-      .optionally()
-      .reply(200, {});
+    mockJobComments({ progressId: 78, edits, trigger: { id: payload.comment.id } });
 
-    await stack.probot.receive({ id: "implement-partial", name: "issue_comment", payload } as never);
-    const [queued] = await stack.crewbot.queue.listRecent();
-    const job = await stack.waitFor(queued!.id);
-    await stack.crewbot.background.idle();
+    const job = await stack.runToEnd("issue_comment", payload, "implement-partial");
 
     expect(job.outcome).toMatch(/^⏸ Stopped: turn budget reached \(4 turns\)/);
     const branch = "crewbot/issue-1-spelling-error-in-the-readme-file";

@@ -6,7 +6,7 @@ import type { NewJob } from "../../src/queue/types.js";
 import { issueCommentCreated } from "../fixtures/payloads.js";
 import { tempDir } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
-import { API, INSTALLATION_ID, mockInstallationToken, mockPermission, REPO_PATH, startStack } from "./harness.js";
+import { API, INSTALLATION_ID, mockInstallationToken, mockJobComments, mockPermission, REPO_PATH, startStack } from "./harness.js";
 
 useNock();
 
@@ -48,18 +48,7 @@ describe("jobs across restarts and cancels", () => {
     mockInstallationToken();
     mockPermission("Codertocat", "admin", 2); // the trigger (then remembered), and the job's context marking
     const edits: string[] = [];
-    nock(API)
-      .post(`${REPO_PATH}/issues/comments/${payload.comment.id}/reactions`)
-      .reply(201, {})
-      .post(`${REPO_PATH}/issues/1/comments`)
-      .reply(201, { id: 9002 })
-      .get(`${REPO_PATH}/issues/1/comments`)
-      .query(true)
-      .reply(200, [])
-      .patch(`${REPO_PATH}/issues/comments/9002`, (b) => (edits.push(b.body), true))
-      .times(3)
-      .optionally()
-      .reply(200, {});
+    mockJobComments({ progressId: 9002, edits, trigger: { id: payload.comment.id } });
 
     await stack.probot.receive({ id: "run-then-cancel", name: "issue_comment", payload } as never);
     const [job] = await stack.crewbot.queue.listRecent();

@@ -59,10 +59,7 @@ describe("/plan on an issue, end to end", () => {
       .times(5)
       .reply(200, { id: 9001 });
 
-    await stack.probot.receive({ id: "delivery-plan-1", name: "issue_comment", payload } as never);
-    const [queued] = await stack.crewbot.queue.listRecent();
-    const job = await stack.waitFor(queued!.id);
-    await stack.crewbot.background.idle();
+    const job = await stack.runToEnd("issue_comment", payload, "delivery-plan-1");
 
     expect(job.state).toBe("succeeded");
     expect(job.outcome).toMatch(/^✅ Done · /);
