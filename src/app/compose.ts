@@ -12,9 +12,7 @@ import { JobRunner, type JobHandler } from "../queue/runner.js";
 import { SqliteQueue } from "../queue/sqlite-queue.js";
 import type { JobRecord } from "../queue/types.js";
 import { GitHubWriter, WriteGate } from "../report/github-writer.js";
-import { ProgressReporter } from "../report/progress-reporter.js";
-import { initialProgress } from "../report/progress-state.js";
-import { transcriptUrl } from "../report/render.js";
+import { endJobComment } from "../report/job-comment.js";
 import { secretsFromEnv } from "../report/redact.js";
 import { detectSandbox } from "../tools/sandbox.js";
 import { createAct } from "../triggers/act.js";
@@ -103,14 +101,10 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
 /** A job that died with its process: its comment must not be left spinning. */
 async function finaliseInterrupted(job: JobRecord, services: JobServices): Promise<void> {
   if (job.progressCommentId === undefined) return;
-  const octokit = await services.octokitFor(job.target.installationId);
-  const writer = services.writerFor(job.target.installationId, octokit);
-  const target = { owner: job.target.owner, repo: job.target.repo, number: job.target.number };
-  const reporter = new ProgressReporter({ writer, target, jobId: job.id, commentId: job.progressCommentId, log: services.log });
+  const writer = services.writerFor(job.target.installationId, await services.octokitFor(job.target.installationId));
   const cancelled = job.outcome?.startsWith("⏹");
-  const links = { transcript: transcriptUrl(services.publicUrl, job.id) };
   const terminal = cancelled ? ({ kind: "cancelled" } as const) : ({ kind: "failed", reason: "interrupted" } as const);
-  await reporter.finish(initialProgress(job.id, job.kind, { links, terminal }));
+  await endJobComment(job, writer, services.publicUrl, terminal, services.log);
 }
 
 /** The app's slug, from `CREWBOT_APP_SLUG` or asked of GitHub once (`GET /app`, as the app). */

@@ -4,9 +4,9 @@ import type { GitHubWriter } from "../report/github-writer.js";
 import { cachedToken, type TokenProvider } from "../workspace/push.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
-import { ProgressReporter } from "../report/progress-reporter.js";
-import { initialProgress, progressFromEvents, type ProgressTracker } from "../report/progress-state.js";
-import { statusLine, transcriptUrl } from "../report/render.js";
+import { jobProgress, jobReporter } from "../report/job-comment.js";
+import { progressFromEvents, type ProgressTracker } from "../report/progress-state.js";
+import { statusLine } from "../report/render.js";
 import type { ProgressState, Terminal } from "../report/types.js";
 import type { JobServices } from "./services.js";
 
@@ -39,11 +39,8 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
   const octokit = await services.octokitFor(job.target.installationId);
   const token = await services.tokenFor(octokit);
   const writer = services.writerFor(job.target.installationId, octokit, [token]);
-  const target = { owner: job.target.owner, repo: job.target.repo, number: job.target.number };
-  const reporter = new ProgressReporter({ writer, target, jobId: job.id, commentId: job.progressCommentId, log: services.log });
-  const progress: ProgressTracker = progressFromEvents(
-    initialProgress(job.id, job.kind, { links: { transcript: transcriptUrl(services.publicUrl, job.id) } }),
-  );
+  const reporter = jobReporter(job, writer, services.log);
+  const progress: ProgressTracker = progressFromEvents(jobProgress(job, services.publicUrl));
 
   if (job.progressCommentId === undefined && job.trigger.commentId !== undefined) {
     await reporter.acknowledge({ commentId: job.trigger.commentId, kind: job.trigger.commentKind ?? "issue_comment" });

@@ -3,8 +3,8 @@ import type { JobQueue } from "../queue/job-queue.js";
 import type { JobRunner } from "../queue/runner.js";
 import { targetKey, type JobRecord } from "../queue/types.js";
 import type { GitHubWriter } from "../report/github-writer.js";
-import { postReply, ProgressReporter, type ReportTarget } from "../report/progress-reporter.js";
-import { initialProgress } from "../report/progress-state.js";
+import { endJobComment, jobProgress, jobReporter } from "../report/job-comment.js";
+import { postReply, type ReportTarget } from "../report/progress-reporter.js";
 import { renderHelp, renderNotAllowed, transcriptUrl } from "../report/render.js";
 import { renderApproved } from "./approval.js";
 import type { Background } from "./background.js";
@@ -48,8 +48,9 @@ export function createAct(deps: ActDeps) {
         const jobs = await deps.runner.cancel(targetKey(target), decision.by);
         if (jobs.length === 0) return reply("There is no crewbot job running or queued here.", "nothing to cancel");
         // A running job ends its own comment; a queued one never started, so its comment is ended here.
-        for (const job of jobs.filter((j) => j.state === "cancelled" && j.progressCommentId !== undefined)) {
-          deps.background.run(finishQueued(job, writer(), deps.publicUrl, decision.by), `cancel of queued job ${job.id}`);
+        for (const job of jobs.filter((j) => j.state === "cancelled")) {
+          const ended = endJobComment(job, writer(), deps.publicUrl, { kind: "cancelled", by: decision.by }, deps.log);
+          deps.background.run(ended, `cancel of queued job ${job.id}`);
         }
         return;
       }
@@ -81,19 +82,10 @@ export function createAct(deps: ActDeps) {
 
 /** A job waiting behind another says so at once (👀 and its progress comment), then edits it when it runs. */
 async function announceQueued(job: JobRecord, behind: string, writer: GitHubWriter, deps: ActDeps): Promise<void> {
-  const reporter = new ProgressReporter({ writer, target: reportTarget(job), jobId: job.id, log: deps.log });
+  const reporter = jobReporter(job, writer, deps.log);
   if (job.trigger.commentId !== undefined) {
     await reporter.acknowledge({ commentId: job.trigger.commentId, kind: job.trigger.commentKind ?? "issue_comment" });
   }
-  const links = { transcript: transcriptUrl(deps.publicUrl, job.id) };
-  const id = await reporter.start(initialProgress(job.id, job.kind, { queuedBehind: behind, links }));
+  const id = await reporter.start(jobProgress(job, deps.publicUrl, { queuedBehind: behind }));
   if (id !== undefined) await deps.queue.update(job.id, { progressCommentId: id });
 }
-
-async function finishQueued(job: JobRecord, writer: GitHubWriter, publicUrl: string, by: string): Promise<void> {
-  const reporter = new ProgressReporter({ writer, target: reportTarget(job), jobId: job.id, commentId: job.progressCommentId });
-  const links = { transcript: transcriptUrl(publicUrl, job.id) };
-  await reporter.finish(initialProgress(job.id, job.kind, { links, terminal: { kind: "cancelled", by } }));
-}
-
-const reportTarget = (job: JobRecord): ReportTarget => ({ owner: job.target.owner, repo: job.target.repo, number: job.target.number });

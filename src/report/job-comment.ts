@@ -1,0 +1,23 @@
+import type { JobRecord } from "../queue/types.js";
+import type { GitHubWriter, ReportLog } from "./github-writer.js";
+import { ProgressReporter } from "./progress-reporter.js";
+import { initialProgress } from "./progress-state.js";
+import { transcriptUrl } from "./render.js";
+import type { ProgressState, Terminal } from "./types.js";
+
+/** The reporter of a job's progress comment on its issue or PR (editing the one it already has). */
+export function jobReporter(job: JobRecord, writer: GitHubWriter, log?: ReportLog): ProgressReporter {
+  const target = { owner: job.target.owner, repo: job.target.repo, number: job.target.number };
+  return new ProgressReporter({ writer, target, jobId: job.id, commentId: job.progressCommentId, log });
+}
+
+/** A job's first state: nothing done yet, the transcript linked. */
+export function jobProgress(job: JobRecord, publicUrl: string, extra: Partial<ProgressState> = {}): ProgressState {
+  return initialProgress(job.id, job.kind, { links: { transcript: transcriptUrl(publicUrl, job.id) }, ...extra });
+}
+
+/** Ends the comment of a job that will not run its course (cancelled while queued, interrupted). */
+export async function endJobComment(job: JobRecord, writer: GitHubWriter, publicUrl: string, terminal: Terminal, log?: ReportLog): Promise<void> {
+  if (job.progressCommentId === undefined) return;
+  await jobReporter(job, writer, log).finish(jobProgress(job, publicUrl, { terminal }));
+}
