@@ -7,7 +7,7 @@ import type { ChainResult } from "../chain/run-chain.js";
 import { formatTaskList } from "../chain/task-list.js";
 import type { ParsedPlan, ParsedReview } from "../chain/types.js";
 import type { Mode } from "../tools/types.js";
-import { formatCost, formatDuration, formatTokens, totalTokens } from "../report/format.js";
+import { formatFigures } from "../report/format.js";
 
 export interface RunReport {
   ok: boolean;
@@ -83,7 +83,7 @@ function renderReview(review: ParsedReview): string {
 }
 
 export function statusLine(report: RunReport): string {
-  const figures = `${formatDuration(report.durationMs)} · ${formatTokens(totalTokens(report.usage))} tokens · ${formatCost(report.costUsd, report.costEstimate)}`;
+  const figures = formatFigures({ elapsedMs: report.durationMs, usage: report.usage, costUsd: report.costUsd, estimate: report.costEstimate });
   if (report.ok) return `✅ Done in ${figures}`;
   if (report.stopReason === "budget") return `⏸ Stopped: ${report.error} · ${figures}`;
   if (report.stopReason === "aborted") return `⏹ Cancelled · ${figures}`;

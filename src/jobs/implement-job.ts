@@ -59,7 +59,7 @@ export async function runImplementJob(job: JobRecord, ctx: JobContext, services:
     const pushed = await pushBranch({ ...remote, branch, defaultBranch: job.repo.defaultBranch, base: prepared.sha });
     const links = pushed.pushed ? { branch: { name: branch, url: `${webUrl(job.repo.cloneUrl)}/tree/${branch}` } } : {};
     const failed = chainFailure(result, ctx.signal, budget.limits);
-    if (failed) return await report.finish({ ...failed, patch: { ...failed.patch, ...work.patch(), links: { ...report.state.links, ...links } } });
+    if (failed) return await report.finish({ ...failed, patch: { ...failed.patch, ...work.patch(), links } });
     if (!pushed.pushed) return await report.finish({ terminal: { kind: "failed", reason: "the worker changed no files" }, patch: work.patch() });
 
     const pr = await report.writer.write<{ number: number; html_url: string }>("POST /repos/{owner}/{repo}/pulls", {
@@ -81,7 +81,7 @@ export async function runImplementJob(job: JobRecord, ctx: JobContext, services:
       }),
     });
     const prLink = { number: pr.data.number, url: pr.data.html_url };
-    return report.finish({ terminal: { kind: "done" }, patch: { ...work.patch(), links: { ...report.state.links, ...links, pr: prLink } } });
+    return report.finish({ terminal: { kind: "done" }, patch: { ...work.patch(), links: { ...links, pr: prLink } } });
   });
 }
 

@@ -23,7 +23,7 @@ export interface JobReport {
   /** The installation's writer, for the job's own writes (a pull request). */
   writer: GitHubWriter;
   event(event: AgentEvent): void;
-  /** What events do not carry (plan, ticks, links, notes); the comment follows, coalesced. */
+  /** What events do not carry (plan, ticks, notes; links are added to those set before); the comment follows, coalesced. */
   set(patch: Partial<ProgressState>): void;
   /** The state so far. */
   readonly state: ProgressState;
@@ -51,19 +51,23 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
   const tick = setInterval(() => reporter.update(progress.state), TICK_MS);
   tick.unref();
 
+  // Links add up (transcript, then branch, then PR): a patch never drops one set before.
+  const withLinks = (patch: Partial<ProgressState> = {}): Partial<ProgressState> =>
+    patch.links ? { ...patch, links: { ...progress.state.links, ...patch.links } } : patch;
+
   return {
     octokit,
     token,
     freshToken: cachedToken(() => services.tokenFor(octokit), { initial: { token, mintedAt: Date.now() } }),
     writer,
     event: (event) => reporter.update(progress.apply(event)),
-    set: (patch) => reporter.update(progress.set(patch)),
+    set: (patch) => reporter.update(progress.set(withLinks(patch))),
     get state() {
       return progress.state;
     },
     async finish({ terminal, patch }) {
       clearInterval(tick);
-      const state = progress.set({ ...patch, terminal });
+      const state = progress.set({ ...withLinks(patch), terminal });
       // Another worker took the job over: its comment is theirs now.
       const lostLease = (ctx.signal.reason as { kind?: string } | undefined)?.kind === "lease-lost";
       if (!lostLease) await reporter.finish(state);

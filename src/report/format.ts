@@ -21,3 +21,8 @@ export function formatDuration(ms: number): string {
 export function totalTokens(usage: Usage): number {
   return usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
 }
+
+/** What a run took: `1m 05s · 12.3k tokens · $0.0123` — the same line everywhere crewbot reports. */
+export function formatFigures(run: { elapsedMs: number; usage: Usage; costUsd: number; estimate: boolean }): string {
+  return [formatDuration(run.elapsedMs), `${formatTokens(totalTokens(run.usage))} tokens`, formatCost(run.costUsd, run.estimate)].join(" · ");
+}

@@ -1,6 +1,6 @@
 import { formatTaskList } from "../chain/task-list.js";
 import type { PlanStep } from "../chain/types.js";
-import { formatCost, formatDuration, formatTokens, totalTokens } from "./format.js";
+import { formatFigures } from "./format.js";
 import { safeBlock, safeLine, safeInline } from "./markdown.js";
 import type { Usage } from "../agent/pricing.js";
 
@@ -25,8 +25,7 @@ export function renderPullRequestBody(input: PullRequestBody): string {
     parts.push(`## Plan\n${list}`);
   }
   if (input.notes.length > 0) parts.push(`## Notes\n${input.notes.map((n) => `- ${safeInline(n, 500)}`).join("\n")}`);
-  const figures = [formatDuration(input.elapsedMs), `${formatTokens(totalTokens(input.usage))} tokens`, formatCost(input.costUsd, input.estimate)];
   const transcript = input.transcript ? ` · [Transcript](${input.transcript})` : "";
-  parts.push(`---\nMade by crewbot · ${figures.join(" · ")}${transcript}`);
+  parts.push(`---\nMade by crewbot · ${formatFigures(input)}${transcript}`);
   return parts.join("\n\n");
 }

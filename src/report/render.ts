@@ -3,7 +3,7 @@
  * states can pin exactly what users see.
  */
 import { formatTaskList, taskText } from "../chain/task-list.js";
-import { formatCost, formatDuration, formatTokens, totalTokens } from "./format.js";
+import { formatDuration, formatFigures } from "./format.js";
 import { codeSpan, COMMENT_LIMIT, cutMiddle, GITHUB_BODY_LIMIT, neutraliseMentions, safeBlock, safeInline, safeLine } from "./markdown.js";
 import { APPROVE_LINE_UNCHECKED, jobMarker, type ProgressState, type Terminal } from "./types.js";
 
@@ -15,14 +15,6 @@ export function transcriptUrl(publicUrl: string, jobId: string): string {
 const MAX_NOTES = 10;
 /** What a cut section keeps at least, so its start and end still show. */
 const MIN_KEEP = 400;
-
-function metrics(state: ProgressState): string {
-  return [
-    formatDuration(state.elapsedMs),
-    `${formatTokens(totalTokens(state.usage))} tokens`,
-    formatCost(state.costUsd, state.estimate),
-  ].join(" · ");
-}
 
 function headline(terminal: Terminal): string {
   switch (terminal.kind) {
@@ -39,14 +31,14 @@ function headline(terminal: Terminal): string {
 
 /** The first line of the progress comment. */
 export function statusLine(state: ProgressState): string {
-  if (state.terminal) return `${headline(state.terminal)} · ${metrics(state)}`;
+  if (state.terminal) return `${headline(state.terminal)} · ${formatFigures(state)}`;
   if (state.queuedBehind) return `⏳ Queued behind job ${safeInline(state.queuedBehind, 80)}`;
   if (!state.agent) return `⏳ Starting · ${formatDuration(state.elapsedMs)}`;
   const step = state.step && state.step.index >= 1 ? ` (step ${state.step.index}/${state.step.total})` : "";
   const parts = [`⏳ Working · ${safeInline(state.agent, 60)}${step}`];
   if (state.turn > 0) parts.push(`turn ${state.turn}`);
   parts.push(`${state.toolCalls} tool call${state.toolCalls === 1 ? "" : "s"}`);
-  return `${parts.join(" · ")} · ${metrics(state)}`;
+  return `${parts.join(" · ")} · ${formatFigures(state)}`;
 }
 
 /** Link destinations come from GitHub and us; still, nothing in them may end the link early. */

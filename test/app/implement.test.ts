@@ -69,6 +69,7 @@ describe("/implement on an issue, end to end", () => {
     const final = edits.at(-1)!;
     expect(final).toMatch(/^✅ Done · /);
     expect(final).toContain("Pull request [#12](https://github.com/Codertocat/Hello-World/pull/12)");
+    expect(final).toMatch(/Branch \[`crewbot\/issue-1-[^`]+`\]\(.+\) · \[Transcript\]\(https:\/\/crewbot\.example\.com\/jobs\//); // links add up
     expect(final).toMatch(/- \[x\] Fix the README ✅ \[[0-9a-f]{7}\]\(http:\/\/127\.0\.0\.1:\d+\/Codertocat\/Hello-World\/commit\/[0-9a-f]{40}\)/);
     expect(JSON.stringify([prBody, edits])).not.toContain(TOKEN);
   });
