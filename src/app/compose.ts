@@ -50,6 +50,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
     return new GitHubWriter({ octokit, gate: gates.get(installationId), secrets: [...operatorSecrets, ...secrets], log });
   };
 
+  const permissions = new PermissionCache();
   const services: JobServices = {
     octokitFor: (installationId) => app.auth(installationId) as Promise<InstallationOctokit>,
     tokenFor: async (octokit) => ((await octokit.auth({ type: "installation" })) as { token: string }).token,
@@ -60,6 +61,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
     dataDir,
     publicUrl,
     budgets: DEFAULT_BUDGETS,
+    permissions,
     botIdentity: {
       name: env.CREWBOT_BOT_NAME || "crewbot[bot]",
       email: env.CREWBOT_BOT_EMAIL || "crewbot[bot]@users.noreply.github.com",
@@ -86,7 +88,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const background = new Background(log);
   const act = createAct({ queue, runner, writerFor, background, publicUrl, log });
   return {
-    triggers: { log, act, permissions: new PermissionCache(), appSlug: appSlugOf(app, env) },
+    triggers: { log, act, permissions, appSlug: appSlugOf(app, env) },
     runner,
     queue,
     background,

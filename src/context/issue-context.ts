@@ -23,11 +23,15 @@ interface IssueComment {
  * text, each marked with its author, and marked third-party when the author cannot write to the
  * repository. Bots' comments are left out (crewbot's own progress comments among them).
  */
-export async function issueContext(octokit: InstallationOctokit, job: JobRecord): Promise<ContextSection[]> {
+export async function issueContext(
+  octokit: InstallationOctokit,
+  job: JobRecord,
+  permissions: PermissionCache = new PermissionCache(),
+): Promise<ContextSection[]> {
   const { owner, repo, number, isPullRequest } = job.target;
   const noun = isPullRequest ? "pull request" : "issue";
   const sections: ContextSection[] = [];
-  const writers = writersOf(octokit, owner, repo);
+  const writers = writersOf(octokit, owner, repo, permissions);
 
   if (job.subject) {
     sections.push({
@@ -82,9 +86,8 @@ function newestWithin(comments: ContextSection[], budget: number): ContextSectio
   return kept;
 }
 
-/** One permission lookup per author and job; past the cap, unknown authors count as third-party. */
-function writersOf(octokit: InstallationOctokit, owner: string, repo: string) {
-  const permissions = new PermissionCache();
+/** At most one permission lookup per author and job; past the cap, unknown authors count as third-party. */
+function writersOf(octokit: InstallationOctokit, owner: string, repo: string, permissions: PermissionCache) {
   const asked = new Set<string>();
   return {
     async canWrite(login: string): Promise<boolean> {

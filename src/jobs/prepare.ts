@@ -65,7 +65,7 @@ export async function prepareJob(job: JobRecord, report: JobReport, services: Jo
     await lease.release();
   }
   const definitions = await loadDefinitions(defaultsDir);
-  const context = [...(await readRepoInstructions(defaultsDir)), ...(await issueContext(report.octokit, job))];
+  const context = [...(await readRepoInstructions(defaultsDir)), ...(await issueContext(report.octokit, job, services.permissions))];
   return { ...definitions, root: checkout.path, sha: checkout.sha, context };
 }
 

@@ -1,5 +1,6 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Budgets } from "../agent/budget.js";
+import type { PermissionCache } from "../github/permission-cache.js";
 import type { InstallationOctokit } from "../github/types.js";
 import type { GitHubWriter, ReportLog } from "../report/github-writer.js";
 import type { SandboxInfo } from "../tools/types.js";
@@ -22,6 +23,8 @@ export interface JobServices {
   /** `CREWBOT_PUBLIC_URL`, for transcript links. */
   publicUrl: string;
   budgets: Budgets;
+  /** Commenters' permissions, remembered briefly; shared with the triggers, which just asked. */
+  permissions: PermissionCache;
   /** Author and committer of crewbot's commits. */
   botIdentity: GitIdentity;
   log: ReportLog & { info(message: string): void };

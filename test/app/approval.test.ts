@@ -36,7 +36,7 @@ describe("plan approval by ticking the box", () => {
     payload.repository.clone_url = stack.cloneUrl;
     payload.repository.default_branch = "main";
     mockInstallationToken();
-    mockPermission("Codertocat", "write", 2); // the ticker, then the job's context marking
+    mockPermission("Codertocat", "write"); // asked once: the job reuses the trigger's answer
     let approvedEdit = "";
     let pr: any;
     mockJobComments({ progressId: 88, edits: [], number: payload.issue.number })

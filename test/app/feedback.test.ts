@@ -30,7 +30,7 @@ describe("/implement <feedback> on a pull request", () => {
     gitSync(stack.remoteDir, "update-ref", "refs/pull/1/head", "feature-x");
     const payload = prPayload(stack.cloneUrl);
     mockInstallationToken();
-    mockPermission("Codertocat", "write", 2);
+    mockPermission("Codertocat", "write"); // asked once: the job reuses the trigger's answer
     const edits: string[] = [];
     mockJobComments({ progressId: 90, edits, trigger: { id: payload.comment.id } }).get(`${REPO_PATH}/pulls/1`).reply(200, samePr("feature-x"));
 
@@ -70,7 +70,7 @@ describe("/implement <feedback> on a pull request", () => {
     gitSync(stack.remoteDir, "update-ref", "refs/pull/2/head", "changes");
     const payload = reviewCommentCreated("/implement fix this line", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
     mockInstallationToken();
-    mockPermission("Codertocat", "write", 2);
+    mockPermission("Codertocat", "write"); // asked once: the job reuses the trigger's answer
     let reply = "";
     mockJobComments({ progressId: 92, edits: [], number: 2, trigger: { id: payload.comment.id, review: true } })
       .get(`${REPO_PATH}/pulls/2`)

@@ -34,7 +34,7 @@ describe("/implement on an issue, end to end", () => {
     );
     const payload = issueCommentCreated("/implement", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
     mockInstallationToken();
-    mockPermission("Codertocat", "write", 2);
+    mockPermission("Codertocat", "write"); // asked once: the job reuses the trigger's answer
     let prBody: any;
     const edits: string[] = [];
     mockJobComments({ progressId: 77, edits, trigger: { id: payload.comment.id } })
@@ -90,7 +90,7 @@ describe("/implement that stops part-way", () => {
     stack.crewbot.services.budgets = { ...stack.crewbot.services.budgets, maxTurns: 4 };
     const payload = issueCommentCreated("/implement", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
     mockInstallationToken();
-    mockPermission("Codertocat", "write", 2);
+    mockPermission("Codertocat", "write"); // asked once: the job reuses the trigger's answer
     const edits: string[] = [];
     mockJobComments({ progressId: 78, edits, trigger: { id: payload.comment.id } });
 

@@ -46,7 +46,7 @@ describe("jobs across restarts and cancels", () => {
     const stack = await startStack([{ text: "late", delay: 60_000 }]);
     const payload = issueCommentCreated("/plan", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
     mockInstallationToken();
-    mockPermission("Codertocat", "admin", 2); // the trigger (then remembered), and the job's context marking
+    mockPermission("Codertocat", "admin"); // asked once: the job reuses the trigger's answer
     const edits: string[] = [];
     mockJobComments({ progressId: 9002, edits, trigger: { id: payload.comment.id } });
 
