@@ -6,16 +6,15 @@
  * GitHub is nock (answering at once), the model the fake server, git a local HTTP git server.
  * BENCH_ACK_TOTAL=<n> sends more deliveries; BENCH_PROF=<dir> writes a CPU profile of the app process.
  */
-import { createHmac, generateKeyPairSync, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { spawn } from "node:child_process";
 import http from "node:http";
-import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import nock from "nock";
-import { ProbotOctokit } from "probot";
 import { start, type Started } from "../src/main.js";
 import { issueCommentCreated, INSTALLATION_ID, REPO_NAME, REPO_OWNER } from "../test/fixtures/payloads.js";
+import { freePort, PRIVATE_KEY, signWebhook, TestOctokit as Octokit } from "../test/helpers/app-stand-ins.js";
 import { startFakeAnthropic, type FakeReply } from "../test/helpers/fake-anthropic.js";
 import { startGitHttpServer } from "../test/helpers/git-http-server.js";
 import { makeRepo, tempDir } from "../test/helpers/git-repo.js";
@@ -24,20 +23,6 @@ const API = "https://api.github.com";
 const REPO = `/repos/${REPO_OWNER}/${REPO_NAME}`;
 const SECRET = "bench-secret";
 const TOKEN = `ghs_${randomBytes(18).toString("hex")}`;
-const PRIVATE_KEY = generateKeyPairSync("rsa", {
-  modulusLength: 2048,
-  privateKeyEncoding: { type: "pkcs1", format: "pem" },
-  publicKeyEncoding: { type: "spki", format: "pem" },
-}).privateKey;
-const Octokit = ProbotOctokit.defaults((o: Record<string, unknown>) => ({ ...o, retry: { enabled: false }, throttle: { enabled: false } }));
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 /** The app's environment for a bench run: credentials, a fresh data dir, silent logs. */
 async function appEnv(port: number, fakeUrl: string) {
@@ -75,7 +60,7 @@ function signed(payload: unknown, deliveryId: string): SignedRequest {
       "content-type": "application/json",
       "x-github-event": "issue_comment",
       "x-github-delivery": deliveryId,
-      "x-hub-signature-256": `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`,
+      "x-hub-signature-256": signWebhook(body, SECRET),
     },
   };
 }

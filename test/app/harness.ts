@@ -3,9 +3,9 @@
  * unexpected or unused request), git is a real HTTP git server requiring the installation token,
  * the model is the fake Anthropic server. `probot.receive` delivers webhooks.
  */
-import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import nock from "nock";
-import { Probot, ProbotOctokit } from "probot";
+import { Probot } from "probot";
 import { afterEach } from "vitest";
 import { composeCrewbot, type Crewbot } from "../../src/app/compose.js";
 import { crewbotApp } from "../../src/index.js";
@@ -13,27 +13,19 @@ import type { JobRecord, JobState } from "../../src/queue/types.js";
 import { startFakeAnthropic, type FakeServer, type Script } from "../helpers/fake-anthropic.js";
 import { startGitHttpServer, type GitHttpServer } from "../helpers/git-http-server.js";
 import { makeRepo, tempDir } from "../helpers/git-repo.js";
+import { PRIVATE_KEY, TestOctokit } from "../helpers/app-stand-ins.js";
 import { API } from "../helpers/github.js";
 import { INSTALLATION_ID, REPO_NAME, REPO_OWNER } from "../fixtures/payloads.js";
 
-export { API, INSTALLATION_ID, REPO_NAME, REPO_OWNER };
+export { API, INSTALLATION_ID, PRIVATE_KEY, REPO_NAME, REPO_OWNER, TestOctokit };
 export const REPO_PATH = `/repos/${REPO_OWNER}/${REPO_NAME}`;
 /** Installation-token shaped, so any leak would also match the redactor's patterns. */
 export const TOKEN = `ghs_${randomBytes(18).toString("hex")}`;
-export const PRIVATE_KEY = generateKeyPairSync("rsa", {
-  modulusLength: 2048,
-  privateKeyEncoding: { type: "pkcs1", format: "pem" },
-  publicKeyEncoding: { type: "spki", format: "pem" },
-}).privateKey;
+
 export const WEBHOOK_SECRET = "webhook-secret-for-tests";
 export const ANTHROPIC_KEY = `sk-ant-api03-${randomBytes(16).toString("hex")}`;
 
-// The object form of `defaults` does not switch throttling off in Probot 14.
-export const TestOctokit = ProbotOctokit.defaults((options: Record<string, unknown>) => ({
-  ...options,
-  retry: { enabled: false },
-  throttle: { enabled: false },
-}));
+
 
 export interface Stack {
   probot: Probot;

@@ -1,9 +1,8 @@
-import { createHmac } from "node:crypto";
-import { createServer } from "node:net";
 import nock from "nock";
 import { afterEach, describe, expect, it } from "vitest";
 import { start, type Started } from "../../src/main.js";
 import { issueCommentCreated } from "../fixtures/payloads.js";
+import { freePort, signWebhook } from "../helpers/app-stand-ins.js";
 import { startFakeAnthropic, type FakeServer } from "../helpers/fake-anthropic.js";
 import { tempDir } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
@@ -11,15 +10,7 @@ import { API, gitServer, mockInstallationToken, mockPermission, REPO_PATH, stack
 
 useNock();
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-
-const sign = (body: string, secret = WEBHOOK_SECRET) => `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
+const sign = (body: string, secret = WEBHOOK_SECRET) => signWebhook(body, secret);
 
 let started: Started | undefined;
 let fake: FakeServer | undefined;
