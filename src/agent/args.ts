@@ -1,19 +1,15 @@
 /**
  * One-line summaries of tool arguments, for `tool_start` events and pruned-output stubs. The
- * tools engineer's `summarizeArgs` (src/tools/index.ts) can replace this through
- * `RunAgentOptions.summarizeArgs`; this fallback only needs to be short and never throw.
+ * chain runner passes the tools' own `summarizeArgs` (src/tools/index.ts) through
+ * `RunAgentOptions.summarizeArgs`; this fallback, for the loop used on its own, only needs to be
+ * short and never throw.
  */
-export type ArgsSummarizer = (tool: string, input: unknown) => string;
+import { oneLine } from "../tools/index.js";
 
-const MAX = 80;
+export type ArgsSummarizer = (tool: string, input: unknown) => string;
 
 /** Keys whose value says most about a call, in order of preference. */
 const TELLING_KEYS = ["command", "pattern", "path", "query", "url"];
-
-function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > MAX ? `${flat.slice(0, MAX - 1)}…` : flat;
-}
 
 export const defaultSummarizeArgs: ArgsSummarizer = (_tool, input) => {
   if (input === null || typeof input !== "object") return oneLine(String(input ?? ""));
