@@ -8,6 +8,19 @@ afterEach(closeAll);
 /** A model that always asks for one more read. */
 const endlessReads = () => ({ content: [{ type: "text" as const, text: "Reading more." }, toolUse("read", { path: "a" })] });
 
+/** A `bash` stand-in that runs until its signal aborts, and says whether it saw the abort. */
+function untilAborted() {
+  const tool = pathTool("bash", false, (_input, ctx) =>
+    new Promise((resolve) => {
+      ctx.signal.addEventListener("abort", () => {
+        tool.sawAbort = true;
+        resolve({ output: "killed", isError: true });
+      });
+    }),
+  ) as ReturnType<typeof pathTool> & { sawAbort?: boolean };
+  return tool;
+}
+
 describe("runAgent: budgets", () => {
   it("stops at the job's turn budget", async () => {
     const h = await harness(endlessReads, { tools: [readTool()], budgets: { maxTurns: 2 } });
@@ -74,20 +87,12 @@ describe("runAgent: budgets", () => {
   });
 
   it("stops at the time budget while a tool runs, and the tool sees the abort", async () => {
-    let toolSawAbort = false;
-    const slow = pathTool("bash", false, (_input, ctx) =>
-      new Promise((resolve) => {
-        ctx.signal.addEventListener("abort", () => {
-          toolSawAbort = true;
-          resolve({ output: "killed", isError: true });
-        });
-      }),
-    );
+    const slow = untilAborted();
     const h = await harness([{ content: [toolUse("bash", { path: "x" })] }], { tools: [slow], budgets: { maxMinutes: 0.005 } });
     const result = await h.run();
 
     expect(result).toMatchObject({ stopReason: "budget", budget: "maxMinutes" });
-    expect(toolSawAbort).toBe(true);
+    expect(slow.sawAbort).toBe(true);
   });
 });
 
@@ -118,15 +123,7 @@ describe("runAgent: aborts", () => {
   });
 
   it("aborts during a slow tool, passing the abort to the tool", async () => {
-    let toolSawAbort = false;
-    const slow = pathTool("bash", false, (_input, ctx) =>
-      new Promise((resolve) => {
-        ctx.signal.addEventListener("abort", () => {
-          toolSawAbort = true;
-          resolve({ output: "killed", isError: true });
-        });
-      }),
-    );
+    const slow = untilAborted();
     const h = await harness([{ content: [toolUse("bash", { path: "x" })] }], { tools: [slow] });
     const controller = new AbortController();
     const result = await h.run({
@@ -137,7 +134,7 @@ describe("runAgent: aborts", () => {
     });
 
     expect(result).toMatchObject({ stopReason: "aborted", turns: 1 });
-    expect(toolSawAbort).toBe(true);
+    expect(slow.sawAbort).toBe(true);
   });
 
   it("returns on abort even when a tool ignores the signal", async () => {
