@@ -97,6 +97,8 @@ export function mockGitHub(commentPosts: number[], writes: { count: number }) {
     .get(new RegExp(`${REPO}/issues/\\d+/comments`))
     .query(true)
     .reply(200, [])
+    .get(/\/contents\/\.github%2Fcrewbot\.yml$/) // no config anywhere: the defaults
+    .reply(404, { message: "Not Found" })
     .post(/\/reactions$/)
     .reply(201, () => ((writes.count += 1), commentPosts.push(performance.now()), {}))
     .post(new RegExp(`${REPO}/issues/\\d+/comments$`))

@@ -1,6 +1,5 @@
 import { hostname } from "node:os";
 import type { Probot } from "probot";
-import { DEFAULT_BUDGETS } from "../agent/budget.js";
 import { createClient } from "../agent/provider.js";
 import { PermissionCache } from "../github/permission-cache.js";
 import type { InstallationOctokit } from "../github/types.js";
@@ -60,7 +59,6 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
     mirrors: new MirrorStore({ dataDir }),
     dataDir,
     publicUrl,
-    budgets: DEFAULT_BUDGETS,
     permissions,
     botIdentity: {
       name: env.CREWBOT_BOT_NAME || "crewbot[bot]",

@@ -3,6 +3,8 @@ import { DEFAULT_BUDGETS, type Budgets } from "../agent/budget.js";
 
 export const USAGE = `Usage:
   crewbot run [--repo <path>] [--chain <name>] [--json] [options] "<request>"
+  crewbot config validate [<file>]
+  crewbot config print [<file>]
 
 Runs a chain of agents on a local git checkout, without GitHub. Plan and review chains
 read the checkout in place; write chains (those with a worker) work on a fresh git
@@ -22,6 +24,10 @@ Options:
   -h, --help               this text
 
 Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL, CREWBOT_DATA_DIR (default ./data).
+
+config validate checks a crewbot config file (default .github/crewbot.yml) and prints every
+problem with its key; config print shows the effective config, defaults filled in.
+
 Exit status: 0 on success, 1 otherwise.`;
 
 export interface RunArgs {
@@ -35,7 +41,22 @@ export interface RunArgs {
   request: string;
 }
 
-export type ParsedArgs = RunArgs | { command: "help" } | { command: "error"; message: string };
+export interface ConfigArgs {
+  command: "config";
+  action: "validate" | "print";
+  file: string;
+}
+
+export type ParsedArgs = RunArgs | ConfigArgs | { command: "help" } | { command: "error"; message: string };
+
+function parseConfigArgs(rest: string[]): ConfigArgs | { command: "error"; message: string } {
+  const [action, file, ...extra] = rest;
+  if (action !== "validate" && action !== "print") {
+    return { command: "error", message: action === undefined ? "config needs validate or print" : `unknown config action "${action}"` };
+  }
+  if (extra.length > 0) return { command: "error", message: `config ${action} takes one file, got ${rest.length - 1}` };
+  return { command: "config", action, file: file ?? ".github/crewbot.yml" };
+}
 
 const BUDGET_FLAGS = {
   "max-turns": "maxTurns",
@@ -50,6 +71,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
     return { command: "help" };
   }
   const [command, ...rest] = argv;
+  if (command === "config") return parseConfigArgs(rest);
   if (command !== "run") return { command: "error", message: `unknown command "${command}"` };
 
   let parsed;

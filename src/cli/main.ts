@@ -1,4 +1,5 @@
 import { parseCliArgs, USAGE } from "./args.js";
+import { configCommand } from "./config.js";
 import { runCommand } from "./run.js";
 
 /** The `crewbot` command; returns the exit status. */
@@ -12,18 +13,19 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`crewbot: ${parsed.message}\n\n${USAGE}\n`);
     return 1;
   }
+  const io = {
+    stdout: (text: string) => process.stdout.write(text),
+    stderr: (text: string) => process.stderr.write(`${text}\n`),
+    env: process.env,
+  };
+  if (parsed.command === "config") return configCommand(parsed, io);
   // First Ctrl-C stops the agents and cleans up; the process then exits with the report.
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   try {
-    return await runCommand(parsed, {
-      stdout: (text) => process.stdout.write(text),
-      stderr: (text) => process.stderr.write(`${text}\n`),
-      env: process.env,
-      signal: controller.signal,
-    });
+    return await runCommand(parsed, { ...io, signal: controller.signal });
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);

@@ -1,28 +1,20 @@
-import type { ChainDefinition } from "../chain/types.js";
 import { cleanText } from "../context/clean-text.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import { neutraliseMentions } from "../report/markdown.js";
-import { commitStep, noreplyIdentity, refusedNotes } from "../workspace/commit.js";
 import { pushBranch } from "../workspace/push.js";
 import { chainFailure } from "./outcome.js";
-import { inJobFrame, prepareJob, runJobChain } from "./prepare.js";
+import { fromWorker, implementChain, inJobFrame, prepareJob, runJobChain } from "./prepare.js";
+import { RepoChecks } from "./repo-checks.js";
+import { StepCommits } from "./step-commits.js";
 import type { JobServices } from "./services.js";
 
-/** Feedback on a pull request goes to the worker alone: the PR is the plan. */
-const FEEDBACK_CHAIN: ChainDefinition = {
-  name: "implement-feedback",
-  file: "(built in)",
-  steps: [
-    {
-      agent: "worker",
-      task:
-        "A maintainer asked for changes on this pull request; its conversation is in the context. " +
-        "Make the changes on the pull request's branch (the checkout). There is no numbered plan: write no [DONE:n] markers. " +
-        "End with `## Completed`, `## Files Changed` and `## Notes`.\n\nThe request:\n{task}",
-    },
-  ],
-};
+const FEEDBACK_TASK =
+  "A maintainer asked for changes on this pull request; its conversation is in the context. " +
+  "Make the changes on the pull request's branch (the checkout). There is no numbered plan: write no [DONE:n] markers. " +
+  "End with `## Completed`, `## Files Changed` and `## Notes`.\n\nThe request:\n{task}";
+
+
 
 interface PullRequestHead {
   head: { ref: string; repo: { full_name: string } | null };
@@ -46,20 +38,27 @@ export async function runFeedbackJob(job: JobRecord, ctx: JobContext, services: 
       });
     }
     const prepared = await prepareJob(job, report, services, dirs);
+    // The PR is the plan: the worker, then what follows it in the configured chain (a review).
+    const chain = fromWorker(implementChain(prepared), "implement-feedback", FEEDBACK_TASK);
+    const notes: string[] = [];
+    const checks = new RepoChecks(ctx, report, prepared, dirs, services, notes);
+    const setupFailed = await checks.setup();
+    if (setupFailed) return report.finish(setupFailed);
+
+    const allowWorkflowEdits = prepared.config.implement.allowWorkflowEdits;
+    const work = new StepCommits({ job, report, checkout: prepared.root, author: services.botIdentity, allowWorkflowEdits, notes });
+    const message = `Address feedback: ${job.trigger.request.split("\n")[0]?.trim() || "review comments"}`;
     const { result, budget } = await runJobChain(ctx, services, report, prepared, dirs, {
-      chain: FEEDBACK_CHAIN,
+      chain,
       task: cleanText(job.trigger.request).trim() || "Address the review comments.",
       mode: "write",
+      observe: (event) => work.observe(event),
+      stepContext: async (agent) => (agent === "reviewer" ? work.reviewContext(prepared.sha, message) : []),
     });
+    await work.commitRest(work.reviewed ? "Address the review's findings" : message);
 
-    const sender = job.trigger.sender;
-    const made = await commitStep({
-      checkout: prepared.root,
-      step: `Address feedback: ${job.trigger.request.split("\n")[0]?.trim() || "review comments"}`,
-      author: services.botIdentity,
-      coAuthor: noreplyIdentity(sender, job.trigger.senderId),
-    });
-    const notes = refusedNotes(made.refused);
+    const failed = chainFailure(result, ctx.signal, budget.limits);
+    const checkFailed = !failed && work.shas.length > 0 ? await checks.check() : undefined;
     const pushed = await pushBranch({
       checkout: prepared.root,
       cloneUrl: job.repo.cloneUrl,
@@ -69,9 +68,14 @@ export async function runFeedbackJob(job: JobRecord, ctx: JobContext, services: 
       defaultBranch: job.repo.defaultBranch,
       base: prepared.sha,
     });
-    const failed = chainFailure(result, ctx.signal, budget.limits);
-    const ending = failed ?? (pushed.pushed ? { terminal: { kind: "done" as const } } : { terminal: { kind: "failed" as const, reason: "the worker changed no files" } });
-    const final = await report.finish({ ...ending, patch: { notes } });
+    const ending =
+      failed ??
+      (!pushed.pushed
+        ? { terminal: { kind: "failed" as const, reason: "the worker changed no files" } }
+        : checkFailed
+          ? { terminal: { kind: "failed" as const, reason: checkFailed } }
+          : { terminal: { kind: "done" as const } });
+    const final = await report.finish({ ...ending, patch: { notes, commands: checks.results } });
     if (job.trigger.commentKind === "review_comment" && job.trigger.commentId !== undefined) {
       const answer = pushed.pushed ? `Done in ${pushed.sha.slice(0, 7)}. ${final.outcome}` : final.outcome;
       await report.writer

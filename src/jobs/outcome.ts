@@ -1,5 +1,6 @@
 import { describeBudget, type Budgets } from "../agent/budget.js";
 import type { ChainResult } from "../chain/run-chain.js";
+import { ConfigError } from "../config/validate.js";
 import { cleanText } from "../context/clean-text.js";
 import type { JobRecord } from "../queue/types.js";
 import type { ProgressState, Terminal } from "../report/types.js";
@@ -20,6 +21,10 @@ export function failure(error: unknown, signal: AbortSignal): Ending {
   const reason = signal.aborted ? (signal.reason as { kind?: string; by?: string } | undefined) : undefined;
   if (reason?.kind === "cancelled") return { terminal: { kind: "cancelled", by: reason.by } };
   if (reason?.kind === "shutdown") return { terminal: { kind: "failed", reason: "interrupted (crewbot was stopped)" } };
+  // One comment names the file and every bad key; nothing runs on a guess.
+  if (error instanceof ConfigError) {
+    return { terminal: { kind: "failed", reason: `${error.file} is invalid; fix it on the default branch and write the command again` }, patch: { notes: error.problems } };
+  }
   const message = error instanceof Error ? error.message : String(error);
   return { terminal: { kind: "failed", reason: message.split("\n")[0]!.slice(0, 300) } };
 }

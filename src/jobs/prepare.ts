@@ -1,12 +1,15 @@
 import path from "node:path";
 import { BudgetTracker } from "../agent/budget.js";
 import type { AgentEvent } from "../agent/events.js";
-import { runChain, type ChainResult, type RunChainOptions } from "../chain/run-chain.js";
+import { chainMode, runChain, type ChainResult, type RunChainOptions } from "../chain/run-chain.js";
 import type { ChainDefinition } from "../chain/types.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { Mode } from "../tools/types.js";
 import type { ContextSection } from "../chain/prompt.js";
 import { loadDefinitions, type Definitions } from "../chain/definitions.js";
+import { loadRepoConfig } from "../config/load.js";
+import { CONFIG_PATH, type CrewbotConfig } from "../config/schema.js";
+import { ConfigError } from "../config/validate.js";
 import { issueContext } from "../context/issue-context.js";
 import { readRepoInstructions } from "../context/repo-instructions.js";
 import type { JobRecord } from "../queue/types.js";
@@ -46,6 +49,14 @@ export interface Prepared extends Definitions {
   sha: string;
   /** What the agents read as data: repository instructions, then the issue or PR. */
   context: ContextSection[];
+  /** `.github/crewbot.yml` of the default branch (or the organisation's), defaults filled in. */
+  config: CrewbotConfig;
+}
+
+/** A command the repository's config turned off ends the job before anything is cloned. */
+export function assertCommandOn(job: JobRecord, config: CrewbotConfig): void {
+  if (config.commands[job.kind]) return;
+  throw new Error(`/${job.kind} is turned off for this repository (commands.${job.kind}: false in ${CONFIG_PATH})`);
 }
 
 /**
@@ -54,6 +65,8 @@ export interface Prepared extends Definitions {
  */
 export async function prepareJob(job: JobRecord, report: JobReport, services: JobServices, dirs: JobDirs): Promise<Prepared> {
   const { owner, repo, number, isPullRequest } = job.target;
+  const { config } = await loadRepoConfig(report.octokit, { owner, repo });
+  assertCommandOn(job, config);
   const defaultsDir = path.join(dirs.workDir, "default-branch");
   const lease = await services.mirrors.sync({ owner, repo, cloneUrl: job.repo.cloneUrl, token: report.token, defaultBranch: job.repo.defaultBranch });
   let checkout;
@@ -66,7 +79,28 @@ export async function prepareJob(job: JobRecord, report: JobReport, services: Jo
   }
   const definitions = await loadDefinitions(defaultsDir);
   const context = [...(await readRepoInstructions(defaultsDir)), ...(await issueContext(report.octokit, job, services.permissions))];
-  return { ...definitions, root: checkout.path, sha: checkout.sha, context };
+  return { ...definitions, root: checkout.path, sha: checkout.sha, context, config };
+}
+
+/**
+ * The configured write chain from its worker on, with the worker's task replaced: for work whose
+ * plan is already known (an approved plan, a PR's feedback), without new scout or planner steps.
+ */
+export function fromWorker(configured: ChainDefinition, name: string, task: string): ChainDefinition {
+  const worker = configured.steps.findIndex((step) => step.agent === "worker");
+  return { name, file: "(built in)", steps: [{ agent: "worker", task }, ...configured.steps.slice(worker + 1)] };
+}
+
+/** `implement.chain` of the config: a chain of the repository or a bundled one, with a worker step. */
+export function implementChain(prepared: Prepared): ChainDefinition {
+  const name = prepared.config.implement.chain;
+  const chain = prepared.chains.get(name);
+  const available = [...prepared.chains.values()].filter((c) => chainMode(c) === "write").map((c) => c.name).sort();
+  if (!chain || chainMode(chain) !== "write") {
+    const problem = chain ? `the chain "${name}" has no worker step` : `there is no chain "${name}"`;
+    throw new ConfigError(CONFIG_PATH, [`\`implement.chain\`: expected a chain with a worker step (${available.join(", ")}); ${problem}`]);
+  }
+  return chain;
 }
 
 export interface JobChainOptions {
@@ -76,6 +110,7 @@ export interface JobChainOptions {
   /** Extra handling of the agents' events, after the progress comment's. */
   observe?: (event: AgentEvent) => void;
   betweenTurns?: RunChainOptions["betweenTurns"];
+  stepContext?: RunChainOptions["stepContext"];
 }
 
 /**
@@ -91,7 +126,8 @@ export async function runJobChain(
   options: JobChainOptions,
 ): Promise<{ result: ChainResult; budget: BudgetTracker }> {
   await ctx.update({ agentsStarted: true });
-  const budget = new BudgetTracker(services.budgets);
+  const { config } = prepared;
+  const budget = new BudgetTracker(config.budgets);
   const result = await runChain({
     chain: options.chain,
     agents: prepared.agents,
@@ -101,6 +137,8 @@ export async function runJobChain(
     workspace: { root: prepared.root, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
     sandbox: await services.sandbox(),
     budget,
+    models: config.models,
+    network: config.sandbox.network,
     client: services.anthropic(),
     signal: ctx.signal,
     emit: (event) => {
@@ -108,6 +146,7 @@ export async function runJobChain(
       options.observe?.(event);
     },
     betweenTurns: options.betweenTurns,
+    stepContext: options.stepContext,
   });
   return { result, budget };
 }

@@ -1,5 +1,4 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import type { Budgets } from "../agent/budget.js";
 import type { PermissionCache } from "../github/permission-cache.js";
 import type { InstallationOctokit } from "../github/types.js";
 import type { GitHubWriter, ReportLog } from "../report/github-writer.js";
@@ -22,7 +21,6 @@ export interface JobServices {
   dataDir: string;
   /** `CREWBOT_PUBLIC_URL`, for transcript links. */
   publicUrl: string;
-  budgets: Budgets;
   /** Commenters' permissions, remembered briefly; shared with the triggers, which just asked. */
   permissions: PermissionCache;
   /** Author and committer of crewbot's commits. */

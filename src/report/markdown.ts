@@ -166,3 +166,11 @@ export function cutMiddle(text: string, max: number, note: (cutChars: number) =>
   settleFences(lines); // the cut may have removed a closer or an opener
   return lines.join("\n");
 }
+
+/** `text` as a fenced code block that nothing inside can close early; pings and markers broken. */
+export function codeBlock(text: string): string {
+  const body = neutraliseMentions(breakCommentOpeners(text.replace(/\r\n?/g, "\n")));
+  const longest = Math.max(0, ...(body.match(/^ {0,3}`{3,}/gm) ?? []).map((run) => run.trim().length));
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  return `${fence}text\n${body}\n${fence}`;
+}

@@ -3,12 +3,15 @@ import type { PlanStep } from "../chain/types.js";
 import { formatFigures } from "./format.js";
 import { safeBlock, safeLine, safeInline } from "./markdown.js";
 import type { Usage } from "../agent/pricing.js";
+import { renderCommands, type CommandSummary } from "./render-commands.js";
 
 export interface PullRequestBody {
   issueNumber: number;
   plan: { goal?: string; steps: PlanStep[]; done: number[] };
   /** Lines worth a reviewer's attention (refused workflow changes, steps left undone). */
   notes: string[];
+  /** Setup and check commands with their results. */
+  commands?: CommandSummary[];
   usage: Usage;
   costUsd: number;
   estimate: boolean;
@@ -24,6 +27,7 @@ export function renderPullRequestBody(input: PullRequestBody): string {
     const list = formatTaskList(input.plan.steps, new Set(input.plan.done)).split("\n").map(safeLine).join("\n");
     parts.push(`## Plan\n${list}`);
   }
+  parts.push(...renderCommands(input.commands ?? []));
   if (input.notes.length > 0) parts.push(`## Notes\n${input.notes.map((n) => `- ${safeInline(n, 500)}`).join("\n")}`);
   const transcript = input.transcript ? ` · [Transcript](${input.transcript})` : "";
   parts.push(`---\nMade by crewbot · ${formatFigures(input)}${transcript}`);

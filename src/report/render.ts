@@ -4,6 +4,7 @@
  */
 import { formatTaskList, taskText } from "../chain/task-list.js";
 import { formatDuration, formatFigures } from "./format.js";
+import { renderCommands } from "./render-commands.js";
 import { codeSpan, COMMENT_LIMIT, cutMiddle, GITHUB_BODY_LIMIT, neutraliseMentions, safeBlock, safeInline, safeLine } from "./markdown.js";
 import { APPROVE_LINE_UNCHECKED, jobMarker, type ProgressState, type Terminal } from "./types.js";
 
@@ -75,6 +76,7 @@ function sections(state: ProgressState): Section[] {
       .join("\n");
     out.push({ title: "## Plan", content: list, rank: 3 });
   }
+  for (const section of renderCommands(state.commands ?? [])) out.push({ content: section, rank: 2 });
   if (plan?.risks?.trim()) out.push({ title: "## Risks", content: safeBlock(plan.risks.trim()), rank: 0 });
   const notes = [...new Set(state.notes ?? [])].filter((n) => n.trim() !== "");
   if (notes.length > 0) {
@@ -161,16 +163,4 @@ export function renderHelp(options: HelpOptions = {}): string {
 /** The one reply to someone without write access; it pings nobody (they follow the thread anyway). */
 export function renderNotAllowed(login: string): string {
   return `Sorry ${neutraliseMentions(`@${safeInline(login, 60)}`)}, only people with write, maintain or admin permission on this repository can run crewbot commands. Nothing was started.`;
-}
-
-/** Invalid repository config: name the problems; the job does not run on a guess. */
-export function renderConfigError(problems: string | string[], file = ".github/crewbot.yml"): string {
-  const list = (Array.isArray(problems) ? problems : [problems]).slice(0, 20);
-  return [
-    `❌ crewbot did not run: ${codeSpan(file, 120)} is invalid.`,
-    "",
-    ...list.map((p) => `- ${safeLine(taskText(safeCap(p, 500)))}`),
-    "",
-    "Fix the file on the default branch and write the command again.",
-  ].join("\n");
 }

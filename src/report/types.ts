@@ -1,6 +1,7 @@
 import type { Usage } from "../agent/pricing.js";
 import type { PlanStep } from "../chain/types.js";
 import type { JobKind } from "../queue/types.js";
+import type { CommandSummary } from "./render-commands.js";
 
 /** How a job ended; the first line of its final comment starts with the matching sign. */
 export type Terminal =
@@ -44,6 +45,8 @@ export interface ProgressState {
   terminal?: Terminal;
   /** A finished /plan: end with the approval checkbox. */
   approvable?: boolean;
+  /** The repository's setup and check commands run so far, with their results. */
+  commands?: CommandSummary[];
   /** Short lines worth telling (a step refused, bash unavailable, …). */
   notes?: string[];
 }

@@ -149,6 +149,20 @@ export function normalise(body: string, jobId: string): string {
   return body.replaceAll(jobId, "JOB").replace(/\b\d+(?:m \d+)?s\b/g, "Ns");
 }
 
+export const CONFIG_URL_PATH = "/contents/.github%2Fcrewbot.yml";
+
+/**
+ * GitHub's answers when a job reads `.github/crewbot.yml` (Probot's config plugin): the
+ * repository's file, else the organisation's `.github` repository's; a missing one is a 404.
+ */
+export function mockRepoConfig(files: { repo?: string; org?: string } = {}): nock.Scope {
+  const raw = { "content-type": "text/plain; charset=utf-8" }; // what GitHub sends for the raw media type
+  const scope = nock(API).get(`${REPO_PATH}${CONFIG_URL_PATH}`);
+  if (files.repo !== undefined) return scope.reply(200, files.repo, raw);
+  const org = scope.reply(404, { message: "Not Found" }).get(`/repos/${REPO_OWNER}/.github${CONFIG_URL_PATH}`);
+  return files.org !== undefined ? org.reply(200, files.org, raw) : org.reply(404, { message: "Not Found" });
+}
+
 export interface JobCommentsMock {
   /** The id GitHub gives the job's progress comment. */
   progressId: number;
@@ -160,11 +174,15 @@ export interface JobCommentsMock {
   trigger?: { id: number; review?: boolean };
   /** The conversation the job reads as context; false when the job ends before reading it. */
   conversation?: unknown[] | false;
+  /** `.github/crewbot.yml` as GitHub serves it (default: none anywhere); false when the job ends before reading it. */
+  config?: { repo?: string; org?: string } | false;
 }
 
 /** A job's own traffic on its issue or PR: 👀, the progress comment, the conversation, the edits. */
 export function mockJobComments(o: JobCommentsMock): nock.Scope {
   const n = o.number ?? 1;
+  const config = o.config ?? (o.conversation === false ? false : {});
+  if (config !== false) mockRepoConfig(config);
   let scope = nock(API);
   if (o.trigger) {
     const where = o.trigger.review ? "pulls" : "issues";

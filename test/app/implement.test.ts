@@ -86,13 +86,12 @@ describe("/implement that stops part-way", () => {
       ],
       { files: { "README.md": "# Hello commmit\n" } },
     );
-    // Scout, planner and two worker turns, then the turn budget is spent.
-    stack.crewbot.services.budgets = { ...stack.crewbot.services.budgets, maxTurns: 4 };
     const payload = issueCommentCreated("/implement", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
     mockInstallationToken();
     mockPermission("Codertocat", "write"); // asked once: the job reuses the trigger's answer
     const edits: string[] = [];
-    mockJobComments({ progressId: 78, edits, trigger: { id: payload.comment.id } });
+    // Scout, planner and two worker turns, then the turn budget of the repository's config is spent.
+    mockJobComments({ progressId: 78, edits, trigger: { id: payload.comment.id }, config: { repo: "budgets:\n  maxTurns: 4\n" } });
 
     const job = await stack.runToEnd("issue_comment", payload, "implement-partial");
 

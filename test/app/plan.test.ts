@@ -4,7 +4,7 @@ import nock from "nock";
 import { describe, expect, it } from "vitest";
 import { issueCommentCreated } from "../fixtures/payloads.js";
 import { useNock } from "../helpers/github.js";
-import { ANTHROPIC_KEY, API, mockInstallationToken, mockPermission, normalise, PRIVATE_KEY, REPO_PATH, startStack, TOKEN, WEBHOOK_SECRET } from "./harness.js";
+import { ANTHROPIC_KEY, API, mockInstallationToken, mockPermission, mockRepoConfig, normalise, PRIVATE_KEY, REPO_PATH, startStack, TOKEN, WEBHOOK_SECRET } from "./harness.js";
 
 useNock();
 
@@ -41,6 +41,7 @@ describe("/plan on an issue, end to end", () => {
     mockInstallationToken();
     mockPermission("Codertocat", "admin"); // asked once: the job reuses the trigger's answer
     mockPermission("mallory", "read");
+    mockRepoConfig();
     nock(API)
       .post(`${REPO_PATH}/issues/comments/${payload.comment.id}/reactions`, (b) => (record("POST")("reaction", b), true))
       .reply(201, { id: 1, content: "eyes" })

@@ -6,7 +6,7 @@ import { freePort, signWebhook } from "../helpers/app-stand-ins.js";
 import { startFakeAnthropic, type FakeServer } from "../helpers/fake-anthropic.js";
 import { tempDir } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
-import { API, gitServer, mockInstallationToken, mockPermission, REPO_PATH, stackEnv, TestOctokit, TOKEN, WEBHOOK_SECRET } from "./harness.js";
+import { API, gitServer, mockInstallationToken, mockPermission, mockRepoConfig, REPO_PATH, stackEnv, TestOctokit, TOKEN, WEBHOOK_SECRET } from "./harness.js";
 
 useNock();
 
@@ -56,6 +56,7 @@ describe("the real server", () => {
     const payload = issueCommentCreated("/plan", { cloneUrl, defaultBranch: "main" });
     mockInstallationToken();
     mockPermission("Codertocat", "write"); // asked once: the job reuses the trigger's answer
+    mockRepoConfig();
     const writes: Array<[string, string | undefined]> = [];
     nock(API)
       .post(`${REPO_PATH}/issues/comments/${payload.comment.id}/reactions`, (b) => (writes.push(["react", b.content]), true))

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { initialProgress } from "../../src/report/progress-state.js";
-import { renderHelp, renderNotAllowed, renderConfigError, renderProgress, statusLine, transcriptUrl } from "../../src/report/render.js";
+import { renderHelp, renderNotAllowed, renderProgress, statusLine, transcriptUrl } from "../../src/report/render.js";
 import { APPROVE_LINE_UNCHECKED, jobMarker, type ProgressState } from "../../src/report/types.js";
 
 const ZWSP = "\u200B";
@@ -227,12 +227,6 @@ describe("replies", () => {
   it("not-allowed pings nobody", () => {
     expect(renderNotAllowed("mallory")).toBe(
       `Sorry @${ZWSP}mallory, only people with write, maintain or admin permission on this repository can run crewbot commands. Nothing was started.`,
-    );
-  });
-
-  it("config errors name the problems", () => {
-    expect(renderConfigError(["budgets.maxTurns: expected a number", "unknown key `foo`"])).toBe(
-      "❌ crewbot did not run: `.github/crewbot.yml` is invalid.\n\n- budgets.maxTurns: expected a number\n- unknown key `foo`\n\nFix the file on the default branch and write the command again.",
     );
   });
 

@@ -1,0 +1,28 @@
+import YAML from "yaml";
+import { loadConfigFile } from "../config/load.js";
+import { ConfigError } from "../config/validate.js";
+import type { ConfigArgs } from "./args.js";
+import type { CliIO } from "./run.js";
+
+/**
+ * `crewbot config validate|print <file>`: the same checks the app makes on GitHub, so a config
+ * can be fixed before it is pushed. Exit 1 on any problem, each on its own line with its key.
+ */
+export async function configCommand(args: ConfigArgs, io: CliIO): Promise<number> {
+  try {
+    const { config, notes } = await loadConfigFile(args.file);
+    for (const note of notes) io.stderr(`crewbot: note: ${note}`);
+    if (args.action === "print") io.stdout(YAML.stringify(config));
+    else io.stdout(`${args.file}: valid\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.stderr(`crewbot: ${error.file} is invalid:`);
+      for (const problem of error.problems) io.stderr(`  - ${problem.replaceAll("`", "")}`);
+      return 1;
+    }
+    const code = (error as NodeJS.ErrnoException).code;
+    io.stderr(`crewbot: ${code === "ENOENT" ? `${args.file} does not exist` : (error as Error).message}`);
+    return 1;
+  }
+}

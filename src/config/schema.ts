@@ -1,0 +1,105 @@
+/**
+ * `.github/crewbot.yml` (DESIGN.md §5): every key optional, unknown keys are errors, and each
+ * field says in plain words what it expects, so an error can name the key and the fix.
+ */
+import { z } from "zod";
+import { DEFAULT_BUDGETS } from "../agent/budget.js";
+
+/** The file crewbot reads, relative to the repository root (and to an organisation's `.github` repository). */
+export const CONFIG_PATH = ".github/crewbot.yml";
+
+const expect = (text: string) => ({ error: text });
+const flag = (fallback: boolean) => z.boolean(expect("true or false")).default(fallback);
+const positive = (what: string) => z.number(expect(what)).positive(expect(what));
+const positiveInt = (what: string) => z.number(expect(what)).int(expect(what)).positive(expect(what));
+const strings = (what: string) => z.array(z.string(expect(what)), expect(`a list of ${what}`));
+
+/** A shell command line for `setup` or `check`: one line, not empty. */
+const command = z
+  .string(expect("a command (a string)"))
+  .trim()
+  .min(1, expect("a command, not an empty string"))
+  .max(2000, expect("a command of at most 2000 characters"))
+  .refine((c) => !/[\r\n\0]/.test(c), expect("a command on one line (write several commands as several list items)"));
+const commands = z.array(command, expect("a list of commands (strings)")).max(20, expect("at most 20 commands"));
+
+/** Model ids as the Anthropic API names them (`claude-sonnet-4-5`, `claude-3-5-haiku@20241022`). */
+const modelId = z.string(expect("a model id")).regex(/^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,99}$/, expect("a model id such as claude-sonnet-4-5"));
+
+const chainName = z
+  .string(expect("a chain name"))
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, expect("a chain name such as implement or implement-and-review"));
+
+export const ConfigSchema = z.strictObject({
+  commands: z
+    .strictObject({ plan: flag(true), implement: flag(true), review: flag(true) }, expect("a map of commands to true or false"))
+    .prefault({}),
+  review: z
+    .strictObject(
+      {
+        auto: flag(true),
+        drafts: flag(false),
+        ignoreAuthors: strings("logins (strings)").default([]),
+        includeBots: strings("bot logins (strings)").default([]),
+        paths: z
+          .strictObject(
+            { include: strings("glob patterns (strings)").default(["**"]), exclude: strings("glob patterns (strings)").default([]) },
+            expect("a map with include and exclude"),
+          )
+          .prefault({}),
+        debounceSeconds: z.number(expect("a number of seconds")).int(expect("a whole number of seconds")).min(0, expect("0 or more seconds")).max(3600, expect("at most 3600 seconds")).default(60),
+      },
+      expect("a map of review settings"),
+    )
+    .prefault({}),
+  implement: z
+    .strictObject(
+      {
+        chain: chainName.default("implement"),
+        draft: flag(true),
+        setup: commands.default([]),
+        check: commands.default([]),
+        allowWorkflowEdits: flag(false),
+      },
+      expect("a map of implement settings"),
+    )
+    .prefault({}),
+  budgets: z
+    .strictObject(
+      {
+        maxTurns: positiveInt("a whole number above 0").default(DEFAULT_BUDGETS.maxTurns),
+        maxOutputTokens: positiveInt("a whole number above 0").default(DEFAULT_BUDGETS.maxOutputTokens),
+        maxCostUsd: positive("a number of US dollars above 0").default(DEFAULT_BUDGETS.maxCostUsd),
+        maxMinutes: positive("a number of minutes above 0").default(DEFAULT_BUDGETS.maxMinutes),
+      },
+      expect("a map of budgets"),
+    )
+    .prefault({}),
+  models: z.record(z.string(), modelId, expect("a map of agent names to model ids")).default({}),
+  sandbox: z.strictObject({ network: flag(false) }, expect("a map with network: true or false")).prefault({}),
+});
+
+/** The effective configuration: every key present, defaults filled in. */
+export type CrewbotConfig = z.output<typeof ConfigSchema>;
+
+/** The configuration of a repository without a config file. */
+export const DEFAULT_CONFIG: CrewbotConfig = ConfigSchema.parse({});
+
+/** The keys an object at `path` accepts, for "unknown key" messages; undefined when not an object. */
+export function keysAt(path: readonly PropertyKey[]): string[] | undefined {
+  let schema: z.ZodType = ConfigSchema;
+  for (const key of [...path, null]) {
+    // Unwrap .default()/.prefault()/.optional() to the object inside.
+    let def = schema._zod.def as { type: string; innerType?: z.ZodType; shape?: Record<string, z.ZodType> };
+    while (def.innerType && def.type !== "object") {
+      schema = def.innerType;
+      def = schema._zod.def as typeof def;
+    }
+    if (def.type !== "object" || !def.shape) return undefined;
+    if (key === null) return Object.keys(def.shape);
+    const next = def.shape[String(key)];
+    if (!next) return undefined;
+    schema = next;
+  }
+  return undefined;
+}

@@ -1,0 +1,67 @@
+/** A write job's `implement.setup` before the agents and `implement.check` after the worker. */
+import type { JobContext } from "../queue/runner.js";
+import type { CommandSummary } from "../report/render-commands.js";
+import { commandFailure } from "../report/render-commands.js";
+import { keepSetupOutOfCommits, runRepoCommands, type CommandPhase } from "../workspace/repo-commands.js";
+import type { JobDirs } from "./job-dirs.js";
+import type { JobReport } from "./job-report.js";
+import type { Ending } from "./outcome.js";
+import type { Prepared } from "./prepare.js";
+import type { JobServices } from "./services.js";
+
+/** Longest any one setup or check command may run (and never longer than the job's own time budget). */
+export const COMMAND_TIMEOUT_MS = 10 * 60_000;
+
+/** The setup and check commands of one job, and their results for the comment and the PR body. */
+export class RepoChecks {
+  readonly results: CommandSummary[] = [];
+
+  constructor(
+    private readonly ctx: JobContext,
+    private readonly report: JobReport,
+    private readonly prepared: Prepared,
+    private readonly dirs: JobDirs,
+    private readonly services: JobServices,
+    /** The job's notes: files setup changed and that were put back are told there. */
+    private readonly notes: string[],
+  ) {}
+
+  /**
+   * Setup, with the network (installing dependencies needs it). What it leaves in the checkout
+   * is kept out of the commits. A failed setup ends the job: agents on a broken checkout would
+   * only guess.
+   */
+  async setup(): Promise<Ending | undefined> {
+    await this.run("setup", this.prepared.config.implement.setup, true);
+    const reason = commandFailure(this.results);
+    if (reason) return { terminal: { kind: "failed", reason }, patch: { commands: [...this.results] } };
+    if (this.results.length === 0) return undefined;
+    const restored = await keepSetupOutOfCommits(this.prepared.root);
+    if (restored.length > 0) this.notes.push(`Setup changed ${restored.join(", ")}; put back, so the commits hold only the worker's changes`);
+    return undefined;
+  }
+
+  /** The checks on the committed work, with the network only when `sandbox.network` allows it. */
+  async check(): Promise<string | undefined> {
+    await this.run("check", this.prepared.config.implement.check, this.prepared.config.sandbox.network);
+    return commandFailure(this.results.filter((r) => r.phase === "check"));
+  }
+
+  private async run(phase: CommandPhase, commands: readonly string[], network: boolean): Promise<void> {
+    if (commands.length === 0) return;
+    const results = await runRepoCommands(commands, {
+      phase,
+      root: this.prepared.root,
+      scratchDir: this.dirs.scratchDir,
+      artifactsDir: this.dirs.artifactsDir,
+      sandbox: await this.services.sandbox(),
+      network,
+      timeoutMs: Math.min(COMMAND_TIMEOUT_MS, this.prepared.config.budgets.maxMinutes * 60_000),
+      signal: this.ctx.signal,
+      onStart: (command) => this.report.set({ agent: phase, step: undefined, lastTool: command }),
+    });
+    for (const { artifact: _artifact, ...summary } of results) this.results.push(summary);
+    this.report.set({ commands: [...this.results] });
+    if (this.ctx.signal.aborted) throw new Error(`${phase} was interrupted`);
+  }
+}

@@ -1,0 +1,105 @@
+import { parsePlan } from "../chain/parse-plan.js";
+import type { ParsedPlan } from "../chain/types.js";
+import type { ContextSection } from "../chain/prompt.js";
+import type { JobRecord } from "../queue/types.js";
+import { git } from "../workspace/git.js";
+import { commitStep, noreplyIdentity, refusedNotes, type GitIdentity } from "../workspace/commit.js";
+import { DoneTracker } from "./done-tracker.js";
+import type { JobReport } from "./job-report.js";
+
+/** `https://host/o/r.git` → `https://host/o/r`, for links to branches and commits. */
+export const webUrl = (cloneUrl: string) => cloneUrl.replace(/\.git$/, "");
+
+/** Above this the reviewer gets the start of the diff and is told to read the rest itself. */
+export const MAX_REVIEW_DIFF_CHARS = 60_000;
+
+export interface StepCommitsOptions {
+  job: JobRecord;
+  report: JobReport;
+  checkout: string;
+  author: GitIdentity;
+  /** `implement.allowWorkflowEdits`. */
+  allowWorkflowEdits: boolean;
+  /** The job's notes, shared with whoever else has something to tell. */
+  notes: string[];
+}
+
+/**
+ * The plan as the planner wrote it, the worker's ticks, and the commit each finished step
+ * became; also what a chain's later worker (after a reviewer, or on PR feedback) committed.
+ */
+export class StepCommits {
+  private plan: ParsedPlan = { steps: [], filesToModify: [] };
+  private tracker = new DoneTracker(0);
+  private pending: number[] = [];
+  private readonly commits: Record<number, { sha: string; url: string }> = {};
+  /** Every commit made, oldest first. */
+  readonly shas: string[] = [];
+  /** A reviewer step has started: the worker after it addresses its findings. */
+  reviewed = false;
+
+  constructor(private readonly options: StepCommitsOptions) {}
+
+  usePlan(plan: ParsedPlan): void {
+    this.plan = plan;
+    this.tracker = new DoneTracker(plan.steps.length);
+    this.options.report.set(this.patch());
+  }
+
+  observe(event: Parameters<JobReport["event"]>[0]): void {
+    if (event.type === "step_end" && event.agent === "planner" && event.output) this.usePlan(parsePlan(event.output));
+    if (event.type === "step_start" && event.agent === "reviewer") this.reviewed = true;
+    if (event.type === "text" && event.agent === "worker") this.pending.push(...this.tracker.push(event.text));
+  }
+
+  /** Between the worker's turns: each newly finished step becomes a commit (when files changed). */
+  async commitFinished(): Promise<void> {
+    const steps = this.pending.splice(0);
+    for (const n of steps) await this.commit(this.plan.steps[n - 1]!.text, n);
+    if (steps.length > 0) this.options.report.set(this.patch());
+  }
+
+  /** What the worker changed without reporting a step is committed too, rather than lost. */
+  async commitRest(message: string): Promise<void> {
+    await this.commitFinished();
+    await this.commit(message);
+  }
+
+  /**
+   * Before a reviewer: the worker's changes so far committed, and the diff from `base` as the
+   * reviewer's context (the agents cannot run git on `.git` themselves outside bash).
+   */
+  async reviewContext(base: string, rest: string): Promise<ContextSection[]> {
+    await this.commitRest(rest);
+    const diff = await git(["diff", "--no-color", "--no-ext-diff", base, "HEAD", "--"], { cwd: this.options.checkout, workspace: true });
+    const text =
+      diff.length > MAX_REVIEW_DIFF_CHARS
+        ? `${diff.slice(0, MAX_REVIEW_DIFF_CHARS)}\n… (the diff is ${diff.length} characters; read the changed files for the rest)`
+        : diff;
+    return [{ source: "the changes made so far (git diff)", text: text || "(no changes)" }];
+  }
+
+  private async commit(text: string, step?: number): Promise<void> {
+    const { job, checkout, author, allowWorkflowEdits } = this.options;
+    const made = await commitStep({
+      checkout,
+      step: text,
+      author,
+      coAuthor: noreplyIdentity(job.trigger.sender, job.trigger.senderId),
+      allowWorkflowEdits,
+    });
+    this.options.notes.push(...refusedNotes(made.refused).filter((note) => !this.options.notes.includes(note)));
+    if (!made.sha) return;
+    this.shas.push(made.sha);
+    if (step !== undefined) this.commits[step] = { sha: made.sha, url: `${webUrl(job.repo.cloneUrl)}/commit/${made.sha}` };
+  }
+
+  patch() {
+    const { goal, steps, risks } = this.plan;
+    return { plan: { goal, steps, risks, done: this.tracker.done, commits: { ...this.commits } }, notes: [...this.options.notes] };
+  }
+
+  planForBody() {
+    return { goal: this.plan.goal, steps: this.plan.steps, done: this.tracker.done };
+  }
+}
