@@ -1,0 +1,270 @@
+/**
+ * The reviewer's parsed output → the body of `POST /repos/{o}/{r}/pulls/{n}/reviews`.
+ * GitHub answers 422 to the whole review when one comment sits on a line outside the diff, so a
+ * finding goes inline only where diff-lines says GitHub accepts it; everything else — findings
+ * elsewhere, past the inline cap, notes, the summary, files not reviewed — goes in the body.
+ */
+import type { Finding, ParsedReview, ReviewNote, Severity } from "../chain/types.js";
+import { hunkOf, lineText, type DiffFile, type Side } from "./diff-lines.js";
+import { fingerprint, fingerprintMarker } from "./fingerprint.js";
+import type { Selection } from "./select-files.js";
+
+export interface ReviewComment {
+  path: string;
+  body: string;
+  line: number;
+  side: Side;
+  start_line?: number;
+  start_side?: Side;
+}
+
+export interface ReviewRequest {
+  event: "COMMENT";
+  body: string;
+  comments: ReviewComment[];
+}
+
+export type SeverityCounts = Record<Severity, number>;
+
+export interface BuiltReview {
+  request: ReviewRequest;
+  /** Findings and notes of this review by severity (repeats of earlier reviews left out). */
+  counts: SeverityCounts;
+  /** No findings and no notes: the caller may skip posting. */
+  clean: boolean;
+  /** Findings left out because an earlier review posted them (see `alreadyPosted`). */
+  repeated: number;
+}
+
+export interface BuildOptions {
+  /** Fingerprints read back from earlier reviews (`postedFingerprints`); those findings are dropped. */
+  alreadyPosted?: ReadonlySet<string>;
+  /** Code at `path:line` for fingerprints; defaults to the diff's own lines. */
+  lineText?: (path: string, line: number) => string | undefined;
+  maxComments?: number;
+}
+
+export const MAX_INLINE_COMMENTS = 25;
+export const MAX_COMMENT_CHARS = 60_000;
+export const MAX_BODY_CHARS = 65_000;
+const MAX_NOT_REVIEWED_CHARS = 15_000;
+const TRUNCATED = "… truncated";
+
+const ORDER: Severity[] = ["critical", "warning", "suggestion"];
+const LABEL: Record<Severity, string> = { critical: "Critical", warning: "Warning", suggestion: "Suggestion" };
+
+export interface Placement {
+  path: string;
+  side: Side;
+  line: number;
+  startLine?: number;
+}
+
+/**
+ * Where a finding can sit inline, or null. The reviewer numbers lines as in the head checkout
+ * (RIGHT), except on a deleted file or a renamed file's old path, which only exist on LEFT.
+ * A range needs both ends in one hunk; otherwise its end line alone, when that is in the diff.
+ */
+export function placeFinding(finding: Finding, files: readonly DiffFile[]): Placement | null {
+  let file = files.find((f) => f.path === finding.path);
+  let side: Side = file?.status === "deleted" ? "LEFT" : "RIGHT";
+  if (!file) {
+    file = files.find((f) => f.oldPath === finding.path);
+    side = "LEFT";
+  }
+  if (!file) return null;
+  const end = finding.endLine ?? finding.line;
+  const endHunk = hunkOf(file, side, end);
+  if (endHunk === undefined) return null;
+  const placement: Placement = { path: file.path, side, line: end };
+  if (end > finding.line && hunkOf(file, side, finding.line) === endHunk) placement.startLine = finding.line;
+  return placement;
+}
+
+/** Code at a line as the diff shows it (RIGHT, or LEFT for deleted files and old paths). */
+export function diffLineText(files: readonly DiffFile[]): (path: string, line: number) => string | undefined {
+  return (path, line) => {
+    const file = files.find((f) => f.path === path);
+    if (file) return lineText(file, file.status === "deleted" ? "LEFT" : "RIGHT", line);
+    const old = files.find((f) => f.oldPath === path);
+    return old ? lineText(old, "LEFT", line) : undefined;
+  };
+}
+
+/** Cuts `text` to at most `max` characters, never inside a surrogate pair. */
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = Math.max(0, max);
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return text.slice(0, end);
+}
+
+/** Closes a code fence left open by a cut, so the rest of the body is not swallowed by it. */
+function closeFences(text: string): string {
+  const fences = text.split("\n").filter((l) => /^\s*(`{3,}|~{3,})/.test(l)).length;
+  return fences % 2 === 1 ? `${text}\n\`\`\`` : text;
+}
+
+function code(text: string): string {
+  return text.includes("`") ? `\`\` ${text} \`\`` : `\`${text}\``;
+}
+
+function location(f: Finding): string {
+  return `${f.path}:${f.line}${f.endLine !== undefined ? `-${f.endLine}` : ""}`;
+}
+
+function commentBody(f: Finding, placement: Placement, marker: string): string {
+  const range = f.endLine !== undefined && placement.startLine === undefined ? ` _(lines ${f.line}–${f.endLine})_` : "";
+  const head = `**${LABEL[f.severity]}**${range} — `;
+  const tail = `\n\n${marker}`;
+  let text = f.text;
+  const room = MAX_COMMENT_CHARS - head.length - tail.length;
+  if (text.length > room) text = `${closeFences(cut(text, room - TRUNCATED.length - 8))}\n\n${TRUNCATED}`;
+  return head + text + tail;
+}
+
+/** A bullet whose continuation lines are indented under it, so code blocks stay in the item. */
+function bullet(first: string, text: string): string {
+  const [line0, ...more] = text.split("\n");
+  return [`- ${first}${line0}`, ...more.map((l) => (l === "" ? "" : `  ${l}`))].join("\n");
+}
+
+function notReviewedSection(selection: Selection, total: number): string {
+  const { notReviewed } = selection;
+  if (notReviewed.length === 0) return "";
+  const byReason = new Map<string, number>();
+  for (const n of notReviewed) byReason.set(n.reason, (byReason.get(n.reason) ?? 0) + 1);
+  const tally = [...byReason].map(([reason, n]) => `${n} ${reason}`).join(", ");
+  const lines = [`### Not reviewed`, "", `${notReviewed.length} of ${total} changed files were not reviewed (${tally}):`, ""];
+  let size = lines.join("\n").length;
+  for (const [i, n] of notReviewed.entries()) {
+    const line = `- ${code(n.path)} — ${n.reason}`;
+    if (size + line.length + 1 > MAX_NOT_REVIEWED_CHARS) {
+      lines.push(`- … and ${notReviewed.length - i} more`);
+      break;
+    }
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return lines.join("\n");
+}
+
+function otherFindingsSection(findings: { f: Finding; marker: string }[]): string {
+  if (findings.length === 0) return "";
+  const byPath = new Map<string, { f: Finding; marker: string }[]>();
+  for (const item of findings) {
+    const list = byPath.get(item.f.path) ?? [];
+    list.push(item);
+    byPath.set(item.f.path, list);
+  }
+  const out = [
+    "### Other findings",
+    "",
+    "On lines outside the diff, or past the inline comments a review gets.",
+  ];
+  for (const [path, items] of byPath) {
+    out.push("", `#### ${code(path)}`, "");
+    items.sort((a, b) => ORDER.indexOf(a.f.severity) - ORDER.indexOf(b.f.severity) || a.f.line - b.f.line);
+    for (const { f, marker } of items) {
+      // On its own line after a multi-line text, so it never lands on a closing code fence.
+      out.push(bullet(`**${LABEL[f.severity]}** ${code(location(f))} — `, f.text.includes("\n") ? `${f.text}\n${marker}` : `${f.text} ${marker}`));
+    }
+  }
+  return out.join("\n");
+}
+
+function notesSection(notes: readonly ReviewNote[]): string {
+  if (notes.length === 0) return "";
+  const sorted = [...notes].sort((a, b) => ORDER.indexOf(a.severity) - ORDER.indexOf(b.severity));
+  return ["### Notes", "", ...sorted.map((n) => bullet(`**${LABEL[n.severity]}** — `, n.text))].join("\n");
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * Builds the review request. Findings are sorted most severe first (stable), the first
+ * `maxComments` placeable ones go inline, the rest into the body grouped by file. The body keeps
+ * the "Not reviewed" list whole (up to its own cap) and truncates the part above it instead.
+ */
+export function buildReview(
+  review: ParsedReview,
+  files: readonly DiffFile[],
+  selection: Selection,
+  options: BuildOptions = {},
+): BuiltReview {
+  const maxComments = options.maxComments ?? MAX_INLINE_COMMENTS;
+  const textAt = options.lineText ?? diffLineText(files);
+  const posted = new Set(options.alreadyPosted ?? []);
+  let repeated = 0;
+  const findings: { f: Finding; marker: string }[] = [];
+  for (const f of review.findings) {
+    const hash = fingerprint(f, textAt(f.path, f.line));
+    if (posted.has(hash)) {
+      repeated++;
+      continue;
+    }
+    posted.add(hash);
+    findings.push({ f, marker: fingerprintMarker(hash) });
+  }
+  findings.sort((a, b) => ORDER.indexOf(a.f.severity) - ORDER.indexOf(b.f.severity));
+  const notes = review.notes ?? [];
+
+  const comments: ReviewComment[] = [];
+  const inBody: { f: Finding; marker: string }[] = [];
+  for (const item of findings) {
+    const placement = comments.length < maxComments ? placeFinding(item.f, files) : null;
+    if (!placement) {
+      inBody.push(item);
+      continue;
+    }
+    const comment: ReviewComment = {
+      path: placement.path,
+      body: commentBody(item.f, placement, item.marker),
+      line: placement.line,
+      side: placement.side,
+    };
+    if (placement.startLine !== undefined) {
+      comment.start_line = placement.startLine;
+      comment.start_side = placement.side;
+    }
+    comments.push(comment);
+  }
+
+  const counts: SeverityCounts = { critical: 0, warning: 0, suggestion: 0 };
+  for (const { f } of findings) counts[f.severity]++;
+  for (const n of notes) counts[n.severity]++;
+  const clean = findings.length === 0 && notes.length === 0;
+
+  const total = selection.reviewed.length + selection.notReviewed.length;
+  const status = clean
+    ? "Nothing to comment on."
+    : `**${counts.critical} critical · ${plural(counts.warning, "warning")} · ${plural(counts.suggestion, "suggestion")}**` +
+      (comments.length > 0 ? ` — ${plural(comments.length, "inline comment")}` : "");
+  const head = [
+    `## crewbot review`,
+    `${status}\n\nReviewed ${selection.reviewed.length} of ${plural(total, "changed file")}.` +
+      (repeated > 0 ? ` ${plural(repeated, "finding")} already posted on an earlier review ${repeated === 1 ? "is" : "are"} not repeated.` : ""),
+    review.summary.trim(),
+    notesSection(notes),
+    otherFindingsSection(inBody),
+  ]
+    .filter((s) => s !== "")
+    .join("\n\n");
+  const tail = notReviewedSection(selection, total);
+  return { request: { event: "COMMENT", body: joinCapped(head, tail), comments }, counts, clean, repeated };
+}
+
+/** head + tail under MAX_BODY_CHARS; only the head is cut, at a line, with a visible note. */
+function joinCapped(head: string, tail: string): string {
+  const sep = tail === "" ? "" : "\n\n";
+  if (head.length + sep.length + tail.length <= MAX_BODY_CHARS) return head + sep + tail;
+  const note = `\n\n${TRUNCATED}: the review was longer than GitHub allows; the rest is in the job transcript.`;
+  const room = MAX_BODY_CHARS - sep.length - tail.length - note.length - 8; // 8: a closing fence
+  let kept = cut(head, room);
+  const lastLine = kept.lastIndexOf("\n");
+  if (lastLine > 0) kept = kept.slice(0, lastLine);
+  return closeFences(kept) + note + sep + tail;
+}
