@@ -99,6 +99,8 @@ export function mockGitHub(commentPosts: number[], writes: { count: number }) {
     .reply(200, [])
     .get(/\/contents\/\.github%2Fcrewbot\.yml$/) // no config anywhere: the defaults
     .reply(404, { message: "Not Found" })
+    .get(/^\/users\/[^/]+%5Bbot%5D$/) // the bot user, for the commits' author
+    .reply(200, { id: 41898282, type: "Bot" })
     .post(/\/reactions$/)
     .reply(201, () => ((writes.count += 1), commentPosts.push(performance.now()), {}))
     .post(new RegExp(`${REPO}/issues/\\d+/comments$`))

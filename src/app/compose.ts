@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import type { Probot } from "probot";
 import { createClient } from "../agent/provider.js";
+import { botIdentityResolver } from "../github/bot-identity.js";
 import { PermissionCache } from "../github/permission-cache.js";
 import type { InstallationOctokit } from "../github/types.js";
 import { runFeedbackJob } from "../jobs/feedback-job.js";
@@ -50,6 +51,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   };
 
   const permissions = new PermissionCache();
+  const appSlug = appSlugOf(app, env);
   const services: JobServices = {
     octokitFor: (installationId) => app.auth(installationId) as Promise<InstallationOctokit>,
     tokenFor: async (octokit) => ((await octokit.auth({ type: "installation" })) as { token: string }).token,
@@ -60,10 +62,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
     dataDir,
     publicUrl,
     permissions,
-    botIdentity: {
-      name: env.CREWBOT_BOT_NAME || "crewbot[bot]",
-      email: env.CREWBOT_BOT_EMAIL || "crewbot[bot]@users.noreply.github.com",
-    },
+    botIdentity: botIdentityResolver(env, appSlug),
     log,
   };
 
@@ -86,7 +85,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const background = new Background(log);
   const act = createAct({ queue, runner, writerFor, background, publicUrl, log });
   return {
-    triggers: { log, act, permissions, appSlug: appSlugOf(app, env) },
+    triggers: { log, act, permissions, appSlug },
     runner,
     queue,
     background,

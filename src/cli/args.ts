@@ -49,8 +49,9 @@ export interface ConfigArgs {
 
 export type ParsedArgs = RunArgs | ConfigArgs | { command: "help" } | { command: "error"; message: string };
 
-function parseConfigArgs(rest: string[]): ConfigArgs | { command: "error"; message: string } {
+function parseConfigArgs(rest: string[]): ConfigArgs | { command: "help" } | { command: "error"; message: string } {
   const [action, file, ...extra] = rest;
+  if (action === "--help" || action === "-h" || action === "help") return { command: "help" };
   if (action !== "validate" && action !== "print") {
     return { command: "error", message: action === undefined ? "config needs validate or print" : `unknown config action "${action}"` };
   }

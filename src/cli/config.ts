@@ -18,7 +18,8 @@ export async function configCommand(args: ConfigArgs, io: CliIO): Promise<number
   } catch (error) {
     if (error instanceof ConfigError) {
       io.stderr(`crewbot: ${error.file} is invalid:`);
-      for (const problem of error.problems) io.stderr(`  - ${problem.replaceAll("`", "")}`);
+      // The key's backticks are for GitHub's markdown; a terminal shows the key plainly.
+      for (const problem of error.problems) io.stderr(`  - ${problem.replace(/^`([^`]*)`:/, "$1:")}`);
       return 1;
     }
     const code = (error as NodeJS.ErrnoException).code;

@@ -29,6 +29,11 @@ export function mergeConfig(base: unknown, over: unknown): unknown {
 
 const PLUGIN_PREFIX = /^\[@probot\/octokit-plugin-config\]\s*/;
 
+/** `.github/crewbot.yml` for the repository's own file, `acme/.github: .github/crewbot.yml` for another's. */
+function labelOf(target: { owner: string; repo: string }, file: { owner: string; repo: string; path: string }): string {
+  return file.owner === target.owner && file.repo === target.repo ? file.path : `${file.owner}/${file.repo}: ${file.path}`;
+}
+
 interface ConfigFile {
   owner: string;
   repo: string;
@@ -48,11 +53,13 @@ export async function loadRepoConfig(octokit: InstallationOctokit, target: { own
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (!PLUGIN_PREFIX.test(message)) throw error;
-    throw new ConfigError(CONFIG_PATH, [message.replace(PLUGIN_PREFIX, "")]);
+    // The plugin names the file by its API URL: name it as the other problems do.
+    const [, owner = target.owner, repo = target.repo, file = CONFIG_PATH] = /\/repos\/([^/]+)\/([^/]+)\/contents\/([^?\s]+)/.exec(message) ?? [];
+    const label = labelOf(target, { owner, repo, path: decodeURIComponent(file) });
+    throw new ConfigError(label, [message.replace(PLUGIN_PREFIX, "")]);
   }
   const found = files.filter((file) => file.config !== null);
-  const label = (file: ConfigFile) =>
-    file.owner === target.owner && file.repo === target.repo ? file.path : `${file.owner}/${file.repo}: ${file.path}`;
+  const label = (file: ConfigFile) => labelOf(target, file);
   for (const file of found) {
     const checked = validateConfig(file.config);
     if (!checked.ok) throw new ConfigError(label(file), checked.problems);
@@ -66,7 +73,8 @@ export async function loadConfigFile(file: string): Promise<{ config: CrewbotCon
   const text = await readFile(file, "utf8");
   let data: unknown;
   try {
-    data = YAML.parse(text, { logLevel: "error" });
+    // `|| {}` as the plugin does on GitHub: an empty file, `false` or `0` is the default config.
+    data = YAML.parse(text, { logLevel: "error" }) || {};
   } catch (error) {
     throw new ConfigError(file, [`not valid YAML: ${(error as Error).message.split("\n")[0]}`]);
   }

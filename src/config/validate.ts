@@ -31,7 +31,8 @@ export function describeValue(value: unknown): string {
   if (typeof value === "boolean") return String(value);
   if (typeof value === "number") return `the number ${value}`;
   const text = String(value);
-  return `"${text.length > 60 ? `${text.slice(0, 59)}…` : text}"`;
+  // JSON quoting keeps a multi-line value on one line (`"npm ci\nnpm test"`).
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 59)}…` : text);
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
@@ -54,11 +55,21 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): string[] {
 }
 
 /**
+ * A key written with nothing after it (`implement:` whose lines are all commented out, `setup:`)
+ * is YAML null: it means "the default", as it reads, not an error.
+ */
+function withoutEmptyValues(value: unknown): unknown {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  const kept = Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, withoutEmptyValues(v)]);
+  return Object.fromEntries(kept);
+}
+
+/**
  * Checks one file's contents (as YAML parsed it): the effective config with defaults, or the
  * problems. An empty file (`null`) is the default config.
  */
 export function validateConfig(input: unknown): Validation {
-  const result = ConfigSchema.safeParse(input ?? {});
+  const result = ConfigSchema.safeParse(withoutEmptyValues(input ?? {}));
   if (result.success) return { ok: true, config: result.data };
   return { ok: false, problems: result.error.issues.flatMap((issue) => describeIssue(issue, input)) };
 }

@@ -46,7 +46,7 @@ export async function runFeedbackJob(job: JobRecord, ctx: JobContext, services: 
     if (setupFailed) return report.finish(setupFailed);
 
     const allowWorkflowEdits = prepared.config.implement.allowWorkflowEdits;
-    const work = new StepCommits({ job, report, checkout: prepared.root, author: services.botIdentity, allowWorkflowEdits, notes });
+    const work = new StepCommits({ job, report, checkout: prepared.root, author: await services.botIdentity(report.octokit), allowWorkflowEdits, notes });
     const message = `Address feedback: ${job.trigger.request.split("\n")[0]?.trim() || "review comments"}`;
     const { result, budget } = await runJobChain(ctx, services, report, prepared, dirs, {
       chain,

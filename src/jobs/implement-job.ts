@@ -42,7 +42,7 @@ export async function runImplementJob(job: JobRecord, ctx: JobContext, services:
     const remote = { checkout: prepared.root, cloneUrl: job.repo.cloneUrl, token: report.freshToken };
     const branch = await uniqueIssueBranch({ ...remote, issue: job.target.number, title: job.subject?.title ?? "" });
     const allowWorkflowEdits = config.implement.allowWorkflowEdits;
-    const work = new StepCommits({ job, report, checkout: prepared.root, author: services.botIdentity, allowWorkflowEdits, notes });
+    const work = new StepCommits({ job, report, checkout: prepared.root, author: await services.botIdentity(report.octokit), allowWorkflowEdits, notes });
     const approved = job.approvedPlan;
     if (approved) work.usePlan({ steps: approved.steps, filesToModify: [] });
     const title = job.subject?.title ?? `issue #${job.target.number}`;

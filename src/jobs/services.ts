@@ -23,7 +23,7 @@ export interface JobServices {
   publicUrl: string;
   /** Commenters' permissions, remembered briefly; shared with the triggers, which just asked. */
   permissions: PermissionCache;
-  /** Author and committer of crewbot's commits. */
-  botIdentity: GitIdentity;
+  /** Author and committer of crewbot's commits (the app's bot user). */
+  botIdentity(octokit: InstallationOctokit): Promise<GitIdentity>;
   log: ReportLog & { info(message: string): void };
 }

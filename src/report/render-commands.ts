@@ -30,7 +30,7 @@ export function renderCommands(results: readonly CommandSummary[]): string[] {
   return sections;
 }
 
-/** The first command that failed, as a terminal reason: `check failed: \`npm test\` (exit code 1)`. */
+/** The first command that failed, as a terminal reason: `check failed: npm test (exit code 1)`. */
 export function commandFailure(results: readonly CommandSummary[]): string | undefined {
   const failed = results.find((r) => !r.ok);
   if (!failed) return undefined;

@@ -5,7 +5,7 @@ import { APPROVE_LINE_CHECKED, APPROVE_LINE_UNCHECKED } from "../../src/report/t
 import { issueCommentEdited } from "../fixtures/payloads.js";
 import { gitSync } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
-import { mockInstallationToken, mockJobComments, mockPermission, REPO_PATH, startStack } from "./harness.js";
+import { mockBotUser, mockInstallationToken, mockJobComments, mockPermission, REPO_PATH, startStack } from "./harness.js";
 
 useNock();
 
@@ -36,6 +36,7 @@ describe("plan approval by ticking the box", () => {
     payload.repository.clone_url = stack.cloneUrl;
     payload.repository.default_branch = "main";
     mockInstallationToken();
+    mockBotUser();
     mockPermission("Codertocat", "write"); // asked once: the job reuses the trigger's answer
     let approvedEdit = "";
     let pr: any;

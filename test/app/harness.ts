@@ -149,6 +149,14 @@ export function normalise(body: string, jobId: string): string {
   return body.replaceAll(jobId, "JOB").replace(/\b\d+(?:m \d+)?s\b/g, "Ns");
 }
 
+/** The id GitHub gives the app's bot user `crewbot[bot]`. */
+export const BOT_USER_ID = 41898282;
+
+/** The bot user, asked once per app for the noreply address of crewbot's commits. */
+export function mockBotUser(): nock.Scope {
+  return nock(API).get("/users/crewbot%5Bbot%5D").reply(200, { login: "crewbot[bot]", id: BOT_USER_ID, type: "Bot" });
+}
+
 export const CONFIG_URL_PATH = "/contents/.github%2Fcrewbot.yml";
 
 /**

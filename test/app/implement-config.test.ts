@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { issueCommentCreated } from "../fixtures/payloads.js";
 import { gitSync } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
-import { mockInstallationToken, mockJobComments, mockPermission, REPO_PATH, startStack, TOKEN } from "./harness.js";
+import { mockBotUser, mockInstallationToken, mockJobComments, mockPermission, REPO_PATH, startStack, TOKEN } from "./harness.js";
 
 useNock();
 
@@ -59,6 +59,7 @@ describe("/implement with setup, checks and the implement-and-review chain", () 
     );
     const payload = issueCommentCreated("/implement", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
     mockInstallationToken();
+    mockBotUser();
     mockPermission("Codertocat", "write");
     const edits: string[] = [];
     let prBody: any;
@@ -119,6 +120,7 @@ describe("/implement with setup, checks and the implement-and-review chain", () 
     );
     const payload = issueCommentCreated("/implement", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
     mockInstallationToken();
+    mockBotUser();
     mockPermission("Codertocat", "write");
     const edits: string[] = [];
     let prBody: any;

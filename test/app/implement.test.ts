@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { issueCommentCreated } from "../fixtures/payloads.js";
 import { gitSync } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
-import { mockInstallationToken, mockJobComments, mockPermission, REPO_PATH, startStack, TOKEN } from "./harness.js";
+import { mockBotUser, mockInstallationToken, mockJobComments, mockPermission, REPO_PATH, startStack, TOKEN } from "./harness.js";
 
 useNock();
 
@@ -34,6 +34,7 @@ describe("/implement on an issue, end to end", () => {
     );
     const payload = issueCommentCreated("/implement", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
     mockInstallationToken();
+    mockBotUser();
     mockPermission("Codertocat", "write"); // asked once: the job reuses the trigger's answer
     let prBody: any;
     const edits: string[] = [];
@@ -48,9 +49,9 @@ describe("/implement on an issue, end to end", () => {
     // The remote has the branch: one commit per step, by the bot, with the requester as co-author.
     const log = gitSync(stack.remoteDir, "log", "--format=%an <%ae>|%s|%(trailers:key=Co-authored-by,valueonly)", `${branch}`, "^main");
     expect(log.trim().split("\n").filter(Boolean)).toEqual([
-      "crewbot[bot] <crewbot[bot]@users.noreply.github.com>|Add a changelog entry|Codertocat <21031067+Codertocat@users.noreply.github.com>",
+      "crewbot[bot] <41898282+crewbot[bot]@users.noreply.github.com>|Add a changelog entry|Codertocat <21031067+Codertocat@users.noreply.github.com>",
       "",
-      "crewbot[bot] <crewbot[bot]@users.noreply.github.com>|Fix the README|Codertocat <21031067+Codertocat@users.noreply.github.com>",
+      "crewbot[bot] <41898282+crewbot[bot]@users.noreply.github.com>|Fix the README|Codertocat <21031067+Codertocat@users.noreply.github.com>",
     ].filter(Boolean));
     expect(gitSync(stack.remoteDir, "show", `${branch}:README.md`)).toBe("# Hello commit\n");
     expect(gitSync(stack.remoteDir, "ls-tree", "-r", "--name-only", branch).split("\n")).not.toContain(".github/workflows/ci.yml");
@@ -88,6 +89,7 @@ describe("/implement that stops part-way", () => {
     );
     const payload = issueCommentCreated("/implement", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
     mockInstallationToken();
+    mockBotUser();
     mockPermission("Codertocat", "write"); // asked once: the job reuses the trigger's answer
     const edits: string[] = [];
     // Scout, planner and two worker turns, then the turn budget of the repository's config is spent.
