@@ -3,6 +3,9 @@ import type { Probot } from "probot";
 import { createClient } from "../agent/provider.js";
 import { botIdentityResolver } from "../github/bot-identity.js";
 import { PermissionCache } from "../github/permission-cache.js";
+import { runReviewJob } from "../jobs/review-job.js";
+import { SqliteReviewStore } from "../queue/sqlite-review-store.js";
+import { finaliseCheckRun } from "../report/check-run.js";
 import type { InstallationOctokit } from "../github/types.js";
 import { runFeedbackJob } from "../jobs/feedback-job.js";
 import { runImplementJob } from "../jobs/implement-job.js";
@@ -15,7 +18,7 @@ import { GitHubWriter, WriteGate } from "../report/github-writer.js";
 import { endJobComment } from "../report/job-comment.js";
 import { secretsFromEnv } from "../report/redact.js";
 import { detectSandbox } from "../tools/sandbox.js";
-import { createAct } from "../triggers/act.js";
+import { createAct, enqueueJob } from "../triggers/act.js";
 import { Background } from "../triggers/background.js";
 import type { TriggerDeps } from "../triggers/deps.js";
 import { MirrorStore } from "../workspace/mirror.js";
@@ -63,13 +66,14 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
     publicUrl,
     permissions,
     botIdentity: botIdentityResolver(env, appSlug),
+    reviews: new SqliteReviewStore({ dataDir }),
     log,
   };
 
   const handler: JobHandler = async (job, ctx) => {
     if (job.kind === "plan") return runPlanJob(job, ctx, services);
     if (job.kind === "implement") return job.target.isPullRequest ? runFeedbackJob(job, ctx, services) : runImplementJob(job, ctx, services);
-    return { state: "failed", outcome: `❌ Failed: \`/${job.kind}\` is not available in this version` };
+    return runReviewJob(job, ctx, services);
   };
 
   const queue = new SqliteQueue({ dataDir });
@@ -83,9 +87,10 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
     logger: log,
   });
   const background = new Background(log);
-  const act = createAct({ queue, runner, writerFor, background, publicUrl, log });
+  const actDeps = { queue, runner, writerFor, background, publicUrl, log };
+  const act = createAct(actDeps);
   return {
-    triggers: { log, act, permissions, appSlug },
+    triggers: { log, act, enqueue: async (job, octokit) => void (await enqueueJob(actDeps, job, octokit)), permissions, appSlug },
     runner,
     queue,
     background,
@@ -93,12 +98,14 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
     async close() {
       await background.idle();
       await queue.close();
+      await services.reviews.close();
     },
   };
 }
 
-/** A job that died with its process: its comment must not be left spinning. */
+/** A job that died with its process: its comment (or check run) must not be left spinning. */
 async function finaliseInterrupted(job: JobRecord, services: JobServices): Promise<void> {
+  if (job.review?.automatic) return finaliseCheckRun(job, services);
   if (job.progressCommentId === undefined) return;
   const writer = services.writerFor(job.target.installationId, await services.octokitFor(job.target.installationId));
   const cancelled = job.outcome?.startsWith("⏹");

@@ -37,6 +37,8 @@ export interface RunChainOptions {
   workspace: ChainWorkspace;
   sandbox: SandboxInfo;
   network?: boolean;
+  /** No bash for any agent (a fork's pull request: none of its code runs). */
+  noBash?: boolean;
   envAllowlist?: Record<string, string>;
   budget: BudgetTracker;
   /** Model per agent name (config `models`), over the agent's own `model`. */
@@ -139,7 +141,7 @@ function failed(
 }
 
 function stepTools(mode: Mode, agent: AgentDefinition, options: RunChainOptions, emit: EventSink) {
-  const { tools, notes } = toolsFor(mode, { sandbox: options.sandbox, allow: agent.tools });
+  const { tools, notes } = toolsFor(mode, { sandbox: options.sandbox, allow: agent.tools, noBash: options.noBash });
   for (const message of notes) emit({ type: "log", agent: agent.name, level: "warn", message });
   return tools;
 }

@@ -2,7 +2,8 @@ import type { AgentEvent } from "../agent/events.js";
 import type { InstallationOctokit } from "../github/types.js";
 import type { GitHubWriter } from "../report/github-writer.js";
 import { cachedToken, type TokenProvider } from "../workspace/push.js";
-import type { JobContext, JobResult } from "../queue/runner.js";
+import type { EndState } from "../queue/job-queue.js";
+import type { EndResult, JobContext } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import { jobProgress, jobReporter } from "../report/job-comment.js";
 import { progressFromEvents, type ProgressTracker } from "../report/progress-state.js";
@@ -28,7 +29,7 @@ export interface JobReport {
   /** The state so far. */
   readonly state: ProgressState;
   /** The terminal edit (never held back) and the result the queue records. */
-  finish(ending: { terminal: Terminal; patch?: Partial<ProgressState> }): Promise<JobResult>;
+  finish(ending: { terminal: Terminal; patch?: Partial<ProgressState> }): Promise<EndResult>;
 }
 
 /**
@@ -76,7 +77,8 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
   };
 }
 
-function endState(terminal: Terminal): JobResult["state"] {
+/** The queue's end state of a terminal. */
+export function endState(terminal: Terminal): EndState {
   if (terminal.kind === "done") return "succeeded";
   if (terminal.kind === "cancelled") return "cancelled";
   return "failed";

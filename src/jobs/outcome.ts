@@ -20,6 +20,7 @@ export function jobTask(job: JobRecord, verb: string): string {
 export function failure(error: unknown, signal: AbortSignal): Ending {
   const reason = signal.aborted ? (signal.reason as { kind?: string; by?: string } | undefined) : undefined;
   if (reason?.kind === "cancelled") return { terminal: { kind: "cancelled", by: reason.by } };
+  if (reason?.kind === "superseded") return { terminal: { kind: "cancelled", reason: `a newer review took over (job ${reason.by})` } };
   if (reason?.kind === "shutdown") return { terminal: { kind: "failed", reason: "interrupted (crewbot was stopped)" } };
   // One comment names the file and every bad key; nothing runs on a guess.
   if (error instanceof ConfigError) {

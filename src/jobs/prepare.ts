@@ -55,7 +55,8 @@ export interface Prepared extends Definitions {
 
 /** A command the repository's config turned off ends the job before anything is cloned. */
 export function assertCommandOn(job: JobRecord, config: CrewbotConfig): void {
-  if (config.commands[job.kind]) return;
+  // An automatic review is not a command: `review.auto` decides it (see review/skip.ts).
+  if (config.commands[job.kind] || job.review?.automatic) return;
   throw new Error(`/${job.kind} is turned off for this repository (commands.${job.kind}: false in ${CONFIG_PATH})`);
 }
 
@@ -63,17 +64,27 @@ export function assertCommandOn(job: JobRecord, config: CrewbotConfig): void {
  * A job's ground: the mirror brought up to date, a fresh checkout (the default branch for an
  * issue, the head for a PR), and the agents, chains and instructions of the DEFAULT branch.
  */
-export async function prepareJob(job: JobRecord, report: JobReport, services: JobServices, dirs: JobDirs): Promise<Prepared> {
+export interface PrepareOptions {
+  /** Config already loaded by the job. */
+  config?: CrewbotConfig;
+  /** What to check out instead of the default (a PR's exact head commit). */
+  ref?: string;
+  /** Runs while the mirror is up to date and held (a review's diffs are read there). */
+  withMirror?: (mirror: string) => Promise<void>;
+}
+
+export async function prepareJob(job: JobRecord, report: Pick<JobReport, "octokit" | "token">, services: JobServices, dirs: JobDirs, options: PrepareOptions = {}): Promise<Prepared> {
   const { owner, repo, number, isPullRequest } = job.target;
-  const { config } = await loadRepoConfig(report.octokit, { owner, repo });
+  const config = options.config ?? (await loadRepoConfig(report.octokit, { owner, repo })).config;
   assertCommandOn(job, config);
   const defaultsDir = path.join(dirs.workDir, "default-branch");
   const lease = await services.mirrors.sync({ owner, repo, cloneUrl: job.repo.cloneUrl, token: report.token, defaultBranch: job.repo.defaultBranch });
   let checkout;
   try {
-    const ref = isPullRequest ? `refs/pull/${number}/head` : job.repo.defaultBranch;
+    const ref = options.ref ?? (isPullRequest ? `refs/pull/${number}/head` : job.repo.defaultBranch);
     checkout = await makeCheckout({ mirror: lease.path, ref, dest: path.join(dirs.workDir, "checkout"), cloneUrl: job.repo.cloneUrl });
     await readDefaultBranchFiles(lease.path, job.repo.defaultBranch, defaultsDir);
+    await options.withMirror?.(lease.path);
   } finally {
     await lease.release();
   }
@@ -111,6 +122,9 @@ export interface JobChainOptions {
   observe?: (event: AgentEvent) => void;
   betweenTurns?: RunChainOptions["betweenTurns"];
   stepContext?: RunChainOptions["stepContext"];
+  /** Extra context for every step (a review's diff), after the repository's and the issue's. */
+  context?: ContextSection[];
+  noBash?: boolean;
 }
 
 /**
@@ -120,7 +134,7 @@ export interface JobChainOptions {
 export async function runJobChain(
   ctx: JobContext,
   services: JobServices,
-  report: JobReport,
+  report: Pick<JobReport, "event">,
   prepared: Prepared,
   dirs: JobDirs,
   options: JobChainOptions,
@@ -132,8 +146,9 @@ export async function runJobChain(
     chain: options.chain,
     agents: prepared.agents,
     task: options.task,
-    context: prepared.context,
+    context: [...prepared.context, ...(options.context ?? [])],
     mode: options.mode,
+    noBash: options.noBash,
     workspace: { root: prepared.root, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
     sandbox: await services.sandbox(),
     budget,

@@ -1,4 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk";
+import type { ReviewStore } from "../queue/review-store.js";
 import type { PermissionCache } from "../github/permission-cache.js";
 import type { InstallationOctokit } from "../github/types.js";
 import type { GitHubWriter, ReportLog } from "../report/github-writer.js";
@@ -23,6 +24,8 @@ export interface JobServices {
   publicUrl: string;
   /** Commenters' permissions, remembered briefly; shared with the triggers, which just asked. */
   permissions: PermissionCache;
+  /** Per pull request: the last reviewed head and the findings posted so far. */
+  reviews: ReviewStore;
   /** Author and committer of crewbot's commits (the app's bot user). */
   botIdentity(octokit: InstallationOctokit): Promise<GitIdentity>;
   log: ReportLog & { info(message: string): void };

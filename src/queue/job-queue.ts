@@ -38,6 +38,8 @@ export interface HeartbeatResult {
   /** `/crewbot cancel` was asked for; the runner aborts the job. */
   cancelRequested: boolean;
   cancelledBy?: string;
+  /** A later job of the same target and group superseded this one (its id); the runner aborts the job. */
+  supersededBy?: string;
 }
 
 export interface StaleRecovery {
@@ -61,15 +63,29 @@ export interface ListOptions {
 export const INTERRUPTED_OUTCOME = "❌ Failed: interrupted";
 export const cancelledOutcome = (by?: string) => (by ? `⏹ Cancelled by @${by}` : "⏹ Cancelled");
 
+export const supersededOutcome = (byJobId: string) => `⏹ Superseded by job ${byJobId}`;
+
 export const isEndState = (s: string): s is EndState => s === "succeeded" || s === "failed" || s === "cancelled";
 
 export interface JobQueue {
   /** Stores a queued job; a delivery id seen before returns its job with `duplicate: true` and stores nothing. */
   enqueue(job: NewJob): Promise<EnqueueResult>;
-  /** Atomically takes the oldest claimable job (first in its target's line, target idle, within limits), leased. */
+  /**
+   * Atomically takes the oldest claimable job, leased: its `runAt` has come, it is first among the due
+   * jobs in its target's line, nothing runs on its target, and the limits allow it.
+   */
   claim(workerId: string, opts: ClaimOptions): Promise<JobRecord | undefined>;
-  /** Extends the holder's lease; says whether it still holds the job and whether a cancel is pending. */
+  /** The earliest `runAt` still to come among queued jobs (epoch ms), or undefined: when to try claiming again. */
+  nextRunAt(): Promise<number | undefined>;
+  /** Extends the holder's lease; says whether it still holds the job and whether a cancel or supersede is pending. */
   heartbeat(jobId: string, holder: Holder): Promise<HeartbeatResult>;
+  /**
+   * Puts a running job back to wait until `runAt` (only while `holder` holds it): queued, lease cleared,
+   * `attempts` one less (a deferral is no failed attempt), `startedAt` cleared, `outcome` set to the given
+   * line (or cleared). A job with a pending cancel or supersede ends `cancelled` instead. Returns the job
+   * as it now is; undefined when the holder no longer holds it.
+   */
+  defer(jobId: string, holder: Holder, runAt: number, outcome?: string): Promise<JobRecord | undefined>;
   /** Records progress facts on a job in any state; undefined when there is no such job. */
   update(jobId: string, patch: JobPatch): Promise<JobRecord | undefined>;
   /** Ends a job that has not ended (with a holder: only while that claim holds it); undefined when nothing changed. */
@@ -78,9 +94,12 @@ export interface JobQueue {
   get(jobId: string): Promise<JobRecord | undefined>;
   /** The running and queued jobs of a target (see `targetKey`), in the order they run. */
   activeOn(targetKey: string): Promise<JobRecord[]>;
-  /** Cancels the queued jobs of a target at once and flags its running job; returns the jobs as they now are. */
+  /** Cancels the queued jobs of a target (every group) at once and flags its running job; returns the jobs as they now are. */
   requestCancel(targetKey: string, by?: string): Promise<JobRecord[]>;
-  /** Running jobs whose lease ran out by `now` (worker died): requeued once if agents had not started, else ended. */
+  /**
+   * Running jobs whose lease ran out by `now` (worker died): requeued once if agents had not started, else
+   * ended (`cancelled` when a cancel or supersede was pending).
+   */
   recoverStale(now?: number, opts?: RecoverOptions): Promise<StaleRecovery>;
   /** Jobs newest first, optionally of one target or state. */
   listRecent(opts?: ListOptions): Promise<JobRecord[]>;

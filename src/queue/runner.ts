@@ -10,74 +10,39 @@ import {
   DEFAULT_LIMITS,
   INTERRUPTED_OUTCOME,
   cancelledOutcome,
-  isEndState,
+  supersededOutcome,
   type ClaimLimits,
-  type EndState,
   type Holder,
-  type JobPatch,
   type JobQueue,
 } from "./job-queue.js";
+import {
+  deferredResult,
+  isJobResult,
+  type AbortReason,
+  type DeferredResult,
+  type EndResult,
+  type JobContext,
+  type JobHandler,
+  type JobResult,
+  type JobRunnerOptions,
+  type QueueLogger,
+  type StopOptions,
+} from "./runner-types.js";
 import type { JobRecord } from "./types.js";
 
-/** pino-compatible subset; every object carries `jobId` when there is one. */
-export interface QueueLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
+export type {
+  AbortReason,
+  DeferredResult,
+  EndResult,
+  JobContext,
+  JobHandler,
+  JobResult,
+  JobRunnerOptions,
+  QueueLogger,
+  StopOptions,
+} from "./runner-types.js";
 
 const silent: QueueLogger = { info() {}, warn() {}, error() {} };
-
-/** `ctx.signal.reason` when the runner aborts a job. */
-export type AbortReason =
-  | { kind: "cancelled"; by?: string } // `/crewbot cancel`
-  | { kind: "shutdown" } // stop() without drain, or the drain timed out
-  | { kind: "lease-lost" }; // another worker or a recovery took the job over: stop touching it
-
-export interface JobResult {
-  state: EndState;
-  /** One line, starting `✅ Done`, `❌ Failed: …`, `⏹ Cancelled` or `⏸ Stopped: …`. */
-  outcome: string;
-}
-
-export interface JobContext {
-  signal: AbortSignal;
-  workerId: string;
-  /** Extends the lease now (heartbeats also run on a timer); aborts the signal if the job was lost or cancelled. */
-  heartbeat(): Promise<void>;
-  /** Records the progress comment id and that agents started (after that, an interruption is final). */
-  update(patch: JobPatch): Promise<void>;
-}
-
-export type JobHandler = (job: JobRecord, ctx: JobContext) => Promise<JobResult>;
-
-export interface JobRunnerOptions {
-  queue: JobQueue;
-  handler: JobHandler;
-  /**
-   * Unique among live workers. A stable id (e.g. the host name, in embedded mode) lets start()
-   * end or requeue this worker's jobs from before a restart at once instead of after their lease.
-   */
-  workerId?: string;
-  limits?: Partial<ClaimLimits>;
-  leaseMs?: number;
-  heartbeatMs?: number;
-  /** Fallback claim loop; wake() starts jobs without waiting for it. */
-  pollMs?: number;
-  /** How often to look for jobs whose worker died. */
-  recoverEveryMs?: number;
-  /** After aborting, how long to wait for handlers before ending their jobs without them. */
-  abortGraceMs?: number;
-  /** A job ended without its handler's result (worker died, handler threw or hung): finalise its comment. */
-  onInterrupted?: (job: JobRecord) => void | Promise<void>;
-  logger?: QueueLogger;
-}
-
-export interface StopOptions {
-  /** Wait for running jobs (up to timeoutMs) before aborting them; default true. */
-  drain?: boolean;
-  timeoutMs?: number;
-}
 
 /** One claim of a job: a requeued job may be claimed again while a stale run of it still winds down. */
 interface Active {
@@ -106,6 +71,8 @@ export class JobRunner {
   private readonly active = new Set<Active>();
   private status: Status = "new";
   private timers: NodeJS.Timeout[] = [];
+  /** Wakes the runner when the earliest waiting job becomes due. */
+  private runAtTimer: NodeJS.Timeout | undefined;
   private tickPromise: Promise<void> | undefined;
   private tickAgain = false;
   private stopPromise: Promise<void> | undefined;
@@ -187,6 +154,7 @@ export class JobRunner {
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
     await this.tickPromise; // a claim in flight may still add a job
+    clearTimeout(this.runAtTimer);
     this.log.info({ workerId: this.workerId, running: this.running, drain }, "job runner stopping");
     if (drain) await this.settle(timeoutMs);
     for (const entry of this.active) this.abort(entry, { kind: "shutdown" });
@@ -216,9 +184,30 @@ export class JobRunner {
         this.log.error({ err, workerId: this.workerId }, "claiming a job failed");
         return;
       }
-      if (!job) return;
+      if (!job) return this.armRunAtTimer();
       this.launch(job);
     }
+  }
+
+  /** Idle: wake when the earliest waiting job becomes due, not only at the next poll. */
+  private async armRunAtTimer(): Promise<void> {
+    let at: number | undefined;
+    try {
+      at = await this.queue.nextRunAt();
+    } catch (err) {
+      this.log.error({ err, workerId: this.workerId }, "reading the next job time failed");
+      return;
+    }
+    clearTimeout(this.runAtTimer);
+    this.runAtTimer = undefined;
+    if (at === undefined || this.status !== "running") return;
+    // setTimeout fires at once past 2^31-1 ms; the poll covers anything further away.
+    const delay = Math.min(Math.max(0, at - Date.now()) + 1, 2 ** 31 - 1);
+    this.runAtTimer = setTimeout(() => {
+      this.runAtTimer = undefined;
+      this.wake();
+    }, delay);
+    this.runAtTimer.unref();
   }
 
   private async recover(atStart: boolean): Promise<void> {
@@ -258,6 +247,8 @@ export class JobRunner {
       if (!hb.held) this.abort(entry, { kind: "lease-lost" });
       else if (hb.cancelRequested) {
         this.abort(entry, cancelReason(hb.cancelledBy));
+      } else if (hb.supersededBy !== undefined) {
+        this.abort(entry, { kind: "superseded", by: hb.supersededBy });
       }
     };
     const timer = setInterval(() => {
@@ -282,7 +273,7 @@ export class JobRunner {
         this.log.warn({ jobId: job.id }, "handler ignored its abort; ending the job without it");
         result = this.resultOfAbort(controller.signal) ?? { state: "failed", outcome: INTERRUPTED_OUTCOME };
       } else if (isJobResult(settled)) {
-        result = { state: settled.state, outcome: settled.outcome };
+        result = settled.state === "deferred" ? deferredResult(settled) : { state: settled.state, outcome: settled.outcome };
         fromHandler = true;
       } else {
         result = { state: "failed", outcome: "❌ Failed: the job handler returned no result" };
@@ -296,6 +287,7 @@ export class JobRunner {
       clearInterval(timer);
     }
 
+    if (result.state === "deferred") return this.deferJob(entry, result);
     const ended = await this.finish(entry, result);
     if (!ended) {
       this.log.warn({ jobId: job.id, ...result }, "job was no longer held by this worker; its result is dropped");
@@ -305,24 +297,48 @@ export class JobRunner {
     if (!fromHandler) await this.notifyInterrupted(ended);
   }
 
+  /** The handler put its job back to wait; a pending cancel or supersede ends it instead. */
+  private async deferJob(entry: Active, result: DeferredResult): Promise<void> {
+    const { job, holder } = entry;
+    const now = await this.retry(job.id, "deferring the job", () =>
+      this.queue.defer(job.id, holder, result.runAt, result.outcome),
+    );
+    if (!now) {
+      this.log.warn({ jobId: job.id, runAt: result.runAt }, "job was no longer held by this worker; its deferral is dropped");
+    } else if (now.state === "queued") {
+      this.log.info({ jobId: job.id, runAt: result.runAt, outcome: result.outcome }, "job deferred");
+    } else {
+      // Its handler expected to run again and reported nothing final: finalise its comment.
+      this.log.info({ jobId: job.id, state: now.state, outcome: now.outcome }, "job ended instead of deferring");
+      await this.notifyInterrupted(now);
+    }
+  }
+
   /** What an aborted job ends as when its handler did not say. */
-  private resultOfAbort(signal: AbortSignal): JobResult | undefined {
+  private resultOfAbort(signal: AbortSignal): EndResult | undefined {
     if (!signal.aborted) return undefined;
     const reason = signal.reason as AbortReason;
     if (reason.kind === "cancelled") return { state: "cancelled", outcome: cancelledOutcome(reason.by) };
+    if (reason.kind === "superseded") return { state: "cancelled", outcome: supersededOutcome(reason.by) };
     if (reason.kind === "lease-lost") return { state: "failed", outcome: "❌ Failed: lease lost" };
     return { state: "failed", outcome: INTERRUPTED_OUTCOME };
   }
 
   /** A few tries: a job whose finish is lost would later be taken for interrupted, even retried. */
-  private async finish(entry: Active, result: JobResult): Promise<JobRecord | undefined> {
-    const jobId = entry.job.id;
+  private finish(entry: Active, result: EndResult): Promise<JobRecord | undefined> {
+    const { job, holder } = entry;
+    return this.retry(job.id, "recording the job's end", () =>
+      this.queue.finish(job.id, result.state, result.outcome, holder),
+    );
+  }
+
+  private async retry<T>(jobId: string, what: string, op: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.queue.finish(jobId, result.state, result.outcome, entry.holder);
+        return await op();
       } catch (err) {
         if (attempt >= 3) throw err;
-        this.log.warn({ err, jobId, attempt }, "recording the job's end failed; retrying");
+        this.log.warn({ err, jobId, attempt }, `${what} failed; retrying`);
         await new Promise((r) => setTimeout(r, 200 * attempt));
       }
     }
@@ -345,11 +361,6 @@ export class JobRunner {
 
 const cancelReason = (by?: string): AbortReason =>
   by === undefined ? { kind: "cancelled" } : { kind: "cancelled", by };
-
-function isJobResult(v: unknown): v is JobResult {
-  const r = v as JobResult | undefined;
-  return typeof r === "object" && r !== null && isEndState(r.state) && typeof r.outcome === "string" && !!r.outcome;
-}
 
 /** The first line of an error's message, kept short: it becomes the comment's status line. */
 function errorLine(err: unknown): string {

@@ -42,6 +42,29 @@ export interface JobSubject {
   author: string;
 }
 
+/** What an automatic or `/review` review job reviews. */
+export interface ReviewRequest {
+  /** An automatic review (pull_request event) reports in a check run only; `/review` also has a progress comment. */
+  automatic: boolean;
+  /** The pull_request action, or "command" for /review. */
+  event: ReviewEvent;
+  headSha: string;
+  headRef: string;
+  /** `owner/repo` of the head; differs from the base repository for forks. */
+  headRepo: string;
+  baseRef: string;
+  baseSha: string;
+  draft: boolean;
+  labels: string[];
+  /** The pull request author's account type: "User" | "Bot" | … */
+  authorType: string;
+  /** When the push (or event) happened, epoch ms: the debounce counts from here. */
+  eventAt: number;
+}
+
+export type ReviewEvent = "opened" | "reopened" | "ready_for_review" | "synchronize" | "command";
+export const REVIEW_EVENTS: readonly ReviewEvent[] = ["opened", "reopened", "ready_for_review", "synchronize", "command"];
+
 export interface NewJob {
   /** `X-GitHub-Delivery`: a redelivered webhook makes no second job. */
   deliveryId: string;
@@ -52,6 +75,21 @@ export interface NewJob {
   subject?: JobSubject;
   /** An approved `/plan`: `/implement` runs exactly these steps, with no new scout or planner. */
   approvedPlan?: { planJobId: string; steps: Array<{ n: number; text: string }> };
+  /** What a review job reviews (automatic or `/review`). */
+  review?: ReviewRequest;
+  /**
+   * Not claimable before this time (epoch ms); default: at once. A job waiting for its time does not
+   * hold up the other jobs of its target. A stored JobRecord always has it (its createdAt when not given;
+   * a deferral sets it anew).
+   */
+  runAt?: number;
+  /** Jobs of one target and group replace each other when enqueued with `supersede` (e.g. "review"). */
+  group?: string;
+  /**
+   * Needs `group`: in the same transaction as the insert, the target's queued jobs of that group are
+   * cancelled (`⏹ Superseded by job <id>`) and its running ones flagged `supersededBy` (their runner aborts them).
+   */
+  supersede?: boolean;
 }
 
 export interface JobRecord extends NewJob {
@@ -75,6 +113,8 @@ export interface JobRecord extends NewJob {
   /** The worker holding a running job, and until when its lease lasts (epoch ms). */
   workerId?: string;
   leaseExpiresAt?: number;
+  /** A later job of the same target and group superseded this running job (its id); its runner aborts it. */
+  supersededBy?: string;
 }
 
 export interface EnqueueResult {
@@ -83,6 +123,8 @@ export interface EnqueueResult {
   duplicate: boolean;
   /** The id of a job still queued or running on the same target, which this one waits behind. */
   waitingBehind?: string;
+  /** Jobs this one superseded (`supersede`), as they now are: queued ones cancelled, running ones flagged. */
+  superseded: JobRecord[];
 }
 
 export const targetKey = (t: Pick<JobTarget, "owner" | "repo" | "number">): string =>

@@ -17,14 +17,17 @@ const MAX_NOTES = 10;
 /** What a cut section keeps at least, so its start and end still show. */
 const MIN_KEEP = 400;
 
-function headline(terminal: Terminal): string {
+/** `✅ Done`, `❌ Failed: <reason>`, `⏹ Cancelled…`, `⏸ Stopped: <budget>`. */
+export function headline(terminal: Terminal): string {
   switch (terminal.kind) {
     case "done":
       return "✅ Done";
     case "failed":
       return `❌ Failed: ${safeInline(terminal.reason) || "unknown error"}`;
-    case "cancelled":
-      return terminal.by ? `⏹ Cancelled by ${neutraliseMentions(`@${safeInline(terminal.by, 60)}`)}` : "⏹ Cancelled";
+    case "cancelled": {
+      const by = terminal.by ? ` by ${neutraliseMentions(`@${safeInline(terminal.by, 60)}`)}` : "";
+      return `⏹ Cancelled${by}${terminal.reason ? `: ${safeInline(terminal.reason)}` : ""}`;
+    }
     case "stopped":
       return `⏸ Stopped: ${safeInline(terminal.budget) || "budget reached"}`;
   }

@@ -7,7 +7,7 @@ import type { CommandSummary } from "./render-commands.js";
 export type Terminal =
   | { kind: "done" } // ✅ Done
   | { kind: "failed"; reason: string } // ❌ Failed: <reason>
-  | { kind: "cancelled"; by?: string } // ⏹ Cancelled
+  | { kind: "cancelled"; by?: string; reason?: string } // ⏹ Cancelled[ by @x][: reason]
   | { kind: "stopped"; budget: string }; // ⏸ Stopped: <budget>
 
 /** Everything the progress comment shows; rendering is a pure function of it. */

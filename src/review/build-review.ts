@@ -42,6 +42,8 @@ export interface BuildOptions {
   /** Code at `path:line` for fingerprints; defaults to the diff's own lines. */
   lineText?: (path: string, line: number) => string | undefined;
   maxComments?: number;
+  /** Inline only where this also holds; `files` still decide what GitHub accepts. */
+  accept?: Accept;
 }
 
 export const MAX_INLINE_COMMENTS = 25;
@@ -52,6 +54,9 @@ const TRUNCATED = "… truncated";
 
 const ORDER: Severity[] = ["critical", "warning", "suggestion"];
 const LABEL: Record<Severity, string> = { critical: "Critical", warning: "Warning", suggestion: "Suggestion" };
+
+/** A further condition on inline positions (an incremental review: only lines the new commits changed). */
+export type Accept = (path: string, side: Side, line: number) => boolean;
 
 export interface Placement {
   path: string;
@@ -65,7 +70,7 @@ export interface Placement {
  * (RIGHT), except on a deleted file or a renamed file's old path, which only exist on LEFT.
  * A range needs both ends in one hunk; otherwise its end line alone, when that is in the diff.
  */
-export function placeFinding(finding: Finding, files: readonly DiffFile[]): Placement | null {
+export function placeFinding(finding: Finding, files: readonly DiffFile[], accept: Accept = () => true): Placement | null {
   let file = files.find((f) => f.path === finding.path);
   let side: Side = file?.status === "deleted" ? "LEFT" : "RIGHT";
   if (!file) {
@@ -75,9 +80,9 @@ export function placeFinding(finding: Finding, files: readonly DiffFile[]): Plac
   if (!file) return null;
   const end = finding.endLine ?? finding.line;
   const endHunk = hunkOf(file, side, end);
-  if (endHunk === undefined) return null;
+  if (endHunk === undefined || !accept(file.path, side, end)) return null;
   const placement: Placement = { path: file.path, side, line: end };
-  if (end > finding.line && hunkOf(file, side, finding.line) === endHunk) placement.startLine = finding.line;
+  if (end > finding.line && hunkOf(file, side, finding.line) === endHunk && accept(file.path, side, finding.line)) placement.startLine = finding.line;
   return placement;
 }
 
@@ -215,7 +220,7 @@ export function buildReview(
   const comments: ReviewComment[] = [];
   const inBody: { f: Finding; marker: string }[] = [];
   for (const item of findings) {
-    const placement = comments.length < maxComments ? placeFinding(item.f, files) : null;
+    const placement = comments.length < maxComments ? placeFinding(item.f, files, options.accept) : null;
     if (!placement) {
       inBody.push(item);
       continue;

@@ -23,11 +23,15 @@ export interface ToolSet {
  * and gets bash only inside a working sandbox); `allow` (the agent's `tools` frontmatter)
  * can only narrow that set, never add to it.
  */
-export function toolsFor(mode: Mode, opts: { sandbox: SandboxInfo; allow?: readonly string[] }): ToolSet {
+export function toolsFor(mode: Mode, opts: { sandbox: SandboxInfo; allow?: readonly string[]; noBash?: boolean }): ToolSet {
   const notes: string[] = [];
   const why = opts.sandbox.reason ?? "no working OS sandbox";
   const offered: Tool[] = [readTool, lsTool, findTool, grepTool];
-  if (mode === "write") {
+  if (opts.noBash) {
+    // Code from a fork is a stranger's: nothing of it is run, sandbox or not.
+    if (mode === "write") offered.push(editTool, writeTool);
+    notes.push("bash is not offered for this job (the code comes from a fork).");
+  } else if (mode === "write") {
     offered.push(createBashTool(mode, opts.sandbox), editTool, writeTool);
     if (!opts.sandbox.available) notes.push(`bash runs without an OS sandbox (${why}).`);
   } else if (opts.sandbox.available) {

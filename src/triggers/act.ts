@@ -1,7 +1,7 @@
 import type { InstallationOctokit } from "../github/types.js";
 import type { JobQueue } from "../queue/job-queue.js";
 import type { JobRunner } from "../queue/runner.js";
-import { targetKey, type JobRecord } from "../queue/types.js";
+import { targetKey, type EnqueueResult, type JobRecord, type NewJob } from "../queue/types.js";
 import type { GitHubWriter } from "../report/github-writer.js";
 import { endJobComment, jobProgress, jobReporter } from "../report/job-comment.js";
 import { postReply, type ReportTarget } from "../report/progress-reporter.js";
@@ -21,7 +21,7 @@ export interface ActDeps {
 }
 
 /** What this version runs, for the help text. */
-const HELP = renderHelp({ unavailable: ["review"] });
+const HELP = renderHelp();
 
 /**
  * Carries out a trigger's decision. Only the enqueue (local) and the cancel are awaited; every
@@ -69,15 +69,32 @@ export function createAct(deps: ActDeps) {
         return deps.background.run(edit, `approved edit of the plan of ${job.id}`);
       }
       case "enqueue": {
-        const { job, duplicate, waitingBehind } = await deps.queue.enqueue(decision.job);
-        if (duplicate) return deps.log.info({ deliveryId: decision.job.deliveryId, jobId: job.id }, "duplicate delivery dropped");
-        deps.log.info({ jobId: job.id, deliveryId: job.deliveryId, ...target, kind: job.kind }, "job queued");
-        deps.runner.wake();
-        if (waitingBehind) deps.background.run(announceQueued(job, waitingBehind, writer(), deps), `queued comment of ${job.id}`);
+        const queued = await enqueueJob(deps, decision.job, octokit);
+        if (queued?.waitingBehind) deps.background.run(announceQueued(queued.job, queued.waitingBehind, writer(), deps), `queued comment of ${queued.job.id}`);
         return;
       }
     }
   };
+}
+
+/**
+ * Stores a job and wakes the runner. A redelivery is dropped; jobs it supersedes (an older push's
+ * review) that were still queued end their progress comment, if they had one, in the background.
+ */
+export async function enqueueJob(deps: ActDeps, newJob: NewJob, octokit: InstallationOctokit): Promise<EnqueueResult | undefined> {
+  const result = await deps.queue.enqueue(newJob);
+  const { job, duplicate } = result;
+  if (duplicate) return void deps.log.info({ deliveryId: newJob.deliveryId, jobId: job.id }, "duplicate delivery dropped");
+  const { owner, repo, number } = job.target;
+  deps.log.info({ jobId: job.id, deliveryId: job.deliveryId, owner, repo, number, kind: job.kind }, "job queued");
+  deps.runner.wake();
+  for (const old of result.superseded ?? []) {
+    if (old.state !== "cancelled" || old.progressCommentId === undefined) continue;
+    const writer = deps.writerFor(old.target.installationId, octokit);
+    const ended = endJobComment(old, writer, deps.publicUrl, { kind: "cancelled", reason: `a newer review took over (job ${job.id})` }, deps.log);
+    deps.background.run(ended, `superseded comment of ${old.id}`);
+  }
+  return result;
 }
 
 /** A job waiting behind another says so at once (👀 and its progress comment), then edits it when it runs. */

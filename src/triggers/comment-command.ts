@@ -1,6 +1,7 @@
 import { canWrite } from "../github/types.js";
 import type { NewJob } from "../queue/types.js";
 import { parseCommand, type Command } from "./parse-command.js";
+import { REVIEW_GROUP } from "./pull-request-event.js";
 
 /** A request longer than this is answered, not run: no one writes a 20 KB command on purpose. */
 export const MAX_REQUEST_CHARS = 20_000;
@@ -42,7 +43,7 @@ export type Decision =
   | { action: "approve"; job: NewJob; planCommentId: number; planBody: string; by: string };
 
 /** Jobs this version runs; the others get a plain answer instead of a job that cannot finish. */
-const AVAILABLE = new Set(["plan", "implement"]);
+const AVAILABLE = new Set(["plan", "implement", "review"]);
 
 /** After the permission check: what to do. Pure. */
 export function decide(
@@ -83,6 +84,8 @@ export function decide(
       ...jobGround(payload, isPullRequest),
       deliveryId,
       kind: command.kind,
+      // A review replaces a queued one on the same PR: two reviews of one head are noise.
+      ...(command.kind === "review" ? { group: REVIEW_GROUP, supersede: true } : {}),
       trigger: {
         sender: login,
         senderId: payload.comment.user?.id,

@@ -1,6 +1,7 @@
 import type { Logger } from "probot";
 import type { PermissionCache } from "../github/permission-cache.js";
 import type { InstallationOctokit } from "../github/types.js";
+import type { NewJob } from "../queue/types.js";
 import type { CommentPayload, Decision } from "./comment-command.js";
 
 /** pino's logger (Probot's `app.log`): takes an object with ids first, or a plain message. */
@@ -13,4 +14,6 @@ export interface TriggerDeps {
   /** The app's slug: its comments are by `<slug>[bot]`. */
   appSlug(): Promise<string>;
   act(decision: Decision, octokit: InstallationOctokit, payload: CommentPayload): Promise<void>;
+  /** Stores a job made without a comment (an automatic review) and wakes the runner. */
+  enqueue(job: NewJob, octokit: InstallationOctokit): Promise<void>;
 }

@@ -10,6 +10,8 @@ const DEFAULTS: CrewbotConfig = {
     drafts: false,
     ignoreAuthors: [],
     includeBots: [],
+    ignoreLabels: [],
+    ignoreTitles: [],
     paths: { include: ["**"], exclude: [] },
     debounceSeconds: 60,
   },
@@ -20,7 +22,7 @@ const DEFAULTS: CrewbotConfig = {
 };
 
 const TOP_KEYS = "commands, review, implement, budgets, models, sandbox";
-const REVIEW_KEYS = "auto, drafts, ignoreAuthors, includeBots, paths, debounceSeconds";
+const REVIEW_KEYS = "auto, drafts, ignoreAuthors, includeBots, ignoreLabels, ignoreTitles, paths, debounceSeconds";
 
 function problemsOf(input: unknown): string[] {
   const result = validateConfig(input);
@@ -106,6 +108,8 @@ describe("validateConfig problems", () => {
     ["ignoreAuthors as one string", { review: { ignoreAuthors: "bob" } }, '`review.ignoreAuthors`: expected a list of logins (strings), got "bob"'],
     ["ignoreAuthors with a number", { review: { ignoreAuthors: ["a", 3] } }, "`review.ignoreAuthors[1]`: expected logins (strings), got the number 3"],
     ["includeBots as a map", { review: { includeBots: { a: 1 } } }, "`review.includeBots`: expected a list of bot logins (strings), got a map"],
+    ["ignoreLabels as one string", { review: { ignoreLabels: "wip" } }, '`review.ignoreLabels`: expected a list of labels (strings), got "wip"'],
+    ["ignoreTitles with a number", { review: { ignoreTitles: ["WIP", 1] } }, "`review.ignoreTitles[1]`: expected title words (strings), matched anywhere in the title, any case, got the number 1"],
     ["review.paths as a list", { review: { paths: ["**"] } }, "`review.paths`: expected a map with include and exclude, got a list"],
     ["paths.include as a string", { review: { paths: { include: "**" } } }, '`review.paths.include`: expected a list of glob patterns (strings), got "**"'],
     ["paths.exclude with a boolean", { review: { paths: { exclude: ["a", "b", true] } } }, "`review.paths.exclude[2]`: expected glob patterns (strings), got true"],
@@ -303,7 +307,7 @@ describe("keysAt", () => {
   it.each<[PropertyKey[], string[] | undefined]>([
     [[], ["commands", "review", "implement", "budgets", "models", "sandbox"]],
     [["commands"], ["plan", "implement", "review"]],
-    [["review"], ["auto", "drafts", "ignoreAuthors", "includeBots", "paths", "debounceSeconds"]],
+    [["review"], ["auto", "drafts", "ignoreAuthors", "includeBots", "ignoreLabels", "ignoreTitles", "paths", "debounceSeconds"]],
     [["review", "paths"], ["include", "exclude"]],
     [["implement"], ["chain", "draft", "setup", "check", "allowWorkflowEdits"]],
     [["budgets"], ["maxTurns", "maxOutputTokens", "maxCostUsd", "maxMinutes"]],

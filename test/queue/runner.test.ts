@@ -4,49 +4,17 @@ import { JobRunner, type AbortReason, type JobHandler, type JobRunnerOptions } f
 import type { SqliteQueue } from "../../src/queue/sqlite-queue.js";
 import { targetKey, type JobRecord } from "../../src/queue/types.js";
 import { Queues, newJob, tempDataDir } from "./helpers.js";
+import { Runners, deferred, ended, untilAborted } from "./runner-helpers.js";
 
 const queues = new Queues();
-const runners: JobRunner[] = [];
+const runners = new Runners();
 afterEach(async () => {
-  await Promise.all(runners.splice(0).map((r) => r.stop({ drain: false })));
+  await runners.stopAll();
   await queues.closeAll();
 });
 
-/** Fast timers; the poll is an hour unless a test wants it, so only wake() or a finished job starts work. */
-function makeRunner(queue: SqliteQueue, handler: JobHandler, opts: Partial<JobRunnerOptions> = {}): JobRunner {
-  const runner = new JobRunner({
-    queue,
-    handler,
-    leaseMs: 1000,
-    heartbeatMs: 100,
-    pollMs: 3_600_000,
-    recoverEveryMs: 3_600_000,
-    abortGraceMs: 200,
-    ...opts,
-  });
-  runners.push(runner);
-  return runner;
-}
-
-function deferred<T = void>() {
-  let resolve!: (v: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
-
-/** Resolves when the signal aborts, rejecting like an aborted fetch would. */
-const untilAborted = (signal: AbortSignal) =>
-  new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(new Error("aborted")), { once: true }));
-
-const ended = (q: SqliteQueue, id: string) =>
-  vi.waitFor(
-    async () => {
-      const job = await q.get(id);
-      expect(job?.state).toMatch(/succeeded|failed|cancelled/);
-      return job!;
-    },
-    { timeout: 10_000, interval: 10 },
-  );
+const makeRunner = (queue: SqliteQueue, handler: JobHandler, opts: Partial<JobRunnerOptions> = {}): JobRunner =>
+  runners.make(queue, handler, opts);
 
 describe("JobRunner", () => {
   it("runs queued jobs, one at a time per target, several targets in parallel", async () => {

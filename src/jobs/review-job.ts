@@ -1,0 +1,104 @@
+/**
+ * Review jobs. An automatic review (a pull_request event) reports only in the `crewbot/review`
+ * check run: skipped with its reason, or started, then always completed. `/review` runs in the
+ * usual progress comment and skips none of the automatic rules.
+ */
+import { loadRepoConfig } from "../config/load.js";
+import { ConfigError } from "../config/validate.js";
+import type { InstallationOctokit } from "../github/types.js";
+import type { JobContext, JobResult } from "../queue/runner.js";
+import type { JobRecord } from "../queue/types.js";
+import { CheckRun } from "../report/check-run.js";
+import { headline, transcriptUrl } from "../report/render.js";
+import { renderReviewCheck, renderSkippedCheck, reviewLines, countsLine, type ReviewReport } from "../report/render-review.js";
+import type { Terminal } from "../report/types.js";
+import { automaticReviewSkip } from "../review/skip.js";
+import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
+import { endState } from "./job-report.js";
+import { failure } from "./outcome.js";
+import { inJobFrame } from "./prepare.js";
+import { reviewPullRequest, type PullRequestHead, type ReviewOutcome } from "./review-pr.js";
+import type { JobServices } from "./services.js";
+
+export async function runReviewJob(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {
+  return job.review?.automatic ? runAutomaticReview(job, ctx, services) : runCommandReview(job, ctx, services);
+}
+
+const sameRepo = (fullName: string, job: JobRecord) => fullName.toLowerCase() === `${job.target.owner}/${job.target.repo}`.toLowerCase();
+
+/** The PR as it is now (for `/review`, which names no commit). */
+async function pullRequestHead(octokit: InstallationOctokit, job: JobRecord): Promise<PullRequestHead> {
+  const { owner, repo, number } = job.target;
+  const { data } = (await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner, repo, pull_number: number })) as {
+    data: { head: { sha: string; repo: { full_name: string } | null }; base: { ref: string } };
+  };
+  return { headSha: data.head.sha, baseRef: data.base.ref, fork: !data.head.repo || !sameRepo(data.head.repo.full_name, job) };
+}
+
+function report(outcome: ReviewOutcome, terminal: Terminal, head: PullRequestHead, elapsedMs: number, transcript: string): ReviewReport {
+  return { ...outcome, terminal, headSha: head.headSha, elapsedMs, transcript };
+}
+
+/** One line for the job store: the headline and what was found. */
+function outcomeLine(r: ReviewReport): string {
+  if (r.terminal.kind !== "done") return headline(r.terminal);
+  if (r.nothingToReview) return `✅ Done · nothing to review: ${r.nothingToReview}`;
+  return `✅ Done · ${r.clean ? "no findings" : countsLine(r.counts)}`;
+}
+
+async function runCommandReview(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {
+  return inJobFrame(job, ctx, services, async (progress, dirs) => {
+    const { config } = await loadRepoConfig(progress.octokit, job.target);
+    const head = await pullRequestHead(progress.octokit, job);
+    const outcome = await reviewPullRequest({ job, ctx, services, octokit: progress.octokit, token: progress.token, writer: progress.writer, dirs, config, head, events: progress, full: true });
+    const terminal = outcome.failed?.terminal ?? { kind: "done" };
+    const lines = reviewLines(report(outcome, terminal, head, progress.state.elapsedMs, ""));
+    return progress.finish({ terminal, patch: { ...outcome.failed?.patch, notes: lines } });
+  });
+}
+
+async function runAutomaticReview(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {
+  const event = job.review!;
+  const { owner, repo, installationId } = job.target;
+  const octokit = await services.octokitFor(installationId);
+  const token = await services.tokenFor(octokit);
+  const writer = services.writerFor(installationId, octokit, [token]);
+  const transcript = transcriptUrl(services.publicUrl, job.id);
+  const check = new CheckRun(writer, { owner, repo, headSha: event.headSha, detailsUrl: transcript, externalId: job.id });
+  const head: PullRequestHead = { headSha: event.headSha, baseRef: event.baseRef, fork: !sameRepo(event.headRepo, job) };
+  const started = Date.now();
+  let dirs: JobDirs | undefined;
+  try {
+    const { config } = await loadRepoConfig(octokit, job.target);
+    const facts = { title: job.subject?.title ?? "", author: job.subject?.author ?? "", authorType: event.authorType, draft: event.draft, labels: event.labels };
+    const skip = automaticReviewSkip(facts, config.review);
+    if (skip) {
+      const { conclusion, output } = renderSkippedCheck(skip);
+      await check.complete(conclusion, output);
+      return { state: "succeeded", outcome: `✅ Skipped: ${skip}` };
+    }
+    // Pushes in quick succession: wait for the last; a newer push supersedes this job meanwhile.
+    const runAt = event.event === "synchronize" ? event.eventAt + config.review.debounceSeconds * 1000 : 0;
+    if (runAt > Date.now()) return { state: "deferred", runAt };
+
+    await check.start();
+    dirs = await makeJobDirs(services.dataDir, job.id);
+    const outcome = await reviewPullRequest({ job, ctx, services, octokit, token, writer, dirs, config, head, events: { event: () => {} }, full: false });
+    const terminal: Terminal = outcome.failed?.terminal ?? { kind: "done" };
+    const done = report(outcome, terminal, head, Date.now() - started, transcript);
+    const { conclusion, output } = renderReviewCheck(done);
+    await check.complete(conclusion, output);
+    return { state: endState(terminal), outcome: outcomeLine(done) };
+  } catch (error) {
+    const { terminal } = failure(error, ctx.signal);
+    const problems = error instanceof ConfigError ? error.problems.map((p) => `- ${p}`).join("\n") : undefined;
+    const summary = [problems ?? headline(terminal), `\n[Transcript](${transcript})`].join("\n");
+    const conclusion = terminal.kind === "cancelled" ? "cancelled" : "failure";
+    await check.complete(conclusion, { title: headline(terminal).replace(/^\S+ /, ""), summary }).catch((err: unknown) => {
+      services.log.warn(`job ${job.id}: could not complete the check run: ${(err as Error).message}`);
+    });
+    return { state: endState(terminal), outcome: headline(terminal) };
+  } finally {
+    if (dirs) await cleanJobDirs(dirs).catch(() => undefined);
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * One review of a pull request: the head checked out with the default branch's agents and
+ * config, the diff against the merge base (or only the commits since the last review), the
+ * reviewer read-only, and one `POST …/pulls/{n}/reviews` whose inline comments sit only where
+ * GitHub accepts them. Shared by automatic reviews (check run) and `/review` (progress comment).
+ */
+import type { Usage } from "../agent/pricing.js";
+import { parseReview } from "../chain/parse-findings.js";
+import type { ParsedReview } from "../chain/types.js";
+import type { CrewbotConfig } from "../config/schema.js";
+import type { InstallationOctokit } from "../github/types.js";
+import type { JobContext } from "../queue/runner.js";
+import { repoKey } from "../queue/review-store.js";
+import type { JobRecord } from "../queue/types.js";
+import type { GitHubWriter } from "../report/github-writer.js";
+import { safeBlock } from "../report/markdown.js";
+import { buildReview, type BuiltReview, type SeverityCounts } from "../review/build-review.js";
+import { commentablePositions, parseDiff, positionKey, type DiffFile } from "../review/diff-lines.js";
+import { postedFingerprints } from "../review/fingerprint.js";
+import { reviewContext } from "../review/review-context.js";
+import { selectFiles, type Selection } from "../review/select-files.js";
+import { diffBetween, isAncestor, mergeBase } from "../workspace/diff.js";
+import type { JobDirs } from "./job-dirs.js";
+import type { JobReport } from "./job-report.js";
+import { chainFailure, jobTask, type Ending } from "./outcome.js";
+import { prepareJob, runJobChain } from "./prepare.js";
+import type { JobServices } from "./services.js";
+
+export interface PullRequestHead {
+  headSha: string;
+  baseRef: string;
+  /** The head lives in a fork: reviewed with no bash and no setup. */
+  fork: boolean;
+}
+
+export interface ReviewRun {
+  job: JobRecord;
+  ctx: JobContext;
+  services: JobServices;
+  octokit: InstallationOctokit;
+  token: string;
+  writer: GitHubWriter;
+  dirs: JobDirs;
+  config: CrewbotConfig;
+  head: PullRequestHead;
+  /** Where the agents' events go (the progress comment, or nowhere for a check run). */
+  events: Pick<JobReport, "event">;
+  /** `/review` reviews the whole PR again even when its head was reviewed before. */
+  full: boolean;
+}
+
+export interface ReviewOutcome {
+  /** Set when the review did not finish (chain failed, budget). */
+  failed?: Ending;
+  /** Nothing left to review (only lockfiles, or no changes since the last review). */
+  nothingToReview?: string;
+  counts: SeverityCounts;
+  clean: boolean;
+  inline: number;
+  repeated: number;
+  selection?: Selection;
+  /** What was reviewed: the PR against its merge base, or `since` (a commit) to the head. */
+  since?: string;
+  /** Why an incremental review fell back to a full one. */
+  fullBecause?: string;
+  review?: { id: number; url: string };
+  usage?: Usage;
+  costUsd: number;
+  estimate: boolean;
+}
+
+interface Diffs {
+  full: DiffFile[];
+  /** The files to review: the commits since the last review, or the full diff. */
+  scope: DiffFile[];
+  since?: string;
+  fullBecause?: string;
+  known: string[];
+}
+
+const ZERO: SeverityCounts = { critical: 0, warning: 0, suggestion: 0 };
+
+/** Model text in a review is data: no pings, no hidden markers, no task boxes. */
+function safeReview(review: ParsedReview): ParsedReview {
+  return {
+    summary: safeBlock(review.summary),
+    findings: review.findings.map((f) => ({ ...f, text: safeBlock(f.text) })),
+    notes: (review.notes ?? []).map((n) => ({ ...n, text: safeBlock(n.text) })),
+  };
+}
+
+export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> {
+  const { job, services, head, config } = run;
+  const { owner, repo, number } = job.target;
+  const key = repoKey(owner, repo);
+  const state = await services.reviews.get(key, number);
+  let diffs: Diffs | undefined;
+
+  const prepared = await prepareJob(job, { octokit: run.octokit, token: run.token }, services, run.dirs, {
+    config,
+    ref: head.headSha,
+    withMirror: async (mirror) => {
+      const base = await mergeBase(mirror, `refs/heads/${head.baseRef}`, head.headSha);
+      const full = parseDiff(await diffBetween(mirror, base, head.headSha));
+      const known = state?.fingerprints ?? [];
+      if (run.full || !state) return void (diffs = { full, scope: full, known });
+      if (state.headSha === head.headSha) return void (diffs = { full, scope: [], since: head.headSha, known });
+      if (await isAncestor(mirror, state.headSha, head.headSha)) {
+        const scope = parseDiff(await diffBetween(mirror, state.headSha, head.headSha));
+        return void (diffs = { full, scope, since: state.headSha, known });
+      }
+      diffs = { full, scope: full, known, fullBecause: `the last reviewed commit ${state.headSha.slice(0, 7)} is no longer in the branch (force-push or rebase): full review` };
+    },
+  });
+  const { full, scope, since, fullBecause, known } = diffs!;
+  const base = { counts: ZERO, clean: true, inline: 0, repeated: 0, since, fullBecause, costUsd: 0, estimate: false };
+  if (since !== undefined && scope.length === 0) return { ...base, nothingToReview: `commit ${head.headSha.slice(0, 7)} was reviewed already` };
+  const selection = selectFiles(scope, { paths: config.review.paths });
+  if (selection.reviewed.length === 0) {
+    const why = selection.notReviewed.length === 0 ? "no changed files" : `no file to review (${selection.notReviewed.map((n) => `${n.path}: ${n.reason}`).slice(0, 5).join("; ")})`;
+    return { ...base, selection, nothingToReview: why };
+  }
+
+  const { result, budget } = await runJobChain(run.ctx, services, run.events, prepared, run.dirs, {
+    chain: prepared.chains.get("review")!,
+    task: job.trigger.request.trim() ? jobTask(job, "Review") : "(none)",
+    mode: "plan",
+    context: reviewContext(selection, { number, headSha: head.headSha, since }),
+    noBash: head.fork,
+  });
+  const figures = { usage: budget.usage, costUsd: budget.costUsd, estimate: budget.estimate };
+  const failed = chainFailure(result, run.ctx.signal, budget.limits);
+  if (failed) return { ...base, ...figures, selection, failed };
+
+  // Incremental: inline only on lines the new commits show (RIGHT side; old-side numbers differ).
+  const recent = since === undefined ? undefined : commentablePositions(scope);
+  const accept = recent && ((path: string, side: "LEFT" | "RIGHT", line: number) => side === "RIGHT" && recent.has(positionKey(path, side, line)));
+  const parsed = safeReview(parseReview(result.output));
+  const build = (maxComments?: number) => buildReview(parsed, full, selection, { alreadyPosted: new Set(known), accept, maxComments });
+  const built = build();
+  const outcome: ReviewOutcome = { ...base, ...figures, selection, counts: built.counts, clean: built.clean, inline: built.request.comments.length, repeated: built.repeated };
+  let sent = built;
+  if (!built.clean) ({ sent, review: outcome.review } = await postReview(run, built, () => build(0)));
+  outcome.inline = sent.request.comments.length;
+  const posted = postedFingerprints([sent.request.body, ...sent.request.comments.map((c) => c.body)]);
+  await services.reviews.record(key, number, head.headSha, [...posted]);
+  return outcome;
+}
+
+/**
+ * One review per run. GitHub rejects a whole review (422) for one bad line; that is never
+ * retried unchanged: once more with every finding in the body, then given up.
+ */
+async function postReview(
+  run: ReviewRun,
+  built: BuiltReview,
+  withoutInline: () => BuiltReview,
+): Promise<{ sent: BuiltReview; review: { id: number; url: string } }> {
+  const { owner, repo, number } = run.job.target;
+  const send = async (review: BuiltReview) => {
+    const { data } = await run.writer.write<{ id: number; html_url: string }>("POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews", {
+      owner,
+      repo,
+      pull_number: number,
+      commit_id: run.head.headSha,
+      ...review.request,
+    });
+    return { sent: review, review: { id: data.id, url: data.html_url } };
+  };
+  try {
+    return await send(built);
+  } catch (error) {
+    if ((error as { status?: number }).status !== 422 || built.request.comments.length === 0) throw error;
+    run.services.log.warn(`job ${run.job.id}: review refused (422: ${(error as Error).message}); posting it once more with every finding in the body`);
+    return send(withoutInline());
+  }
+}

@@ -1,0 +1,96 @@
+/** What a review run tells: the `crewbot/review` check run's output, and the lines of a `/review` comment. */
+import { emptyUsage, type Usage } from "../agent/pricing.js";
+import type { SeverityCounts } from "../review/build-review.js";
+import type { Selection } from "../review/select-files.js";
+import type { CheckConclusion, CheckOutput } from "./check-run.js";
+import { formatFigures } from "./format.js";
+import type { Terminal } from "./types.js";
+
+export interface ReviewReport {
+  /** How the run ended; `done` for a posted or clean review. */
+  terminal: Terminal;
+  nothingToReview?: string;
+  counts: SeverityCounts;
+  clean: boolean;
+  inline: number;
+  repeated: number;
+  selection?: Selection;
+  since?: string;
+  headSha: string;
+  fullBecause?: string;
+  review?: { url: string };
+  usage?: Usage;
+  costUsd: number;
+  estimate: boolean;
+  elapsedMs: number;
+  transcript?: string;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+export function countsLine(c: SeverityCounts): string {
+  return `${c.critical} critical · ${plural(c.warning, "warning")} · ${plural(c.suggestion, "suggestion")}`;
+}
+
+/** The lines every report of a review has: what was reviewed, what was found, what was left out. */
+export function reviewLines(r: ReviewReport): string[] {
+  const lines: string[] = [];
+  if (r.fullBecause) lines.push(`Full review: ${r.fullBecause.replace(/: full review$/, "")}.`);
+  else if (r.since) lines.push(`Incremental review: the commits ${r.since.slice(0, 7)}..${r.headSha.slice(0, 7)} since the last review.`);
+  if (r.nothingToReview) lines.push(`Nothing to review: ${r.nothingToReview}.`);
+  if (r.selection && !r.nothingToReview) {
+    const total = r.selection.reviewed.length + r.selection.notReviewed.length;
+    lines.push(`Reviewed ${r.selection.reviewed.length} of ${plural(total, "changed file")}.`);
+  }
+  if (r.terminal.kind === "done" && !r.nothingToReview) {
+    if (r.clean) lines.push("No findings: no review was posted.");
+    else lines.push(`Findings: ${countsLine(r.counts)}; ${plural(r.inline, "inline comment")}.${r.review ? ` Review: ${r.review.url}` : ""}`);
+    if (r.repeated > 0) lines.push(`${plural(r.repeated, "finding")} posted on an earlier review not repeated.`);
+  }
+  const notReviewed = r.selection?.notReviewed ?? [];
+  if (notReviewed.length > 0 && !r.nothingToReview) {
+    const shown = notReviewed.slice(0, 20).map((n) => `${n.path} (${n.reason})`);
+    const more = notReviewed.length > 20 ? `, and ${notReviewed.length - 20} more` : "";
+    lines.push(`Not reviewed: ${shown.join(", ")}${more}.`);
+  }
+  return lines;
+}
+
+function conclusionOf(r: ReviewReport): CheckConclusion {
+  switch (r.terminal.kind) {
+    case "cancelled":
+      return "cancelled";
+    case "failed":
+      return "failure";
+    case "stopped":
+      return "neutral";
+    case "done":
+      return r.nothingToReview ? "skipped" : r.clean ? "success" : "neutral";
+  }
+}
+
+function titleOf(r: ReviewReport): string {
+  switch (r.terminal.kind) {
+    case "cancelled":
+      return r.terminal.reason ? `Cancelled: ${r.terminal.reason}` : "Cancelled";
+    case "failed":
+      return `Failed: ${r.terminal.reason}`;
+    case "stopped":
+      return `Stopped: ${r.terminal.budget}`;
+    case "done":
+      if (r.nothingToReview) return "Nothing to review";
+      return r.clean ? "No findings" : countsLine(r.counts);
+  }
+}
+
+/** The check run's conclusion and output: summary, counts, what was left out, and what it cost. */
+export function renderReviewCheck(r: ReviewReport): { conclusion: CheckConclusion; output: CheckOutput } {
+  const figures = formatFigures({ elapsedMs: r.elapsedMs, usage: r.usage ?? emptyUsage(), costUsd: r.costUsd, estimate: r.estimate });
+  const summary = [...reviewLines(r).map((l) => `- ${l}`), "", figures + (r.transcript ? ` · [Transcript](${r.transcript})` : "")].join("\n");
+  return { conclusion: conclusionOf(r), output: { title: titleOf(r), summary } };
+}
+
+/** A skip decided before any work: the reason is the whole summary. */
+export function renderSkippedCheck(reason: string): { conclusion: CheckConclusion; output: CheckOutput } {
+  return { conclusion: "skipped", output: { title: "Skipped", summary: `Not reviewed automatically: ${reason}.` } };
+}

@@ -1,0 +1,54 @@
+/** What the reviewer reads: the diff of the files chosen for review, as plain unified diff text. */
+import type { ContextSection } from "../chain/prompt.js";
+import type { DiffFile } from "./diff-lines.js";
+import type { Selection } from "./select-files.js";
+
+/** Above this the reviewer gets the first files' diffs and reads the rest itself. */
+export const MAX_DIFF_CONTEXT_CHARS = 200_000;
+
+const PREFIX = { add: "+", del: "-", context: " " } as const;
+
+/** One file's diff again, from its parsed hunks (header, hunks, line prefixes). */
+export function renderFileDiff(file: DiffFile): string {
+  const from = file.status === "added" ? "/dev/null" : `a/${file.oldPath ?? file.path}`;
+  const to = file.status === "deleted" ? "/dev/null" : `b/${file.path}`;
+  const head = [`--- ${from}`, `+++ ${to}`];
+  if (file.binary) return [...head, "(binary file)"].join("\n");
+  const body = file.hunks.flatMap((h) => [
+    `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`,
+    ...h.lines.flatMap((l) => (l.noNewline ? [PREFIX[l.kind] + l.text, "\\ No newline at end of file"] : [PREFIX[l.kind] + l.text])),
+  ]);
+  return [...head, ...body].join("\n");
+}
+
+export interface ReviewScope {
+  /** The PR's number and head. */
+  number: number;
+  headSha: string;
+  /** Set for an incremental review: the commit reviewed last time. */
+  since?: string;
+}
+
+/**
+ * The context sections of a review: which changes (all of the PR, or the commits since the last
+ * review), the diff of the selected files, and the files left out with why.
+ */
+export function reviewContext(selection: Selection, scope: ReviewScope): ContextSection[] {
+  const what = scope.since
+    ? `the changes of pull request #${scope.number} since the last review (${scope.since.slice(0, 7)}..${scope.headSha.slice(0, 7)}); review only these`
+    : `the changes of pull request #${scope.number} against its merge base (head ${scope.headSha.slice(0, 7)})`;
+  let text = "";
+  const leftOut: string[] = [];
+  for (const file of selection.reviewed) {
+    const diff = renderFileDiff(file);
+    if (text.length + diff.length > MAX_DIFF_CONTEXT_CHARS) leftOut.push(file.path);
+    else text += `${diff}\n`;
+  }
+  if (leftOut.length > 0) text += `\n(The diff is too long to show whole. Read these changed files in the checkout: ${leftOut.join(", ")})\n`;
+  const sections: ContextSection[] = [{ source: `${what} (git diff)`, text: text || "(no changes)" }];
+  if (selection.notReviewed.length > 0) {
+    const list = selection.notReviewed.map((n) => `- ${n.path}: ${n.reason}`).join("\n");
+    sections.push({ source: "changed files not to review (listed in the review body already)", text: list });
+  }
+  return sections;
+}

@@ -1,0 +1,33 @@
+/**
+ * Whether an automatic review runs (config `review.*`). Every skip has a reason a person can
+ * read in the `crewbot/review` check run; `/review` skips none of these.
+ */
+import type { CrewbotConfig } from "../config/schema.js";
+
+export interface PullRequestFacts {
+  title: string;
+  author: string;
+  /** GitHub's user type of the author: `User`, `Bot`, `Organization`. */
+  authorType: string;
+  draft: boolean;
+  labels: readonly string[];
+}
+
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/** The reason an automatic review is skipped, or undefined when it runs. Pure. */
+export function automaticReviewSkip(pr: PullRequestFacts, review: CrewbotConfig["review"]): string | undefined {
+  if (!review.auto) return "automatic reviews are off (review.auto: false); comment /review to ask for one";
+  if (pr.draft && !review.drafts) return "the pull request is a draft (review.drafts: false); it is reviewed when marked ready";
+  if (review.ignoreAuthors.some((login) => same(login, pr.author))) return `@${pr.author} is in review.ignoreAuthors`;
+  const isBot = pr.authorType === "Bot" || /\[bot\]$/i.test(pr.author);
+  if (isBot && !review.includeBots.some((login) => same(login, pr.author))) {
+    return `@${pr.author} is a bot (add it to review.includeBots to review its pull requests)`;
+  }
+  const label = pr.labels.find((l) => review.ignoreLabels.some((ignored) => same(ignored, l)));
+  if (label !== undefined) return `the pull request has the label "${label}" (review.ignoreLabels)`;
+  const title = pr.title.toLowerCase();
+  const word = review.ignoreTitles.find((w) => w.trim() !== "" && title.includes(w.toLowerCase()));
+  if (word !== undefined) return `the title contains "${word}" (review.ignoreTitles)`;
+  return undefined;
+}

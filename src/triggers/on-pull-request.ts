@@ -1,0 +1,12 @@
+import type { Context } from "probot";
+import type { TriggerDeps } from "./deps.js";
+import { decidePullRequestEvent, type PullRequestPayload } from "./pull-request-event.js";
+
+type PullRequestContext = Context<"pull_request.opened" | "pull_request.reopened" | "pull_request.ready_for_review" | "pull_request.synchronize">;
+
+/** A PR opened, reopened, ready or pushed: an automatic review job, queued without a request to GitHub. */
+export async function onPullRequest(context: PullRequestContext, deps: TriggerDeps): Promise<void> {
+  const decision = decidePullRequestEvent(context.payload as unknown as PullRequestPayload, context.id);
+  if (decision.action === "ignore") return deps.log.debug({ deliveryId: context.id, reason: decision.reason }, "pull_request event ignored");
+  await deps.enqueue(decision.job, context.octokit);
+}

@@ -1,0 +1,68 @@
+/** A pull_request event → an automatic review job, decided without any request to GitHub. Pure. */
+import type { NewJob } from "../queue/types.js";
+
+export const REVIEW_EVENTS = ["opened", "reopened", "ready_for_review", "synchronize"] as const;
+export type ReviewEvent = (typeof REVIEW_EVENTS)[number];
+
+/** The parts of a `pull_request` payload the trigger reads. */
+export interface PullRequestPayload {
+  action: string;
+  number: number;
+  pull_request: {
+    number: number;
+    title: string;
+    body?: string | null;
+    draft?: boolean;
+    state: string;
+    user: { login: string; type: string } | null;
+    labels?: Array<{ name: string }>;
+    head: { sha: string; ref: string; repo: { full_name: string } | null };
+    base: { sha: string; ref: string };
+  };
+  repository: { name: string; owner: { login: string }; clone_url: string; default_branch: string; private: boolean };
+  installation?: { id: number };
+  sender: { login: string; id?: number; type: string };
+}
+
+/** Jobs of this group replace each other on a PR: a newer push supersedes the review of an older one. */
+export const REVIEW_GROUP = "review";
+
+export type PullRequestDecision = { action: "enqueue"; job: NewJob } | { action: "ignore"; reason: string };
+
+/**
+ * Every opened, reopened, ready or pushed PR gets a review job; whether it runs (config, drafts,
+ * bots, labels) is decided in the job, which can read the config and says why in a check run.
+ */
+export function decidePullRequestEvent(payload: PullRequestPayload, deliveryId: string, now = Date.now()): PullRequestDecision {
+  if (!(REVIEW_EVENTS as readonly string[]).includes(payload.action)) return { action: "ignore", reason: `action ${payload.action}` };
+  if (!payload.installation) return { action: "ignore", reason: "no installation in the payload" };
+  const pr = payload.pull_request;
+  if (pr.state !== "open") return { action: "ignore", reason: `the pull request is ${pr.state}` };
+  const { repository } = payload;
+  return {
+    action: "enqueue",
+    job: {
+      deliveryId,
+      kind: "review",
+      group: REVIEW_GROUP,
+      supersede: true,
+      target: { installationId: payload.installation.id, owner: repository.owner.login, repo: repository.name, number: pr.number, isPullRequest: true },
+      trigger: { sender: payload.sender.login, senderId: payload.sender.id, request: "", commentCreatedAt: new Date(now).toISOString() },
+      repo: { cloneUrl: repository.clone_url, defaultBranch: repository.default_branch, private: repository.private },
+      subject: { title: pr.title, body: pr.body ?? "", author: pr.user?.login ?? "ghost" },
+      review: {
+        automatic: true,
+        event: payload.action as ReviewEvent,
+        headSha: pr.head.sha,
+        headRef: pr.head.ref,
+        headRepo: pr.head.repo?.full_name ?? "",
+        baseRef: pr.base.ref,
+        baseSha: pr.base.sha,
+        draft: pr.draft ?? false,
+        labels: (pr.labels ?? []).map((l) => l.name),
+        authorType: pr.user?.type ?? "User",
+        eventAt: now,
+      },
+    },
+  };
+}

@@ -1,0 +1,28 @@
+/** Diffs of a pull request, read in the bare mirror (no working tree needed). */
+import { git, type GitOptions } from "./git.js";
+
+const inMirror = (mirror: string): GitOptions => ({ cwd: mirror, workspace: true });
+
+/** The commit a pull request's changes start from: where its head left `base`. */
+export async function mergeBase(mirror: string, base: string, head: string): Promise<string> {
+  return (await git(["merge-base", "--", base, head], inMirror(mirror))).trim();
+}
+
+/** Whether `ancestor` is in the history of `commit` (false after a force-push that dropped it). */
+export async function isAncestor(mirror: string, ancestor: string, commit: string): Promise<boolean> {
+  try {
+    await git(["merge-base", "--is-ancestor", ancestor, commit], inMirror(mirror));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `git diff from to` as the review parser reads it: renames found, no colour, no external diff
+ * program and no textconv filter (a repository's attributes must not run anything).
+ */
+export async function diffBetween(mirror: string, from: string, to: string): Promise<string> {
+  // 256 MB: a pull request of generated files is big, and the file selection is what keeps the review small.
+  return git(["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-M", from, to, "--"], { ...inMirror(mirror), maxBuffer: 256 * 1024 * 1024 });
+}
