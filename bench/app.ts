@@ -3,6 +3,7 @@
  *  - webhook acknowledgement latency: 500 signed deliveries at concurrency 25 (goal p99 < 50 ms, 0 errors)
  *  - comment → 👀 and → progress comment, with an idle worker (goal < 1 s)
  *  - GitHub writes per /plan job with an instant fake model (goal ≤ 6)
+ *  - /implement → draft PR, and an automatic review of a 60-file PR (bench/review.ts)
  * GitHub is nock (answering at once), the model the fake server, git a local HTTP git server.
  * BENCH_ACK_TOTAL=<n> sends more deliveries; BENCH_PROF=<dir> writes a CPU profile of the app process.
  */
@@ -18,11 +19,13 @@ import { freePort, PRIVATE_KEY, signWebhook, TestOctokit as Octokit } from "../t
 import { startFakeAnthropic, type FakeReply } from "../test/helpers/fake-anthropic.js";
 import { startGitHttpServer } from "../test/helpers/git-http-server.js";
 import { makeRepo, tempDir } from "../test/helpers/git-repo.js";
+import { selected } from "./only.js";
+import { reviewBench } from "./review.js";
 
-const API = "https://api.github.com";
-const REPO = `/repos/${REPO_OWNER}/${REPO_NAME}`;
+export const API = "https://api.github.com";
+export const REPO = `/repos/${REPO_OWNER}/${REPO_NAME}`;
 const SECRET = "bench-secret";
-const TOKEN = `ghs_${randomBytes(18).toString("hex")}`;
+export const TOKEN = `ghs_${randomBytes(18).toString("hex")}`;
 
 /** The app's environment for a bench run: credentials, a fresh data dir, silent logs. */
 async function appEnv(port: number, fakeUrl: string) {
@@ -39,7 +42,7 @@ async function appEnv(port: number, fakeUrl: string) {
   };
 }
 
-export async function boot(worker: boolean, fakeUrl: string): Promise<{ started: Started; post: (payload: unknown) => Promise<number> }> {
+export async function boot(worker: boolean, fakeUrl: string): Promise<{ started: Started; post: (payload: unknown, event?: string) => Promise<number> }> {
   const port = await freePort();
   const env = await appEnv(port, fakeUrl);
   const started = await start({ env, Octokit, worker, runner: { pollMs: 20 } });
@@ -51,14 +54,14 @@ interface SignedRequest {
   headers: Record<string, string>;
 }
 
-/** A payload as GitHub sends it: signed, with its delivery id. */
-function signed(payload: unknown, deliveryId: string): SignedRequest {
+/** A payload as GitHub sends it: signed, with its event name and delivery id. */
+function signed(payload: unknown, deliveryId: string, event = "issue_comment"): SignedRequest {
   const body = JSON.stringify(payload);
   return {
     body,
     headers: {
       "content-type": "application/json",
-      "x-github-event": "issue_comment",
+      "x-github-event": event,
       "x-github-delivery": deliveryId,
       "x-hub-signature-256": signWebhook(body, SECRET),
     },
@@ -82,9 +85,9 @@ function sendSigned(port: number, request: SignedRequest): Promise<number> {
   });
 }
 
-export function signedPoster(port: number): (payload: unknown) => Promise<number> {
+export function signedPoster(port: number): (payload: unknown, event?: string) => Promise<number> {
   let n = 0;
-  return (payload) => sendSigned(port, signed(payload, `bench-${process.pid}-${n++}`));
+  return (payload, event) => sendSigned(port, signed(payload, `bench-${process.pid}-${n++}`, event));
 }
 
 export function mockGitHub(commentPosts: number[], writes: { count: number }) {
@@ -99,6 +102,8 @@ export function mockGitHub(commentPosts: number[], writes: { count: number }) {
     .reply(200, [])
     .get(/\/contents\/\.github%2Fcrewbot\.yml$/) // no config anywhere: the defaults
     .reply(404, { message: "Not Found" })
+    .get("/app") // the app's slug, for the bot user's login (asked once, as the app)
+    .reply(200, { id: 1, slug: "crewbot", name: "crewbot" })
     .get(/^\/users\/[^/]+%5Bbot%5D$/) // the bot user, for the commits' author
     .reply(200, { id: 41898282, type: "Bot" })
     .post(/\/reactions$/)
@@ -238,7 +243,12 @@ export async function benchApp(): Promise<string[]> {
   nock.disableNetConnect();
   nock.enableNetConnect((host) => /^(127\.0\.0\.1|localhost)(:\d+)?$/.test(host));
   try {
-    return [await ackLatency(), ...(await planJob()), await implementJob()];
+    const lines: string[] = [];
+    if (selected("ack")) lines.push(await ackLatency());
+    if (selected("plan")) lines.push(...(await planJob()));
+    if (selected("implement")) lines.push(await implementJob());
+    if (selected("review")) lines.push(await reviewBench());
+    return lines;
   } finally {
     nock.cleanAll();
     nock.enableNetConnect();

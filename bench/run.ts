@@ -2,6 +2,8 @@
  * `npm run bench`: figures for the agent runtime, printed, never asserted.
  *  - orchestration overhead of a 3-agent chain with 20 tool calls against an instant fake model
  *  - the share of input inside a byte-identical cached prefix over a 10-turn run
+ *  - checkout, and the app's figures (bench/app.ts): webhook latency, jobs' writes, an automatic review
+ * `BENCH_ONLY=review` (comma-separated: chain, cache, checkout, ack, plan, implement, review) runs only those.
  */
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -18,6 +20,7 @@ import { makeRepo, tempDir } from "../test/helpers/git-repo.js";
 import { benchApp } from "./app.js";
 import { cacheShare } from "./cache-share.js";
 import { checkoutBench } from "./checkout.js";
+import { selected } from "./only.js";
 
 const use = (name: string, input: unknown) => ({ type: "tool_use" as const, name, input });
 
@@ -98,27 +101,33 @@ async function cacheRun(turns: number): Promise<ReturnType<typeof cacheShare>> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main() {
-  await chainOnce(); // warm-up: module loading, first bwrap start
-  const runs = [];
-  for (let i = 0; i < 5; i++) runs.push(await chainOnce());
-  const ms = median(runs.map((r) => r.ms));
-  console.log(
-    `chain overhead: 3 agents, ${runs[0]!.toolCalls} tool calls, ${runs[0]!.requests} model requests, instant fake model: ` +
-      `median ${ms.toFixed(0)} ms over ${runs.length} runs (goal < 2000 ms) ${ms < 2000 ? "✓" : "✗"}`,
-  );
+  if (selected("chain")) {
+    await chainOnce(); // warm-up: module loading, first bwrap start
+    const runs = [];
+    for (let i = 0; i < 5; i++) runs.push(await chainOnce());
+    const ms = median(runs.map((r) => r.ms));
+    console.log(
+      `chain overhead: 3 agents, ${runs[0]!.toolCalls} tool calls, ${runs[0]!.requests} model requests, instant fake model: ` +
+        `median ${ms.toFixed(0)} ms over ${runs.length} runs (goal < 2000 ms) ${ms < 2000 ? "✓" : "✗"}`,
+    );
+  }
 
-  const share = await cacheRun(10);
-  console.log(
-    `prompt cache: ${(share.share * 100).toFixed(1)}% of input bytes inside a byte-identical cached prefix over a 10-turn run ` +
-      `(${share.cached} of ${share.total} bytes; goal ≥ 80%) ${share.share >= 0.8 ? "✓" : "✗"}`,
-  );
+  if (selected("cache")) {
+    const share = await cacheRun(10);
+    console.log(
+      `prompt cache: ${(share.share * 100).toFixed(1)}% of input bytes inside a byte-identical cached prefix over a 10-turn run ` +
+        `(${share.cached} of ${share.total} bytes; goal ≥ 80%) ${share.share >= 0.8 ? "✓" : "✗"}`,
+    );
+  }
 
-  const co = await checkoutBench();
-  console.log(
-    `checkout: ${(co.repoBytes / 1024 ** 2).toFixed(0)} MB repository, fresh git clone vs. mirror sync + checkout (medians of 3): ` +
-      `loopback ${co.loopback.cloneMs.toFixed(0)} vs ${co.loopback.mirrorMs.toFixed(0)} ms = ${co.loopback.ratio.toFixed(1)}× ${co.loopback.ratio >= 10 ? "✓" : "✗"}, ` +
-      `100 Mbit/s + 20 ms per request ${co.link.cloneMs.toFixed(0)} vs ${co.link.mirrorMs.toFixed(0)} ms = ${co.link.ratio.toFixed(1)}× ${co.link.ratio >= 10 ? "✓" : "✗"} (goal ≥ 10×)`,
-  );
+  if (selected("checkout")) {
+    const co = await checkoutBench();
+    console.log(
+      `checkout: ${(co.repoBytes / 1024 ** 2).toFixed(0)} MB repository, fresh git clone vs. mirror sync + checkout (medians of 3): ` +
+        `loopback ${co.loopback.cloneMs.toFixed(0)} vs ${co.loopback.mirrorMs.toFixed(0)} ms = ${co.loopback.ratio.toFixed(1)}× ${co.loopback.ratio >= 10 ? "✓" : "✗"}, ` +
+        `100 Mbit/s + 20 ms per request ${co.link.cloneMs.toFixed(0)} vs ${co.link.mirrorMs.toFixed(0)} ms = ${co.link.ratio.toFixed(1)}× ${co.link.ratio >= 10 ? "✓" : "✗"} (goal ≥ 10×)`,
+    );
+  }
 
   for (const line of await benchApp()) console.log(line);
 }

@@ -2,6 +2,7 @@ import type { ApplicationFunction } from "probot";
 import { onComment } from "./triggers/on-comment.js";
 import { onCommentEdited } from "./triggers/on-comment-edited.js";
 import { onPullRequest } from "./triggers/on-pull-request.js";
+import type { InstallationPayload } from "./installations/events.js";
 import type { TriggerDeps } from "./triggers/deps.js";
 
 /** The Probot app: wiring only; every handler guards, then calls into triggers/. */
@@ -10,6 +11,10 @@ export function crewbotApp(deps: TriggerDeps): ApplicationFunction {
     app.on("issue_comment.created", (context) => onComment(context, deps));
     app.on("pull_request_review_comment.created", (context) => onComment(context, deps));
     app.on("issue_comment.edited", (context) => onCommentEdited(context, deps));
+    app.on("installation", (context) => deps.installationEvent("installation", context.payload as unknown as InstallationPayload));
+    app.on("installation_repositories", (context) =>
+      deps.installationEvent("installation_repositories", context.payload as unknown as InstallationPayload),
+    );
     app.on(
       ["pull_request.opened", "pull_request.reopened", "pull_request.ready_for_review", "pull_request.synchronize"],
       (context) => onPullRequest(context, deps),

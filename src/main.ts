@@ -2,6 +2,9 @@ import { getPrivateKey } from "@probot/get-private-key";
 import { run, type Server } from "probot";
 import { composeCrewbot, type Crewbot, type CrewbotOptions } from "./app/compose.js";
 import { crewbotApp } from "./index.js";
+import { dataDir } from "./jobs/job-dirs.js";
+import { openQueue } from "./queue/open-queue.js";
+import { metricsHandler } from "./metrics/metrics.js";
 
 export interface Started {
   server: Server;
@@ -15,7 +18,10 @@ export interface Started {
  * serves its setup page, which registers the app on GitHub from app.yml.
  */
 export interface StartOptions extends Partial<CrewbotOptions> {
-  /** Run the embedded worker (default true); without it this process only receives and enqueues. */
+  /**
+   * Run the embedded worker. Default: yes with the embedded queue; no with `REDIS_URL`, where this
+   * process only receives and enqueues and `npm run worker` processes run the jobs.
+   */
   worker?: boolean;
 }
 
@@ -27,14 +33,17 @@ export async function start(options: StartOptions & Parameters<typeof run>[1] = 
     return { server, stop: () => server.stop() };
   }
   let crewbot: Crewbot | undefined;
+  const stores = await openQueue(env, dataDir(env));
   const server = await run(
     async (app, appOptions) => {
-      crewbot = composeCrewbot(app, { env, runner: options.runner });
+      crewbot = composeCrewbot(app, { env, runner: options.runner, stores });
       await crewbotApp(crewbot.triggers)(app, appOptions);
+      appOptions.addHandler((req, res) => crewbot!.web.handle(req, res)); // issue 7: /jobs, /auth/*
+      appOptions.addHandler(metricsHandler(crewbot.services.metrics, () => health(crewbot!)));
     },
     { ...options, env },
   );
-  const worker = options.worker !== false;
+  const worker = options.worker ?? stores.kind === "sqlite";
   if (worker) await crewbot!.runner.start();
   return {
     server,
@@ -42,10 +51,20 @@ export async function start(options: StartOptions & Parameters<typeof run>[1] = 
     async stop() {
       // Stop taking jobs, let running ones finish (or end them with a clear comment), then close.
       if (worker) await crewbot!.runner.stop({ drain: true, timeoutMs: 60_000 });
+      crewbot!.web.close(); // issue 7: live transcript streams would hold the server open
       await server.stop();
       await crewbot!.close();
     },
   };
+}
+
+/** What `/healthz` reports: the queue answers, and how many jobs wait and run. */
+async function health(crewbot: Crewbot): Promise<Record<string, unknown>> {
+  const [queued, running] = await Promise.all([
+    crewbot.queue.listRecent({ state: "queued", limit: 100_000 }),
+    crewbot.queue.listRecent({ state: "running", limit: 100_000 }),
+  ]);
+  return { queue: crewbot.queueKind, queued: queued.length, running: running.length };
 }
 
 function safePrivateKey(env: NodeJS.ProcessEnv): string | null {

@@ -3,7 +3,14 @@ import type { Probot } from "probot";
 import { createClient } from "../agent/provider.js";
 import { botIdentityResolver } from "../github/bot-identity.js";
 import { PermissionCache } from "../github/permission-cache.js";
+import { operatorLimits } from "../installations/limits.js";
+import { applyInstallationEvent } from "../installations/apply.js";
+import { RedisInstallations } from "../installations/redis-installations.js";
+import { SqliteInstallations } from "../installations/sqlite-installations.js";
 import { runReviewJob } from "../jobs/review-job.js";
+import { Metrics } from "../metrics/metrics.js";
+import type { JobQueue } from "../queue/job-queue.js";
+import type { OpenedQueue } from "../queue/open-queue.js";
 import { SqliteReviewStore } from "../queue/sqlite-review-store.js";
 import { finaliseCheckRun } from "../report/check-run.js";
 import type { InstallationOctokit } from "../github/types.js";
@@ -23,20 +30,30 @@ import { Background } from "../triggers/background.js";
 import type { TriggerDeps } from "../triggers/deps.js";
 import { MirrorStore } from "../workspace/mirror.js";
 import { dataDir as dataDirOf } from "../jobs/job-dirs.js";
+import { openTranscripts, type Transcripts } from "../transcripts/index.js"; // issue 7
+import { createWebHandler, type WebHandler } from "../web/handler.js"; // issue 7
 
 export interface CrewbotOptions {
   env: NodeJS.ProcessEnv;
   /** Tests shorten the runner's timings. */
   runner?: { pollMs?: number; leaseMs?: number; heartbeatMs?: number };
+  /** The process's metrics registry; a new one by default (tests make one without the process defaults). */
+  metrics?: Metrics;
+  /** The queue and review store (`openQueue`: Redis when `REDIS_URL` is set); the embedded SQLite ones by default. */
+  stores?: OpenedQueue;
 }
 
 /** Everything one crewbot process runs, wired together; main.ts starts and stops it. */
 export interface Crewbot {
   triggers: TriggerDeps;
   runner: JobRunner;
-  queue: SqliteQueue;
+  queue: JobQueue;
+  queueKind: OpenedQueue["kind"];
   background: Background;
   services: JobServices;
+  /** Issue 7: the transcript store and recorder, and the pages on the app's server (`/jobs`, `/auth/*`). */
+  transcripts: Transcripts;
+  web: WebHandler;
   close(): Promise<void>;
 }
 
@@ -55,8 +72,18 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
 
   const permissions = new PermissionCache();
   const appSlug = appSlugOf(app, env);
+  const limits = operatorLimits(env);
+  const installations = env.REDIS_URL ? new RedisInstallations({ url: env.REDIS_URL }) : new SqliteInstallations({ dataDir });
+  const stores = options.stores ?? sqliteStores(dataDir);
+  const { queue } = stores;
+  const metrics = options.metrics ?? new Metrics(queueDepth(queue));
+  const transcripts = openTranscripts({ env, dataDir, secrets: operatorSecrets, log }); // issue 7
   const services: JobServices = {
-    octokitFor: (installationId) => app.auth(installationId) as Promise<InstallationOctokit>,
+    octokitFor: async (installationId) => {
+      const octokit = (await app.auth(installationId)) as InstallationOctokit;
+      octokit.hook.after("request", (response) => metrics.githubRateLimit(installationId, response.headers["x-ratelimit-remaining"]));
+      return octokit;
+    },
     tokenFor: async (octokit) => ((await octokit.auth({ type: "installation" })) as { token: string }).token,
     writerFor,
     anthropic: () => createClient({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, env }),
@@ -66,22 +93,26 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
     publicUrl,
     permissions,
     botIdentity: botIdentityResolver(env, appSlug),
-    reviews: new SqliteReviewStore({ dataDir }),
+    reviews: stores.reviews,
+    transcripts: transcripts.recorder, // issue 7
+    metrics,
+    limits,
+    usage: installations,
     log,
   };
 
-  const handler: JobHandler = async (job, ctx) => {
+  const handler = measured(metrics, log, async (job, ctx) => {
     if (job.kind === "plan") return runPlanJob(job, ctx, services);
     if (job.kind === "implement") return job.target.isPullRequest ? runFeedbackJob(job, ctx, services) : runImplementJob(job, ctx, services);
     return runReviewJob(job, ctx, services);
-  };
+  });
 
-  const queue = new SqliteQueue({ dataDir });
   const runner = new JobRunner({
     queue,
     handler,
     // Stable per host: after a restart this process's old running jobs are recovered at once.
     workerId: `embedded:${hostname()}`,
+    limits: { perInstallation: limits.perInstallation, global: limits.global },
     ...options.runner,
     onInterrupted: (job) => finaliseInterrupted(job, services),
     logger: log,
@@ -89,17 +120,60 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const background = new Background(log);
   const actDeps = { queue, runner, writerFor, background, publicUrl, log };
   const act = createAct(actDeps);
+  const web = createWebHandler({ env, publicUrl, queue, store: transcripts.store, dataDir, secrets: operatorSecrets, log }); // issue 7
   return {
-    triggers: { log, act, enqueue: async (job, octokit) => void (await enqueueJob(actDeps, job, octokit)), permissions, appSlug },
+    triggers: {
+      log,
+      act,
+      enqueue: async (job, octokit) => void (await enqueueJob(actDeps, job, octokit)),
+      installationEvent: async (event, payload) => void (await applyInstallationEvent(event, payload, { installations, queue, runner, log })),
+      permissions,
+      appSlug,
+    },
     runner,
     queue,
+    queueKind: stores.kind,
     background,
     services,
+    transcripts, // issue 7
+    web, // issue 7
     async close() {
       await background.idle();
-      await queue.close();
-      await services.reviews.close();
+      await stores.close();
+      web.close(); // issue 7
+      await transcripts.close(); // issue 7
+      await installations.close();
     },
+  };
+}
+
+function sqliteStores(dataDir: string): OpenedQueue {
+  const queue = new SqliteQueue({ dataDir });
+  const reviews = new SqliteReviewStore({ dataDir });
+  return { queue, reviews, kind: "sqlite", close: async () => void (await Promise.allSettled([queue.close(), reviews.close()])) };
+}
+
+/** Jobs waiting and running, for the queue gauges (read when /metrics is scraped). */
+export function queueDepth(queue: Pick<JobQueue, "listRecent">) {
+  const count = async (state: "queued" | "running") => (await queue.listRecent({ state, limit: 100_000 })).length;
+  return { queued: () => count("queued"), running: () => count("running") };
+}
+
+/** Every job's end counted and logged with the job id, repository and delivery id. */
+function measured(metrics: Metrics, log: Probot["log"], handler: JobHandler): JobHandler {
+  return async (job, ctx) => {
+    const started = Date.now();
+    const fields = { jobId: job.id, deliveryId: job.deliveryId, repo: `${job.target.owner}/${job.target.repo}`, number: job.target.number, kind: job.kind };
+    log.info(fields, "job started");
+    try {
+      const result = await handler(job, ctx);
+      metrics.jobEnded(job.kind, result.state, Date.now() - started);
+      log.info({ ...fields, state: result.state, outcome: result.outcome }, "job handler returned");
+      return result;
+    } catch (error) {
+      metrics.jobEnded(job.kind, "failed", Date.now() - started);
+      throw error;
+    }
   };
 }
 

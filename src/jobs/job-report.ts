@@ -40,6 +40,7 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
   const octokit = await services.octokitFor(job.target.installationId);
   const token = await services.tokenFor(octokit);
   const writer = services.writerFor(job.target.installationId, octokit, [token]);
+  services.transcripts?.begin(job, [token]); // issue 7: the job's transcript, redacted with its token
   const reporter = jobReporter(job, writer, services.log);
   const progress: ProgressTracker = progressFromEvents(jobProgress(job, services.publicUrl));
 
@@ -61,7 +62,10 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
     token,
     freshToken: cachedToken(() => services.tokenFor(octokit), { initial: { token, mintedAt: Date.now() } }),
     writer,
-    event: (event) => reporter.update(progress.apply(event)),
+    event: (event) => {
+      services.transcripts?.append(job.id, event); // issue 7
+      reporter.update(progress.apply(event));
+    },
     set: (patch) => reporter.update(progress.set(withLinks(patch))),
     get state() {
       return progress.state;
@@ -71,6 +75,7 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
       const state = progress.set({ ...withLinks(patch), terminal });
       // Another worker took the job over: its comment is theirs now.
       const lostLease = (ctx.signal.reason as { kind?: string } | undefined)?.kind === "lease-lost";
+      if (!lostLease) await services.transcripts?.end(job.id, terminal, statusLine(state)); // issue 7
       if (!lostLease) await reporter.finish(state);
       return { state: endState(terminal), outcome: statusLine(state) };
     },

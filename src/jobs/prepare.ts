@@ -8,6 +8,7 @@ import type { Mode } from "../tools/types.js";
 import type { ContextSection } from "../chain/prompt.js";
 import { loadDefinitions, type Definitions } from "../chain/definitions.js";
 import { loadRepoConfig } from "../config/load.js";
+import { limitReached } from "../installations/limits.js";
 import { CONFIG_PATH, type CrewbotConfig } from "../config/schema.js";
 import { ConfigError } from "../config/validate.js";
 import { issueContext } from "../context/issue-context.js";
@@ -31,14 +32,21 @@ export async function inJobFrame(
   body: (report: JobReport, dirs: JobDirs) => Promise<JobResult>,
 ): Promise<JobResult> {
   const report = await openJobReport(job, ctx, services);
+  const { installationId } = job.target;
   let dirs: JobDirs | undefined;
   try {
+    const limit = await limitReached(services.limits, services.usage, installationId);
+    if (limit) return await report.finish({ terminal: { kind: "failed", reason: limit } });
+    await services.usage.recordStart(installationId, job.id, Date.now());
     dirs = await makeJobDirs(services.dataDir, job.id);
     return await body(report, dirs);
   } catch (error) {
     return await report.finish(failure(error, ctx.signal));
   } finally {
     if (dirs) await cleanJobDirs(dirs).catch(() => undefined);
+    // What the job cost counts against the installation's monthly budget, however it ended.
+    services.metrics.jobUsage(job.kind, report.state.usage, report.state.costUsd);
+    if (report.state.costUsd > 0) await services.usage.recordCost(installationId, job.id, report.state.costUsd).catch(() => undefined);
   }
 }
 

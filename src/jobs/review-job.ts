@@ -3,7 +3,9 @@
  * check run: skipped with its reason, or started, then always completed. `/review` runs in the
  * usual progress comment and skips none of the automatic rules.
  */
+import type { AgentEvent } from "../agent/events.js";
 import { loadRepoConfig } from "../config/load.js";
+import { limitReached } from "../installations/limits.js";
 import { ConfigError } from "../config/validate.js";
 import type { InstallationOctokit } from "../github/types.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
@@ -63,10 +65,17 @@ async function runAutomaticReview(job: JobRecord, ctx: JobContext, services: Job
   const octokit = await services.octokitFor(installationId);
   const token = await services.tokenFor(octokit);
   const writer = services.writerFor(installationId, octokit, [token]);
-  const transcript = transcriptUrl(services.publicUrl, job.id);
-  const check = new CheckRun(writer, { owner, repo, headSha: event.headSha, detailsUrl: transcript, externalId: job.id });
+  const transcriptLink = transcriptUrl(services.publicUrl, job.id);
+  const check = new CheckRun(writer, { owner, repo, headSha: event.headSha, detailsUrl: transcriptLink, externalId: job.id });
   const head: PullRequestHead = { headSha: event.headSha, baseRef: event.baseRef, fork: !sameRepo(event.headRepo, job) };
   const started = Date.now();
+  // The check run links the transcript: the reviewer's events are recorded as a comment job's are.
+  let recording = false;
+  const transcript = {
+    begin: () => void ((recording = true), services.transcripts?.begin(job, [token])),
+    event: (e: AgentEvent) => void (recording && services.transcripts?.append(job.id, e)),
+    end: async (terminal: Terminal, line: string) => void (recording && (await services.transcripts?.end(job.id, terminal, line))),
+  };
   let dirs: JobDirs | undefined;
   try {
     const { config } = await loadRepoConfig(octokit, job.target);
@@ -80,19 +89,30 @@ async function runAutomaticReview(job: JobRecord, ctx: JobContext, services: Job
     // Pushes in quick succession: wait for the last; a newer push supersedes this job meanwhile.
     const runAt = event.event === "synchronize" ? event.eventAt + config.review.debounceSeconds * 1000 : 0;
     if (runAt > Date.now()) return { state: "deferred", runAt };
+    const limit = await limitReached(services.limits, services.usage, installationId);
+    if (limit) {
+      await check.complete("skipped", { title: "Skipped: an operator limit", summary: `Not reviewed: ${limit}.` });
+      return { state: "succeeded", outcome: `✅ Skipped: ${limit}` };
+    }
+    await services.usage.recordStart(installationId, job.id, Date.now());
 
     await check.start();
+    transcript.begin();
     dirs = await makeJobDirs(services.dataDir, job.id);
-    const outcome = await reviewPullRequest({ job, ctx, services, octokit, token, writer, dirs, config, head, events: { event: () => {} }, full: false });
+    const outcome = await reviewPullRequest({ job, ctx, services, octokit, token, writer, dirs, config, head, events: transcript, full: false });
+    if (outcome.usage) services.metrics.jobUsage(job.kind, outcome.usage, outcome.costUsd);
+    if (outcome.costUsd > 0) await services.usage.recordCost(installationId, job.id, outcome.costUsd);
     const terminal: Terminal = outcome.failed?.terminal ?? { kind: "done" };
-    const done = report(outcome, terminal, head, Date.now() - started, transcript);
+    const done = report(outcome, terminal, head, Date.now() - started, transcriptLink);
     const { conclusion, output } = renderReviewCheck(done);
+    await transcript.end(terminal, outcomeLine(done));
     await check.complete(conclusion, output);
     return { state: endState(terminal), outcome: outcomeLine(done) };
   } catch (error) {
     const { terminal } = failure(error, ctx.signal);
+    await transcript.end(terminal, headline(terminal));
     const problems = error instanceof ConfigError ? error.problems.map((p) => `- ${p}`).join("\n") : undefined;
-    const summary = [problems ?? headline(terminal), `\n[Transcript](${transcript})`].join("\n");
+    const summary = [problems ?? headline(terminal), `\n[Transcript](${transcriptLink})`].join("\n");
     const conclusion = terminal.kind === "cancelled" ? "cancelled" : "failure";
     await check.complete(conclusion, { title: headline(terminal).replace(/^\S+ /, ""), summary }).catch((err: unknown) => {
       services.log.warn(`job ${job.id}: could not complete the check run: ${(err as Error).message}`);

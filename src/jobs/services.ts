@@ -1,5 +1,9 @@
 import type Anthropic from "@anthropic-ai/sdk";
+import type { OperatorLimits } from "../installations/limits.js";
+import type { Metrics } from "../metrics/metrics.js";
+import type { UsageLedger } from "../installations/types.js";
 import type { ReviewStore } from "../queue/review-store.js";
+import type { TranscriptRecorder } from "../transcripts/recorder.js"; // issue 7: transcripts
 import type { PermissionCache } from "../github/permission-cache.js";
 import type { InstallationOctokit } from "../github/types.js";
 import type { GitHubWriter, ReportLog } from "../report/github-writer.js";
@@ -24,8 +28,15 @@ export interface JobServices {
   publicUrl: string;
   /** Commenters' permissions, remembered briefly; shared with the triggers, which just asked. */
   permissions: PermissionCache;
+  /** Prometheus counters of this process. */
+  metrics: Metrics;
+  /** The operator's per-installation limits, and what each installation's jobs used. */
+  limits: OperatorLimits;
+  usage: UsageLedger;
   /** Per pull request: the last reviewed head and the findings posted so far. */
   reviews: ReviewStore;
+  /** Issue 7: records the job's events as its transcript (redacted); absent in tests that do not need it. */
+  transcripts?: TranscriptRecorder;
   /** Author and committer of crewbot's commits (the app's bot user). */
   botIdentity(octokit: InstallationOctokit): Promise<GitIdentity>;
   log: ReportLog & { info(message: string): void };

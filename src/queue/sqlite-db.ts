@@ -54,6 +54,24 @@ export const MIGRATIONS: readonly string[] = [
      reviewed_at INTEGER NOT NULL,
      PRIMARY KEY (repo_key, number)
    ) WITHOUT ROWID;`,
+  // 3: installations (who installed, which repositories) and each job's start and cost, for the
+  // operator's per-installation limits (jobs per hour, USD per month).
+  `CREATE TABLE installations (
+     id INTEGER PRIMARY KEY,
+     account TEXT NOT NULL,
+     installed_by TEXT,
+     state TEXT NOT NULL,
+     repositories_json TEXT NOT NULL DEFAULT '[]',
+     all_repositories INTEGER NOT NULL DEFAULT 0,
+     updated_at INTEGER NOT NULL
+   );
+   CREATE TABLE job_usage (
+     job_id TEXT PRIMARY KEY,
+     installation_id INTEGER NOT NULL,
+     started_at INTEGER NOT NULL,
+     cost_usd REAL NOT NULL DEFAULT 0
+   ) WITHOUT ROWID;
+   CREATE INDEX job_usage_installation ON job_usage(installation_id, started_at);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

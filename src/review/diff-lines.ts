@@ -73,7 +73,9 @@ function numberLines(raw: StructuredPatch["hunks"][number]): DiffHunk {
       lines.push({ kind: "context", oldLine: oldLine++, newLine: newLine++, text });
     }
   }
-  return { oldStart: raw.oldStart, oldLines: raw.oldLines, newStart: raw.newStart, newLines: raw.newLines, lines };
+  // jsdiff counts an empty side from the line after; keep git's numbers (`@@ -0,0 +1,2 @@`).
+  const start = (n: number, count: number) => (count === 0 ? n - 1 : n);
+  return { oldStart: start(raw.oldStart, raw.oldLines), oldLines: raw.oldLines, newStart: start(raw.newStart, raw.newLines), newLines: raw.newLines, lines };
 }
 
 function toFile(patch: StructuredPatch, chunk: string[]): DiffFile {

@@ -3,7 +3,7 @@ import type { ContextSection } from "../chain/prompt.js";
 import type { DiffFile } from "./diff-lines.js";
 import type { Selection } from "./select-files.js";
 
-/** Above this the reviewer gets the first files' diffs and reads the rest itself. */
+/** Above this the reviewer gets the diffs that fit (in selection order) and reads the rest itself. */
 export const MAX_DIFF_CONTEXT_CHARS = 200_000;
 
 const PREFIX = { add: "+", del: "-", context: " " } as const;
@@ -41,7 +41,7 @@ export function reviewContext(selection: Selection, scope: ReviewScope): Context
   const leftOut: string[] = [];
   for (const file of selection.reviewed) {
     const diff = renderFileDiff(file);
-    if (text.length + diff.length > MAX_DIFF_CONTEXT_CHARS) leftOut.push(file.path);
+    if (text.length + diff.length + 1 > MAX_DIFF_CONTEXT_CHARS) leftOut.push(file.path);
     else text += `${diff}\n`;
   }
   if (leftOut.length > 0) text += `\n(The diff is too long to show whole. Read these changed files in the checkout: ${leftOut.join(", ")})\n`;

@@ -27,7 +27,7 @@ export function automaticReviewSkip(pr: PullRequestFacts, review: CrewbotConfig[
   const label = pr.labels.find((l) => review.ignoreLabels.some((ignored) => same(ignored, l)));
   if (label !== undefined) return `the pull request has the label "${label}" (review.ignoreLabels)`;
   const title = pr.title.toLowerCase();
-  const word = review.ignoreTitles.find((w) => w.trim() !== "" && title.includes(w.toLowerCase()));
+  const word = review.ignoreTitles.map((w) => w.trim()).find((w) => w !== "" && title.includes(w.toLowerCase()));
   if (word !== undefined) return `the title contains "${word}" (review.ignoreTitles)`;
   return undefined;
 }

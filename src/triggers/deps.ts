@@ -1,6 +1,7 @@
 import type { Logger } from "probot";
 import type { PermissionCache } from "../github/permission-cache.js";
 import type { InstallationOctokit } from "../github/types.js";
+import type { InstallationPayload } from "../installations/events.js";
 import type { NewJob } from "../queue/types.js";
 import type { CommentPayload, Decision } from "./comment-command.js";
 
@@ -14,6 +15,8 @@ export interface TriggerDeps {
   /** The app's slug: its comments are by `<slug>[bot]`. */
   appSlug(): Promise<string>;
   act(decision: Decision, octokit: InstallationOctokit, payload: CommentPayload): Promise<void>;
+  /** Records an installation event; an uninstall or a removed repository cancels the jobs queued there. */
+  installationEvent(event: "installation" | "installation_repositories", payload: InstallationPayload): Promise<void>;
   /** Stores a job made without a comment (an automatic review) and wakes the runner. */
   enqueue(job: NewJob, octokit: InstallationOctokit): Promise<void>;
 }

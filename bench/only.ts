@@ -1,0 +1,15 @@
+/**
+ * `BENCH_ONLY=<name>[,<name>…] npm run bench` runs only the named benches (all when unset):
+ * chain, cache, checkout, ack, plan, implement, review.
+ */
+export const BENCH_NAMES = ["chain", "cache", "checkout", "ack", "plan", "implement", "review"] as const;
+export type BenchName = (typeof BENCH_NAMES)[number];
+
+const only = (process.env.BENCH_ONLY ?? "")
+  .split(",")
+  .map((s) => s.trim().toLowerCase())
+  .filter(Boolean);
+const unknown = only.filter((name) => !(BENCH_NAMES as readonly string[]).includes(name));
+if (unknown.length > 0) throw new Error(`BENCH_ONLY: unknown bench ${unknown.join(", ")} (known: ${BENCH_NAMES.join(", ")})`);
+
+export const selected = (name: BenchName): boolean => only.length === 0 || only.includes(name);

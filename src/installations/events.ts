@@ -1,0 +1,73 @@
+/**
+ * `installation` and `installation_repositories` events → what crewbot records and which queued
+ * jobs can no longer run. Pure: the handler stores the record and cancels the jobs.
+ */
+import type { InstallationRecord } from "./types.js";
+
+export interface InstallationPayload {
+  action: string;
+  installation: { id: number; account: { login: string } | null; repository_selection?: "all" | "selected" };
+  repositories?: Array<{ full_name: string }>;
+  repositories_added?: Array<{ full_name: string }>;
+  repositories_removed?: Array<{ full_name: string }>;
+  repository_selection?: "all" | "selected";
+  sender: { login: string };
+}
+
+export interface InstallationChange {
+  record: InstallationRecord;
+  /** Queued jobs to cancel: all of the installation's, or those of these repositories (`owner/name`). */
+  cancel?: { all: true } | { repositories: string[] };
+  /** One line for the log. */
+  summary: string;
+}
+
+const names = (list?: Array<{ full_name: string }>) => (list ?? []).map((r) => r.full_name);
+const unique = (list: string[]) => [...new Set(list)].sort((a, b) => a.localeCompare(b));
+
+/** The new record (from the stored one, if any) and what to cancel; undefined for actions that change nothing. */
+export function installationChange(event: "installation" | "installation_repositories", payload: InstallationPayload, before: InstallationRecord | undefined, now = Date.now()): InstallationChange | undefined {
+  const { installation } = payload;
+  const base: InstallationRecord = before ?? {
+    id: installation.id,
+    account: installation.account?.login ?? "unknown",
+    state: "active",
+    repositories: [],
+    allRepositories: installation.repository_selection === "all",
+    updatedAt: now,
+  };
+  const record = { ...base, account: installation.account?.login ?? base.account, updatedAt: now };
+  const who = `@${payload.sender.login}`;
+
+  if (event === "installation_repositories") {
+    const added = names(payload.repositories_added);
+    const removed = names(payload.repositories_removed);
+    record.allRepositories = (payload.repository_selection ?? installation.repository_selection) === "all";
+    const gone = new Set(removed.map((r) => r.toLowerCase()));
+    record.repositories = record.allRepositories ? [] : unique([...record.repositories, ...added].filter((r) => !gone.has(r.toLowerCase())));
+    const summary = `${who} changed the repositories of installation ${installation.id}: +${added.length} −${removed.length}`;
+    return { record, summary, ...(removed.length > 0 ? { cancel: { repositories: removed } } : {}) };
+  }
+  switch (payload.action) {
+    case "created":
+      return {
+        record: {
+          ...record,
+          state: "active",
+          installedBy: payload.sender.login,
+          allRepositories: installation.repository_selection === "all",
+          // With "all repositories" the list would only go stale: every repository is covered.
+          repositories: installation.repository_selection === "all" ? [] : unique(names(payload.repositories)),
+        },
+        summary: `${who} installed crewbot on ${record.account} (installation ${installation.id})`,
+      };
+    case "deleted":
+      return { record: { ...record, state: "deleted" }, cancel: { all: true }, summary: `${who} uninstalled crewbot from ${record.account} (installation ${installation.id})` };
+    case "suspend":
+      return { record: { ...record, state: "suspended" }, cancel: { all: true }, summary: `${who} suspended installation ${installation.id}` };
+    case "unsuspend":
+      return { record: { ...record, state: "active" }, summary: `${who} unsuspended installation ${installation.id}` };
+    default:
+      return undefined;
+  }
+}

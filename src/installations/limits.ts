@@ -1,0 +1,67 @@
+/**
+ * The operator's limits per installation (environment, not repository config: the operator
+ * pays). Concurrency is the queue's; jobs per hour and the monthly budget are checked when a
+ * job starts, and the job's comment (or check run) names the limit.
+ */
+import type { UsageLedger } from "./types.js";
+
+export interface OperatorLimits {
+  /** Jobs running at once per installation (`CREWBOT_INSTALLATION_CONCURRENCY`, default 2). */
+  perInstallation: number;
+  /** Jobs running at once in all (`CREWBOT_GLOBAL_CONCURRENCY`, default 4). */
+  global: number;
+  /** Jobs started per installation in any hour (`CREWBOT_JOBS_PER_HOUR`); unset = no limit. */
+  jobsPerHour?: number;
+  /** USD per installation per calendar month, UTC (`CREWBOT_MONTHLY_BUDGET_USD`); unset = no limit. */
+  monthlyBudgetUsd?: number;
+}
+
+const VARIABLES = {
+  perInstallation: "CREWBOT_INSTALLATION_CONCURRENCY",
+  global: "CREWBOT_GLOBAL_CONCURRENCY",
+  jobsPerHour: "CREWBOT_JOBS_PER_HOUR",
+  monthlyBudgetUsd: "CREWBOT_MONTHLY_BUDGET_USD",
+} as const;
+
+function positive(env: NodeJS.ProcessEnv, name: string, integer: boolean): number | undefined {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === "") return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+    throw new Error(`${name} must be a ${integer ? "whole " : ""}number above 0, got "${raw}"`);
+  }
+  return value;
+}
+
+/** The limits from the environment; a bad value stops the app with the variable's name. */
+export function operatorLimits(env: NodeJS.ProcessEnv): OperatorLimits {
+  return {
+    perInstallation: positive(env, VARIABLES.perInstallation, true) ?? 2,
+    global: positive(env, VARIABLES.global, true) ?? 4,
+    jobsPerHour: positive(env, VARIABLES.jobsPerHour, true),
+    monthlyBudgetUsd: positive(env, VARIABLES.monthlyBudgetUsd, false),
+  };
+}
+
+/** Start of the calendar month (UTC) that `now` is in. */
+export function monthStart(now: number): number {
+  const d = new Date(now);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+}
+
+/** Which limit stops a new job of the installation, in words for its comment; undefined when none. */
+export async function limitReached(limits: OperatorLimits, ledger: UsageLedger, installationId: number, now = Date.now()): Promise<string | undefined> {
+  if (limits.jobsPerHour !== undefined) {
+    const started = await ledger.jobsSince(installationId, now - 3_600_000);
+    if (started >= limits.jobsPerHour) {
+      return `this installation reached its limit of ${limits.jobsPerHour} jobs per hour (${VARIABLES.jobsPerHour}); try again later`;
+    }
+  }
+  if (limits.monthlyBudgetUsd !== undefined) {
+    const spent = await ledger.costSince(installationId, monthStart(now));
+    if (spent >= limits.monthlyBudgetUsd) {
+      return `this installation used its monthly budget of $${limits.monthlyBudgetUsd.toFixed(2)} ($${spent.toFixed(2)} spent this month, ${VARIABLES.monthlyBudgetUsd})`;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,33 @@
+/** What crewbot keeps about installations: who installed it and where, and what its jobs used. */
+
+export type InstallationState = "active" | "suspended" | "deleted";
+
+export interface InstallationRecord {
+  id: number;
+  /** The user or organisation the app is installed on. */
+  account: string;
+  /** Who installed it (the `installation.created` sender). */
+  installedBy?: string;
+  state: InstallationState;
+  /** `owner/name` of the selected repositories; empty with `allRepositories`. */
+  repositories: string[];
+  allRepositories: boolean;
+  updatedAt: number;
+}
+
+export interface InstallationStore {
+  get(id: number): Promise<InstallationRecord | undefined>;
+  put(record: InstallationRecord): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Each job's start and cost per installation, for the operator's limits. */
+export interface UsageLedger {
+  /** A job of the installation started now (counted against the jobs-per-hour limit). */
+  recordStart(installationId: number, jobId: string, at: number): Promise<void>;
+  /** What the job cost in all (counted against the monthly budget). */
+  recordCost(installationId: number, jobId: string, usd: number): Promise<void>;
+  jobsSince(installationId: number, since: number): Promise<number>;
+  costSince(installationId: number, since: number): Promise<number>;
+  close(): Promise<void>;
+}

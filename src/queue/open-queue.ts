@@ -1,0 +1,50 @@
+/**
+ * Chooses crewbot's durable stores: BullMQ on Redis when `REDIS_URL` is set (any number of worker
+ * processes on any machines share it), else the embedded SQLite file in the data directory.
+ */
+import type { JobQueue } from "./job-queue.js";
+import { RedisQueue } from "./redis-queue.js";
+import { RedisReviewStore } from "./redis-review-store.js";
+import type { ReviewStore } from "./review-store.js";
+import { SqliteQueue } from "./sqlite-queue.js";
+import { SqliteReviewStore } from "./sqlite-review-store.js";
+
+export interface OpenedQueue {
+  queue: JobQueue;
+  reviews: ReviewStore;
+  kind: "sqlite" | "redis";
+  /** Closes both stores. */
+  close(): Promise<void>;
+}
+
+export interface QueueEnv {
+  /** Set: the Redis queue at this url. */
+  REDIS_URL?: string | undefined;
+  /** The Redis key prefix (default `crewbot`): deployments sharing one Redis keep apart by it. */
+  REDIS_PREFIX?: string | undefined;
+}
+
+/** Opens the queue and review store; with Redis, fails when the server cannot be reached. */
+export async function openQueue(env: QueueEnv, dataDir: string): Promise<OpenedQueue> {
+  const url = env.REDIS_URL?.trim();
+  if (url) {
+    const prefix = env.REDIS_PREFIX?.trim() || undefined;
+    const opts = prefix ? { url, prefix } : { url };
+    const queue = await RedisQueue.connect(opts);
+    const reviews = new RedisReviewStore(opts);
+    return { queue, reviews, kind: "redis", close: () => closeBoth(queue, reviews) };
+  }
+  const queue = new SqliteQueue({ dataDir });
+  let reviews: SqliteReviewStore;
+  try {
+    reviews = new SqliteReviewStore({ dataDir });
+  } catch (err) {
+    await queue.close();
+    throw err;
+  }
+  return { queue, reviews, kind: "sqlite", close: () => closeBoth(queue, reviews) };
+}
+
+async function closeBoth(queue: JobQueue, reviews: ReviewStore): Promise<void> {
+  await Promise.allSettled([queue.close(), reviews.close()]);
+}

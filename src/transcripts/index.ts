@@ -1,0 +1,81 @@
+/**
+ * The transcript store of this process: SQLite in `<CREWBOT_DATA_DIR>/transcripts.db` by default,
+ * Redis when `REDIS_URL` is set (every process reads the same), kept `CREWBOT_TRANSCRIPT_DAYS` days
+ * (default 30) after a job's last entry; pruned on start and hourly.
+ */
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import { Redis } from "ioredis";
+import { TranscriptRecorder } from "./recorder.js";
+import { RedisTranscriptStore } from "./redis-store.js";
+import { SqliteTranscriptStore } from "./sqlite-store.js";
+import type { TranscriptStore } from "./types.js";
+
+export type { StoredEntry, TranscriptEntry, TranscriptStore } from "./types.js";
+export { TranscriptRecorder } from "./recorder.js";
+
+export const DEFAULT_TRANSCRIPT_DAYS = 30;
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+export function transcriptDays(env: NodeJS.ProcessEnv): number {
+  const days = Number(env.CREWBOT_TRANSCRIPT_DAYS);
+  return env.CREWBOT_TRANSCRIPT_DAYS && Number.isFinite(days) && days > 0 ? days : DEFAULT_TRANSCRIPT_DAYS;
+}
+
+export interface Transcripts {
+  store: TranscriptStore;
+  recorder: TranscriptRecorder;
+  days: number;
+  /** Drops expired transcripts (and their jobs' artifacts); returns how many. */
+  prune(now?: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+export interface OpenTranscriptsOptions {
+  env: NodeJS.ProcessEnv;
+  dataDir: string;
+  /** The operator's secrets, redacted from every entry. */
+  secrets: string[];
+  log?: { warn(message: string): void };
+  /** A store to use instead of the one the environment says (tests). */
+  store?: TranscriptStore;
+}
+
+export function openTranscripts(options: OpenTranscriptsOptions): Transcripts {
+  const { env, dataDir, log } = options;
+  const days = transcriptDays(env);
+  const store =
+    options.store ??
+    (env.REDIS_URL
+      ? new RedisTranscriptStore(new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 }), { days })
+      : new SqliteTranscriptStore({ dataDir }));
+  const recorder = new TranscriptRecorder({ store, dataDir, secrets: options.secrets, log });
+
+  const prune = async (now = Date.now()): Promise<number> => {
+    const ids = await store.prune(now - days * 86_400_000);
+    await Promise.all(
+      ids.map((id) =>
+        /^[A-Za-z0-9._-]+$/.test(id) && !id.includes("..")
+          ? rm(path.join(dataDir, "jobs", id, "artifacts"), { recursive: true, force: true })
+          : undefined,
+      ),
+    );
+    return ids.length;
+  };
+  const pruneQuietly = () => void prune().catch((err: Error) => log?.warn(`pruning transcripts: ${err.message}`));
+  pruneQuietly();
+  const timer = setInterval(pruneQuietly, PRUNE_EVERY_MS);
+  timer.unref();
+
+  return {
+    store,
+    recorder,
+    days,
+    prune,
+    async close() {
+      clearInterval(timer);
+      await recorder.flush();
+      await store.close();
+    },
+  };
+}

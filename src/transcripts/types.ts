@@ -1,0 +1,61 @@
+/**
+ * A job's transcript: what its agents did, as redacted entries stored with the job (issue 7).
+ * Full tool outputs stay in the job's artifacts; an entry keeps the tail and the artifact's name.
+ */
+import type { Usage } from "../agent/pricing.js";
+import type { BudgetName, StopReason } from "../agent/events.js";
+import type { JobKind } from "../queue/types.js";
+
+export type TranscriptBody =
+  | {
+      type: "job_start";
+      kind: JobKind;
+      sender: string;
+      request: string;
+      repo: string;
+      number: number;
+      isPullRequest: boolean;
+      title?: string;
+    }
+  | { type: "job_end"; terminal: "done" | "failed" | "cancelled" | "stopped"; outcome: string }
+  | { type: "chain_start"; chain: string; steps: string[] }
+  | { type: "step_start"; index: number; agent: string }
+  | { type: "step_end"; index: number; agent: string; stopReason: StopReason; output?: string }
+  | { type: "run_start"; agent: string; model: string; tools: string[] }
+  | { type: "run_end"; agent: string; stopReason: StopReason; budget?: BudgetName; error?: string }
+  | { type: "turn_start"; agent: string; turn: number }
+  | { type: "turn_end"; agent: string; turn: number; stopReason: string | null }
+  | { type: "tool_start"; agent: string; id: string; name: string; args: string }
+  | {
+      type: "tool_end";
+      agent: string;
+      id: string;
+      name: string;
+      ok: boolean;
+      ms: number;
+      /** The end of the output (all of it when short). */
+      output: string;
+      /** Size of the whole output in bytes. */
+      outputBytes: number;
+      /** A file in the job's artifacts dir holding the whole output, when `output` is not all of it. */
+      artifact?: string;
+    }
+  | { type: "text"; agent: string; text: string }
+  | { type: "usage"; agent: string; usage: Usage; costUsd: number; estimate: boolean }
+  | { type: "compaction"; agent: string; kind: "prune" | "summary"; beforeTokens: number }
+  | { type: "log"; agent?: string; level: "info" | "warn"; message: string };
+
+/** One stored entry: `at` is epoch ms. */
+export type TranscriptEntry = TranscriptBody & { at: number };
+
+/** An entry as read back: `seq` orders a job's entries and is the cursor for `read(jobId, after)`. */
+export type StoredEntry = TranscriptEntry & { seq: number };
+
+export interface TranscriptStore {
+  append(jobId: string, entries: TranscriptEntry[]): Promise<void>;
+  /** The job's entries in order, only those after the cursor `after` (a `seq`) when given. */
+  read(jobId: string, after?: number): Promise<StoredEntry[]>;
+  /** Drops transcripts whose last entry is older than `before` (epoch ms); returns the job ids dropped when known. */
+  prune(before: number): Promise<string[]>;
+  close(): Promise<void>;
+}

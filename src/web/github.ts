@@ -1,0 +1,127 @@
+/**
+ * GitHub for the transcript pages, as the signed-in user: the OAuth web flow on the same host as the
+ * API (`GHE_HOST` when set), the user, and whether they can read a repository (asked with their
+ * token, remembered ~60 s per user and repository).
+ */
+
+export interface GitHubUser {
+  login: string;
+  id: number;
+}
+
+export interface RepoAccess {
+  read: boolean;
+  private?: boolean;
+}
+
+export interface GitHubWebOptions {
+  env: NodeJS.ProcessEnv;
+  fetch?: typeof fetch;
+  cacheMs?: number;
+  now?: () => number;
+}
+
+/** `https://github.com`, or `<GHE_PROTOCOL>://<GHE_HOST>`. */
+export function oauthBaseOf(env: NodeJS.ProcessEnv): string {
+  if (env.GHE_HOST) return `${env.GHE_PROTOCOL || "https"}://${env.GHE_HOST}`;
+  return "https://github.com";
+}
+
+/** `https://api.github.com`, or `<GHE_PROTOCOL>://<GHE_HOST>/api/v3`. */
+export function apiBaseOf(env: NodeJS.ProcessEnv): string {
+  if (env.GHE_HOST) return `${env.GHE_PROTOCOL || "https"}://${env.GHE_HOST}/api/v3`;
+  return "https://api.github.com";
+}
+
+const MAX_CACHED = 10_000;
+
+export class GitHubWeb {
+  readonly oauthBase: string;
+  readonly apiBase: string;
+  readonly clientId: string | undefined;
+  private readonly clientSecret: string | undefined;
+  private readonly fetch: typeof fetch;
+  private readonly cacheMs: number;
+  private readonly now: () => number;
+  private readonly cache = new Map<string, { value: Promise<RepoAccess>; until: number }>();
+
+  constructor(options: GitHubWebOptions) {
+    this.oauthBase = oauthBaseOf(options.env);
+    this.apiBase = apiBaseOf(options.env);
+    this.clientId = options.env.GITHUB_CLIENT_ID || undefined;
+    this.clientSecret = options.env.GITHUB_CLIENT_SECRET || undefined;
+    this.fetch = options.fetch ?? globalThis.fetch;
+    this.cacheMs = options.cacheMs ?? 60_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  get configured(): boolean {
+    return Boolean(this.clientId && this.clientSecret);
+  }
+
+  authorizeUrl(state: string, redirectUri: string): string {
+    const params = new URLSearchParams({ client_id: this.clientId ?? "", redirect_uri: redirectUri, state, allow_signup: "false" });
+    return `${this.oauthBase}/login/oauth/authorize?${params}`;
+  }
+
+  /** The user's token for an authorization code; throws with a plain reason. */
+  async exchange(code: string, redirectUri: string): Promise<string> {
+    const res = await this.fetch(`${this.oauthBase}/login/oauth/access_token`, {
+      method: "POST",
+      headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ client_id: this.clientId ?? "", client_secret: this.clientSecret ?? "", code, redirect_uri: redirectUri }),
+    });
+    const body = (await res.json().catch(() => ({}))) as { access_token?: unknown; error?: unknown };
+    if (!res.ok || typeof body.access_token !== "string" || !body.access_token) {
+      throw new Error(`GitHub refused the sign-in (${typeof body.error === "string" ? body.error : res.status})`);
+    }
+    return body.access_token;
+  }
+
+  async user(token: string): Promise<GitHubUser> {
+    const res = await this.api("/user", token);
+    if (!res.ok) throw new Error(`GitHub did not say who signed in (${res.status})`);
+    const body = (await res.json()) as { login?: unknown; id?: unknown };
+    if (typeof body.login !== "string" || typeof body.id !== "number") throw new Error("GitHub did not say who signed in");
+    return { login: body.login, id: body.id };
+  }
+
+  /** 200 → can read; 404/403 (or anything else) → cannot. Remembered briefly per user and repository. */
+  canRead(user: GitHubUser, token: string, owner: string, repo: string): Promise<RepoAccess> {
+    const key = `${user.id}:${owner.toLowerCase()}/${repo.toLowerCase()}`;
+    const now = this.now();
+    const hit = this.cache.get(key);
+    if (hit && hit.until > now) return hit.value;
+    if (this.cache.size >= MAX_CACHED) {
+      for (const [k, v] of this.cache) if (v.until <= now) this.cache.delete(k);
+      if (this.cache.size >= MAX_CACHED) this.cache.clear();
+    }
+    const value = this.ask(token, owner, repo);
+    this.cache.set(key, { value, until: now + this.cacheMs });
+    // A failed request is not remembered.
+    value.catch(() => this.cache.delete(key));
+    return value;
+  }
+
+  private async ask(token: string, owner: string, repo: string): Promise<RepoAccess> {
+    const res = await this.api(`/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`, token);
+    if (res.status !== 200) {
+      await res.body?.cancel().catch(() => undefined);
+      if (res.status >= 500) throw new Error(`GitHub answered ${res.status}`);
+      return { read: false };
+    }
+    const body = (await res.json().catch(() => ({}))) as { private?: unknown };
+    return { read: true, private: body.private === true };
+  }
+
+  private api(route: string, token: string): Promise<Response> {
+    return this.fetch(`${this.apiBase}${route}`, {
+      headers: {
+        accept: "application/vnd.github+json",
+        authorization: `Bearer ${token}`,
+        "user-agent": "crewbot-transcripts",
+        "x-github-api-version": "2022-11-28",
+      },
+    });
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * `npm run worker`: a process that only runs jobs — any number of them, on any machines that
+ * share `REDIS_URL` (and the data volume for mirrors and artifacts, or their own). It takes the
+ * app's credentials to act as the installation, receives no webhooks, and serves `/healthz` and
+ * `/metrics` on `CREWBOT_WORKER_PORT` when set.
+ */
+import { createServer, type Server } from "node:http";
+import { getPrivateKey } from "@probot/get-private-key";
+import { Probot } from "probot";
+import { composeCrewbot, type Crewbot, type CrewbotOptions } from "./app/compose.js";
+import { dataDir } from "./jobs/job-dirs.js";
+import { metricsHandler } from "./metrics/metrics.js";
+import { openQueue } from "./queue/open-queue.js";
+
+export interface WorkerOptions extends Partial<CrewbotOptions> {
+  env?: NodeJS.ProcessEnv;
+  /** The Octokit class (tests pass one without retries). */
+  Octokit?: NonNullable<ConstructorParameters<typeof Probot>[0]>["Octokit"];
+}
+
+export interface StartedWorker {
+  crewbot: Crewbot;
+  server?: Server;
+  stop(): Promise<void>;
+}
+
+/** The API base of GitHub Enterprise Server (`new Probot()` does not read GHE_HOST itself). */
+export function githubBaseUrl(env: NodeJS.ProcessEnv): string | undefined {
+  if (!env.GHE_HOST) return undefined;
+  return `${env.GHE_PROTOCOL || "https"}://${env.GHE_HOST}/api/v3`;
+}
+
+export async function startWorker(options: WorkerOptions = {}): Promise<StartedWorker> {
+  const env = options.env ?? process.env;
+  if (!env.APP_ID) throw new Error("APP_ID is not set: a worker acts as the GitHub App and needs its credentials");
+  const privateKey = getPrivateKey({ env });
+  if (!privateKey) throw new Error("PRIVATE_KEY or PRIVATE_KEY_PATH is not set: a worker needs the app's private key");
+  if (!env.REDIS_URL) console.warn("REDIS_URL is not set: this worker shares the embedded SQLite queue of its data dir (one machine only).");
+
+  const stores = await openQueue(env, dataDir(env));
+  const probot = new Probot({ appId: env.APP_ID, privateKey, baseUrl: githubBaseUrl(env), logLevel: (env.LOG_LEVEL as "info") || "info", Octokit: options.Octokit });
+  const crewbot = composeCrewbot(probot, { env, stores, runner: options.runner, metrics: options.metrics });
+  await crewbot.runner.start();
+
+  let server: Server | undefined;
+  const port = env.CREWBOT_WORKER_PORT ? Number(env.CREWBOT_WORKER_PORT) : undefined;
+  if (port !== undefined) {
+    const handle = metricsHandler(crewbot.services.metrics, async () => ({ role: "worker", queue: crewbot.queueKind, running: crewbot.runner.running.length }));
+    server = createServer((req, res) => {
+      handle(req, res).then((done) => done || res.writeHead(404).end("not found"), () => res.writeHead(500).end());
+    });
+    await new Promise<void>((resolve) => server!.listen(port, resolve));
+  }
+  probot.log.info({ workerId: crewbot.runner.workerId, queue: crewbot.queueKind, port }, "crewbot worker started");
+  return {
+    crewbot,
+    server,
+    async stop() {
+      await crewbot.runner.stop({ drain: true, timeoutMs: 60_000 });
+      await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+      await crewbot.close();
+    },
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const worker = await startWorker().catch((error: Error) => {
+    console.error(`crewbot worker: ${error.message}`);
+    process.exit(1);
+  });
+  const shutdown = async (signal: string) => {
+    console.info(`${signal}: stopping the worker (running jobs finish or are finalised)…`);
+    await worker.stop();
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import type { NewJob } from "../../src/queue/types.js";
+import { decidePullRequestEvent, REVIEW_EVENTS, REVIEW_GROUP, type PullRequestPayload } from "../../src/triggers/pull-request-event.js";
+import { INSTALLATION_ID, pullRequestEvent } from "../fixtures/payloads.js";
+
+type Options = Parameters<typeof pullRequestEvent>[1];
+const SHA = "0123456789abcdef0123456789abcdef01234567";
+const NOW = Date.UTC(2024, 4, 6, 7, 8, 9, 10);
+
+const payload = (action: Parameters<typeof pullRequestEvent>[0], o: Partial<Options> = {}, edit: (p: any) => void = () => {}) => {
+  const p = pullRequestEvent(action, { headSha: SHA, ...o });
+  edit(p);
+  return p as unknown as PullRequestPayload;
+};
+
+/** The job for the fixture's defaults: PR #1 by Codertocat, head `feature` of the repository itself. */
+const expected = (event: string): NewJob => ({
+  deliveryId: "delivery-9",
+  kind: "review",
+  group: "review",
+  supersede: true,
+  target: { installationId: INSTALLATION_ID, owner: "Codertocat", repo: "Hello-World", number: 1, isPullRequest: true },
+  trigger: { sender: "Codertocat", senderId: 21031067, request: "", commentCreatedAt: "2024-05-06T07:08:09.010Z" },
+  repo: { cloneUrl: "https://github.com/Codertocat/Hello-World.git", defaultBranch: "main", private: false },
+  subject: { title: "Make the greeting friendlier", body: "Changes the greeting.", author: "Codertocat" },
+  review: {
+    automatic: true,
+    event: event as never,
+    headSha: SHA,
+    headRef: "feature",
+    headRepo: "Codertocat/Hello-World",
+    baseRef: "main",
+    baseSha: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e",
+    draft: false,
+    labels: [],
+    authorType: "User",
+    eventAt: NOW,
+  },
+});
+
+describe("decidePullRequestEvent", () => {
+  it("reviews exactly the four actions", () => {
+    expect([...REVIEW_EVENTS]).toEqual(["opened", "reopened", "ready_for_review", "synchronize"]);
+    expect(REVIEW_GROUP).toBe("review");
+  });
+
+  it.each(["opened", "reopened", "ready_for_review", "synchronize"] as const)("enqueues a review job for %s", (action) => {
+    expect(decidePullRequestEvent(payload(action), "delivery-9", NOW)).toEqual({ action: "enqueue", job: expected(action) });
+  });
+
+  it("uses the current time by default", () => {
+    const before = Date.now();
+    const decision = decidePullRequestEvent(payload("opened"), "d");
+    const after = Date.now();
+    if (decision.action !== "enqueue") throw new Error("not enqueued");
+    expect(decision.job.review!.eventAt).toBeGreaterThanOrEqual(before);
+    expect(decision.job.review!.eventAt).toBeLessThanOrEqual(after);
+    expect(decision.job.trigger.commentCreatedAt).toBe(new Date(decision.job.review!.eventAt).toISOString());
+  });
+
+  it.each<[string, PullRequestPayload, string]>([
+    ["labeled", payload("labeled"), "action labeled"],
+    ["closed", payload("closed"), "action closed"],
+    ["edited", payload("opened", {}, (p) => (p.action = "edited")), "action edited"],
+    ["no installation", payload("opened", {}, (p) => delete p.installation), "no installation in the payload"],
+    ["a closed PR on synchronize", payload("synchronize", {}, (p) => (p.pull_request.state = "closed")), "the pull request is closed"],
+    ["a merged-state PR on reopened", payload("reopened", {}, (p) => (p.pull_request.state = "merged")), "the pull request is merged"],
+    ["an unknown action before a missing installation", payload("assigned" as never, {}, (p) => delete p.installation), "action assigned"],
+    ["no installation before a closed PR", payload("opened", {}, (p) => ((p.pull_request.state = "closed"), delete p.installation)), "no installation in the payload"],
+  ])("ignores %s", (_what, p, reason) => {
+    expect(decidePullRequestEvent(p, "d", NOW)).toEqual({ action: "ignore", reason });
+  });
+
+  it.each<[string, Partial<Options>, (p: any) => void, Partial<NewJob["review"] & object>, Partial<NewJob>]>([
+    ["a fork head", { headRepo: "someone/Hello-World" }, () => {}, { headRepo: "someone/Hello-World" }, {}],
+    ["a deleted fork (head.repo null)", { headRepo: null }, () => {}, { headRepo: "" }, {}],
+    ["labels in order", { labels: ["bug", "Skip-Review"] }, () => {}, { labels: ["bug", "Skip-Review"] }, {}],
+    ["no labels key", {}, (p) => delete p.pull_request.labels, { labels: [] }, {}],
+    ["a draft", { draft: true }, () => {}, { draft: true }, {}],
+    ["no draft key", {}, (p) => delete p.pull_request.draft, { draft: false }, {}],
+    ["a bot author", { author: { login: "dependabot[bot]", type: "Bot" } }, () => {}, { authorType: "Bot" }, { subject: { title: "Make the greeting friendlier", body: "Changes the greeting.", author: "dependabot[bot]" }, trigger: { sender: "dependabot[bot]", senderId: 21031067, request: "", commentCreatedAt: "2024-05-06T07:08:09.010Z" } }],
+    ["a deleted user (ghost)", {}, (p) => (p.pull_request.user = null), { authorType: "User" }, { subject: { title: "Make the greeting friendlier", body: "Changes the greeting.", author: "ghost" } }],
+    ["a null body", {}, (p) => (p.pull_request.body = null), {}, { subject: { title: "Make the greeting friendlier", body: "", author: "Codertocat" } }],
+    ["another head ref, base and number", { headRef: "topic/x", base: "develop", number: 42 }, () => {}, { headRef: "topic/x", baseRef: "develop" }, { target: { installationId: INSTALLATION_ID, owner: "Codertocat", repo: "Hello-World", number: 42, isPullRequest: true } }],
+    ["a sender without an id", {}, (p) => delete p.sender.id, {}, { trigger: { sender: "Codertocat", senderId: undefined, request: "", commentCreatedAt: "2024-05-06T07:08:09.010Z" } }],
+  ])("%s", (_what, o, edit, review, job) => {
+    const base = expected("opened");
+    expect(decidePullRequestEvent(payload("opened", o, edit), "delivery-9", NOW)).toEqual({
+      action: "enqueue",
+      job: { ...base, ...job, review: { ...base.review!, ...review } },
+    });
+  });
+});
