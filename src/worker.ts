@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from "node:http";
 import { getPrivateKey } from "@probot/get-private-key";
-import { Probot } from "probot";
+import { createProbot, type Probot } from "probot";
 import { composeCrewbot, type Crewbot, type CrewbotOptions } from "./app/compose.js";
 import { dataDir } from "./jobs/job-dirs.js";
 import { metricsHandler } from "./metrics/metrics.js";
@@ -24,21 +24,17 @@ export interface StartedWorker {
   stop(): Promise<void>;
 }
 
-/** The API base of GitHub Enterprise Server (`new Probot()` does not read GHE_HOST itself). */
-export function githubBaseUrl(env: NodeJS.ProcessEnv): string | undefined {
-  if (!env.GHE_HOST) return undefined;
-  return `${env.GHE_PROTOCOL || "https"}://${env.GHE_HOST}/api/v3`;
-}
-
 export async function startWorker(options: WorkerOptions = {}): Promise<StartedWorker> {
   const env = options.env ?? process.env;
   if (!env.APP_ID) throw new Error("APP_ID is not set: a worker acts as the GitHub App and needs its credentials");
-  const privateKey = getPrivateKey({ env });
-  if (!privateKey) throw new Error("PRIVATE_KEY or PRIVATE_KEY_PATH is not set: a worker needs the app's private key");
+  if (!getPrivateKey({ env })) throw new Error("PRIVATE_KEY or PRIVATE_KEY_PATH is not set: a worker needs the app's private key");
   if (!env.REDIS_URL) console.warn("REDIS_URL is not set: this worker shares the embedded SQLite queue of its data dir (one machine only).");
 
   const stores = await openQueue(env, dataDir(env));
-  const probot = new Probot({ appId: env.APP_ID, privateKey, baseUrl: githubBaseUrl(env), logLevel: (env.LOG_LEVEL as "info") || "info", Octokit: options.Octokit });
+  // As `npm start` builds its Probot (GHE_HOST, LOG_LEVEL, …), without a server; loading an
+  // empty app waits for its logger and auth to be ready.
+  const probot = createProbot({ env, overrides: options.Octokit ? { Octokit: options.Octokit } : {} });
+  await probot.load(() => {});
   const crewbot = composeCrewbot(probot, { env, stores, runner: options.runner, metrics: options.metrics });
   await crewbot.runner.start();
 
