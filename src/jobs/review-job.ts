@@ -5,6 +5,7 @@
  */
 import type { AgentEvent } from "../agent/events.js";
 import { loadRepoConfig } from "../config/load.js";
+import type { CrewbotConfig } from "../config/schema.js";
 import { limitReached } from "../installations/limits.js";
 import { ConfigError } from "../config/validate.js";
 import type { InstallationOctokit } from "../github/types.js";
@@ -59,6 +60,32 @@ async function runCommandReview(job: JobRecord, ctx: JobContext, services: JobSe
   });
 }
 
+/**
+ * Before any work: a skip with its reason (the config's rules, an operator limit), or the time
+ * to wait until (pushes in quick succession: the last one is reviewed; a newer push supersedes
+ * this job while it waits). Undefined: review now.
+ */
+async function beforeReview(job: JobRecord, config: CrewbotConfig, services: JobServices): Promise<{ skip?: string; runAt?: number } | undefined> {
+  const event = job.review!;
+  const facts = { title: job.subject?.title ?? "", author: job.subject?.author ?? "", authorType: event.authorType, draft: event.draft, labels: event.labels };
+  const skip = automaticReviewSkip(facts, config.review);
+  if (skip) return { skip };
+  const runAt = event.event === "synchronize" ? event.eventAt + config.review.debounceSeconds * 1000 : 0;
+  if (runAt > Date.now()) return { runAt };
+  const limit = await limitReached(services.limits, services.usage, job.target.installationId);
+  return limit ? { skip: limit } : undefined;
+}
+
+/** The check run links the transcript: the reviewer's events are recorded as a comment job's are, once it starts. */
+function reviewTranscript(job: JobRecord, token: string, services: JobServices) {
+  let recording = false;
+  return {
+    begin: () => void ((recording = true), services.transcripts?.begin(job, [token])),
+    event: (e: AgentEvent) => void (recording && services.transcripts?.append(job.id, e)),
+    end: async (terminal: Terminal, line: string) => void (recording && (await services.transcripts?.end(job.id, terminal, line))),
+  };
+}
+
 async function runAutomaticReview(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {
   const event = job.review!;
   const { owner, repo, installationId } = job.target;
@@ -69,31 +96,17 @@ async function runAutomaticReview(job: JobRecord, ctx: JobContext, services: Job
   const check = new CheckRun(writer, { owner, repo, headSha: event.headSha, detailsUrl: transcriptLink, externalId: job.id });
   const head: PullRequestHead = { headSha: event.headSha, baseRef: event.baseRef, fork: !sameRepo(event.headRepo, job) };
   const started = Date.now();
-  // The check run links the transcript: the reviewer's events are recorded as a comment job's are.
-  let recording = false;
-  const transcript = {
-    begin: () => void ((recording = true), services.transcripts?.begin(job, [token])),
-    event: (e: AgentEvent) => void (recording && services.transcripts?.append(job.id, e)),
-    end: async (terminal: Terminal, line: string) => void (recording && (await services.transcripts?.end(job.id, terminal, line))),
-  };
+  const transcript = reviewTranscript(job, token, services);
   let dirs: JobDirs | undefined;
   try {
     const { config } = await loadRepoConfig(octokit, job.target);
-    const facts = { title: job.subject?.title ?? "", author: job.subject?.author ?? "", authorType: event.authorType, draft: event.draft, labels: event.labels };
-    const skip = automaticReviewSkip(facts, config.review);
-    if (skip) {
-      const { conclusion, output } = renderSkippedCheck(skip);
+    const gate = await beforeReview(job, config, services);
+    if (gate?.skip) {
+      const { conclusion, output } = renderSkippedCheck(gate.skip);
       await check.complete(conclusion, output);
-      return { state: "succeeded", outcome: `✅ Skipped: ${skip}` };
+      return { state: "succeeded", outcome: `✅ Skipped: ${gate.skip}` };
     }
-    // Pushes in quick succession: wait for the last; a newer push supersedes this job meanwhile.
-    const runAt = event.event === "synchronize" ? event.eventAt + config.review.debounceSeconds * 1000 : 0;
-    if (runAt > Date.now()) return { state: "deferred", runAt };
-    const limit = await limitReached(services.limits, services.usage, installationId);
-    if (limit) {
-      await check.complete("skipped", { title: "Skipped: an operator limit", summary: `Not reviewed: ${limit}.` });
-      return { state: "succeeded", outcome: `✅ Skipped: ${limit}` };
-    }
+    if (gate?.runAt) return { state: "deferred", runAt: gate.runAt };
     await services.usage.recordStart(installationId, job.id, Date.now());
 
     await check.start();

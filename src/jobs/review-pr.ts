@@ -4,7 +4,6 @@
  * reviewer read-only, and one `POST …/pulls/{n}/reviews` whose inline comments sit only where
  * GitHub accepts them. Shared by automatic reviews (check run) and `/review` (progress comment).
  */
-import type { Usage } from "../agent/pricing.js";
 import { parseReview } from "../chain/parse-findings.js";
 import type { ParsedReview } from "../chain/types.js";
 import type { CrewbotConfig } from "../config/schema.js";
@@ -14,11 +13,12 @@ import { repoKey } from "../queue/review-store.js";
 import type { JobRecord } from "../queue/types.js";
 import type { GitHubWriter } from "../report/github-writer.js";
 import { safeBlock } from "../report/markdown.js";
+import type { ReviewFacts } from "../report/render-review.js";
 import { buildReview, type BuiltReview, type SeverityCounts } from "../review/build-review.js";
 import { commentablePositions, parseDiff, positionKey, type DiffFile } from "../review/diff-lines.js";
 import { postedFingerprints } from "../review/fingerprint.js";
 import { reviewContext } from "../review/review-context.js";
-import { selectFiles, type Selection } from "../review/select-files.js";
+import { selectFiles } from "../review/select-files.js";
 import { diffBetween, isAncestor, mergeBase } from "../workspace/diff.js";
 import type { JobDirs } from "./job-dirs.js";
 import type { JobReport } from "./job-report.js";
@@ -49,24 +49,10 @@ export interface ReviewRun {
   full: boolean;
 }
 
-export interface ReviewOutcome {
+export interface ReviewOutcome extends ReviewFacts {
   /** Set when the review did not finish (chain failed, budget). */
   failed?: Ending;
-  /** Nothing left to review (only lockfiles, or no changes since the last review). */
-  nothingToReview?: string;
-  counts: SeverityCounts;
-  clean: boolean;
-  inline: number;
-  repeated: number;
-  selection?: Selection;
-  /** What was reviewed: the PR against its merge base, or `since` (a commit) to the head. */
-  since?: string;
-  /** Why an incremental review fell back to a full one. */
-  fullBecause?: string;
   review?: { id: number; url: string };
-  usage?: Usage;
-  costUsd: number;
-  estimate: boolean;
 }
 
 interface Diffs {

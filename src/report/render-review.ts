@@ -6,22 +6,29 @@ import type { CheckConclusion, CheckOutput } from "./check-run.js";
 import { formatFigures } from "./format.js";
 import type { Terminal } from "./types.js";
 
-export interface ReviewReport {
-  /** How the run ended; `done` for a posted or clean review. */
-  terminal: Terminal;
+/** What one review run found and left out, as every report of it tells. */
+export interface ReviewFacts {
+  /** Nothing left to review (only lockfiles, or no changes since the last review). */
   nothingToReview?: string;
   counts: SeverityCounts;
   clean: boolean;
   inline: number;
   repeated: number;
   selection?: Selection;
+  /** What was reviewed: the PR against its merge base, or `since` (a commit) to the head. */
   since?: string;
-  headSha: string;
+  /** Why an incremental review fell back to a full one. */
   fullBecause?: string;
   review?: { url: string };
   usage?: Usage;
   costUsd: number;
   estimate: boolean;
+}
+
+export interface ReviewReport extends ReviewFacts {
+  /** How the run ended; `done` for a posted or clean review. */
+  terminal: Terminal;
+  headSha: string;
   elapsedMs: number;
   transcript?: string;
 }
