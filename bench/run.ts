@@ -3,7 +3,8 @@
  *  - orchestration overhead of a 3-agent chain with 20 tool calls against an instant fake model
  *  - the share of input inside a byte-identical cached prefix over a 10-turn run
  *  - checkout, and the app's figures (bench/app.ts): webhook latency, jobs' writes, an automatic review
- * `BENCH_ONLY=review` (comma-separated: chain, cache, checkout, ack, plan, implement, review) runs only those.
+ *  - throughput of 200 queued /plan jobs, embedded vs BullMQ with 1 and 2 workers, and peak RSS (bench/throughput.ts)
+ * `BENCH_ONLY=review` (comma-separated: chain, cache, checkout, ack, plan, implement, review, throughput) runs only those.
  */
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -21,6 +22,7 @@ import { benchApp } from "./app.js";
 import { cacheShare } from "./cache-share.js";
 import { checkoutBench } from "./checkout.js";
 import { selected } from "./only.js";
+import { throughputBench } from "./throughput.js";
 
 const use = (name: string, input: unknown) => ({ type: "tool_use" as const, name, input });
 
@@ -130,6 +132,8 @@ async function main() {
   }
 
   for (const line of await benchApp()) console.log(line);
+
+  if (selected("throughput")) for (const line of await throughputBench()) console.log(line);
 }
 
 await main();

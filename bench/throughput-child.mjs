@@ -86,3 +86,4 @@ lines.on("line", async (line) => {
     process.exit(0);
   }
 });
+lines.on("close", () => process.exit(1)); // the bench went away

@@ -5,6 +5,7 @@
  * `/metrics` on `CREWBOT_WORKER_PORT` when set.
  */
 import { createServer, type Server } from "node:http";
+import { hostname } from "node:os";
 import { getPrivateKey } from "@probot/get-private-key";
 import { createProbot, type Probot } from "probot";
 import { composeCrewbot, type Crewbot, type CrewbotOptions } from "./app/compose.js";
@@ -35,7 +36,11 @@ export async function startWorker(options: WorkerOptions = {}): Promise<StartedW
   // empty app waits for its logger and auth to be ready.
   const probot = createProbot({ env, overrides: options.Octokit ? { Octokit: options.Octokit } : {} });
   await probot.load(() => {});
-  const crewbot = composeCrewbot(probot, { env, stores, runner: options.runner, metrics: options.metrics });
+  // Unique per process: a starting runner takes jobs held under its own id for its dead
+  // predecessor's, so two workers on one host must not share one. CREWBOT_WORKER_ID keeps it
+  // stable across restarts (then the predecessor's jobs are recovered at once, not after the lease).
+  const workerId = env.CREWBOT_WORKER_ID || `worker:${hostname()}:${process.pid}`;
+  const crewbot = composeCrewbot(probot, { env, stores, runner: { ...options.runner, workerId }, metrics: options.metrics });
   await crewbot.runner.start();
 
   let server: Server | undefined;

@@ -5,6 +5,7 @@ import { botIdentityResolver } from "../github/bot-identity.js";
 import { PermissionCache } from "../github/permission-cache.js";
 import { operatorLimits } from "../installations/limits.js";
 import { applyInstallationEvent } from "../installations/apply.js";
+import { coverageRefusal } from "../installations/coverage.js";
 import { RedisInstallations } from "../installations/redis-installations.js";
 import { SqliteInstallations } from "../installations/sqlite-installations.js";
 import { runReviewJob } from "../jobs/review-job.js";
@@ -23,9 +24,10 @@ import { SqliteQueue } from "../queue/sqlite-queue.js";
 import type { JobRecord } from "../queue/types.js";
 import { GitHubWriter, WriteGate } from "../report/github-writer.js";
 import { endJobComment } from "../report/job-comment.js";
-import { secretsFromEnv } from "../report/redact.js";
+import { redact, redactingLogger, secretsFromEnv } from "../report/redact.js";
 import { detectSandbox } from "../tools/sandbox.js";
 import { createAct, enqueueJob } from "../triggers/act.js";
+import { Admission } from "../triggers/admission.js";
 import { Background } from "../triggers/background.js";
 import type { TriggerDeps } from "../triggers/deps.js";
 import { MirrorStore } from "../workspace/mirror.js";
@@ -35,8 +37,8 @@ import { createWebHandler, type WebHandler } from "../web/handler.js"; // issue 
 
 export interface CrewbotOptions {
   env: NodeJS.ProcessEnv;
-  /** Tests shorten the runner's timings. */
-  runner?: { pollMs?: number; leaseMs?: number; heartbeatMs?: number };
+  /** Tests shorten the timings; a worker process names itself (`workerId`). */
+  runner?: { pollMs?: number; leaseMs?: number; heartbeatMs?: number; workerId?: string };
   /** The process's metrics registry; a new one by default (tests make one without the process defaults). */
   metrics?: Metrics;
   /** The queue and review store (`openQueue`: Redis when `REDIS_URL` is set); the embedded SQLite ones by default. */
@@ -60,10 +62,11 @@ export interface Crewbot {
 /** The composition root: real services from the environment, around the Probot app's auth. */
 export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const { env } = options;
-  const log = app.log;
+  const operatorSecrets = secretsFromEnv(env);
+  // Every line crewbot logs is redacted (known token shapes, the operator's secrets), fields and errors too.
+  const log = redactingLogger(app.log, () => operatorSecrets);
   const dataDir = dataDirOf(env);
   const publicUrl = env.CREWBOT_PUBLIC_URL || `http://localhost:${env.PORT || 3000}`;
-  const operatorSecrets = secretsFromEnv(env);
   const gates = new Map<number, WriteGate>();
   const writerFor = (installationId: number, octokit: InstallationOctokit, secrets: string[] = []) => {
     if (!gates.has(installationId)) gates.set(installationId, new WriteGate(1000));
@@ -101,7 +104,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
     log,
   };
 
-  const handler = measured(metrics, log, async (job, ctx) => {
+  const handler = measured(metrics, log, operatorSecrets, async (job, ctx) => {
     if (job.kind === "plan") return runPlanJob(job, ctx, services);
     if (job.kind === "implement") return job.target.isPullRequest ? runFeedbackJob(job, ctx, services) : runImplementJob(job, ctx, services);
     return runReviewJob(job, ctx, services);
@@ -112,7 +115,8 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
     handler,
     // Stable per host: after a restart this process's old running jobs are recovered at once.
     workerId: `embedded:${hostname()}`,
-    limits: { perInstallation: limits.perInstallation, global: limits.global },
+    limits: { perInstallation: limits.perInstallation, global: limits.global ?? Number.MAX_SAFE_INTEGER },
+    maxActive: limits.perWorker,
     ...options.runner,
     onInterrupted: (job) => finaliseInterrupted(job, services),
     logger: log,
@@ -129,6 +133,8 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
       installationEvent: async (event, payload) => void (await applyInstallationEvent(event, payload, { installations, queue, runner, log })),
       permissions,
       appSlug,
+      admission: new Admission(), // issue 8: redeliveries and the per-person rate limit
+      coverage: async (installationId, fullName) => coverageRefusal(await installations.get(installationId), fullName), // issue 8
     },
     runner,
     queue,
@@ -159,19 +165,25 @@ export function queueDepth(queue: Pick<JobQueue, "listRecent">) {
   return { queued: () => count("queued"), running: () => count("running") };
 }
 
-/** Every job's end counted and logged with the job id, repository and delivery id. */
-function measured(metrics: Metrics, log: Probot["log"], handler: JobHandler): JobHandler {
+/**
+ * Every job's end counted and logged with the job id, repository and delivery id. The outcome the
+ * queue stores (and the job list and logs show) is redacted like the comment it mirrors.
+ */
+function measured(metrics: Metrics, log: Probot["log"], secrets: string[], handler: JobHandler): JobHandler {
   return async (job, ctx) => {
     const started = Date.now();
     const fields = { jobId: job.id, deliveryId: job.deliveryId, repo: `${job.target.owner}/${job.target.repo}`, number: job.target.number, kind: job.kind };
     log.info(fields, "job started");
     try {
-      const result = await handler(job, ctx);
+      const ended = await handler(job, ctx);
+      const result = ended.outcome === undefined ? ended : { ...ended, outcome: redact(ended.outcome, secrets) };
       metrics.jobEnded(job.kind, result.state, Date.now() - started);
       log.info({ ...fields, state: result.state, outcome: result.outcome }, "job handler returned");
       return result;
     } catch (error) {
       metrics.jobEnded(job.kind, "failed", Date.now() - started);
+      // The runner stores and logs the message as the outcome.
+      if (error instanceof Error) error.message = redact(error.message, secrets);
       throw error;
     }
   };

@@ -8,8 +8,10 @@ import type { UsageLedger } from "./types.js";
 export interface OperatorLimits {
   /** Jobs running at once per installation (`CREWBOT_INSTALLATION_CONCURRENCY`, default 2). */
   perInstallation: number;
-  /** Jobs running at once in all (`CREWBOT_GLOBAL_CONCURRENCY`, default 4). */
-  global: number;
+  /** Jobs running at once in one process (`CREWBOT_WORKER_CONCURRENCY`, default 4): more workers, more capacity. */
+  perWorker: number;
+  /** Jobs running at once across every worker sharing the queue (`CREWBOT_GLOBAL_CONCURRENCY`); unset = no limit but the workers'. */
+  global?: number;
   /** Jobs started per installation in any hour (`CREWBOT_JOBS_PER_HOUR`); unset = no limit. */
   jobsPerHour?: number;
   /** USD per installation per calendar month, UTC (`CREWBOT_MONTHLY_BUDGET_USD`); unset = no limit. */
@@ -18,6 +20,7 @@ export interface OperatorLimits {
 
 const VARIABLES = {
   perInstallation: "CREWBOT_INSTALLATION_CONCURRENCY",
+  perWorker: "CREWBOT_WORKER_CONCURRENCY",
   global: "CREWBOT_GLOBAL_CONCURRENCY",
   jobsPerHour: "CREWBOT_JOBS_PER_HOUR",
   monthlyBudgetUsd: "CREWBOT_MONTHLY_BUDGET_USD",
@@ -37,7 +40,8 @@ function positive(env: NodeJS.ProcessEnv, name: string, integer: boolean): numbe
 export function operatorLimits(env: NodeJS.ProcessEnv): OperatorLimits {
   return {
     perInstallation: positive(env, VARIABLES.perInstallation, true) ?? 2,
-    global: positive(env, VARIABLES.global, true) ?? 4,
+    perWorker: positive(env, VARIABLES.perWorker, true) ?? 4,
+    global: positive(env, VARIABLES.global, true),
     jobsPerHour: positive(env, VARIABLES.jobsPerHour, true),
     monthlyBudgetUsd: positive(env, VARIABLES.monthlyBudgetUsd, false),
   };

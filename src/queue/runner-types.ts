@@ -56,6 +56,8 @@ export interface JobRunnerOptions {
    */
   workerId?: string;
   limits?: Partial<ClaimLimits>;
+  /** Most jobs this runner holds at once, whatever the queue-wide limits allow (default: no own cap). */
+  maxActive?: number;
   leaseMs?: number;
   heartbeatMs?: number;
   /** Fallback claim loop; wake() starts jobs without waiting for it. */

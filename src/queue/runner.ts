@@ -61,6 +61,7 @@ export class JobRunner {
   private readonly queue: JobQueue;
   private readonly handler: JobHandler;
   private readonly limits: ClaimLimits;
+  private readonly maxActive: number;
   private readonly leaseMs: number;
   private readonly heartbeatMs: number;
   private readonly pollMs: number;
@@ -82,6 +83,7 @@ export class JobRunner {
     this.handler = opts.handler;
     this.workerId = opts.workerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
     this.limits = { ...DEFAULT_LIMITS, ...opts.limits };
+    this.maxActive = opts.maxActive ?? Number.POSITIVE_INFINITY;
     this.leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
     this.heartbeatMs = opts.heartbeatMs ?? Math.floor(this.leaseMs / 4);
     this.pollMs = opts.pollMs ?? 5_000;
@@ -176,7 +178,8 @@ export class JobRunner {
   }
 
   private async tick(): Promise<void> {
-    while (this.status === "running") {
+    // A full runner claims nothing: another worker sharing the queue takes the job.
+    while (this.status === "running" && this.active.size < this.maxActive) {
       let job: JobRecord | undefined;
       try {
         job = await this.queue.claim(this.workerId, { ...this.limits, leaseMs: this.leaseMs });

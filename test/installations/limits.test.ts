@@ -7,33 +7,35 @@ const HOUR = 3_600_000;
 describe("operatorLimits", () => {
   it("defaults to 2 per installation, 4 in all, no hourly limit and no budget", () => {
     const limits = operatorLimits({});
-    expect(limits).toEqual({ perInstallation: 2, global: 4, jobsPerHour: undefined, monthlyBudgetUsd: undefined });
+    expect(limits).toEqual({ perInstallation: 2, perWorker: 4, global: undefined, jobsPerHour: undefined, monthlyBudgetUsd: undefined });
   });
 
   it.each([
     ["CREWBOT_INSTALLATION_CONCURRENCY", "3", { perInstallation: 3 }],
     ["CREWBOT_GLOBAL_CONCURRENCY", "10", { global: 10 }],
+    ["CREWBOT_WORKER_CONCURRENCY", "6", { perWorker: 6 }],
     ["CREWBOT_JOBS_PER_HOUR", "20", { jobsPerHour: 20 }],
     ["CREWBOT_MONTHLY_BUDGET_USD", "50", { monthlyBudgetUsd: 50 }],
     ["CREWBOT_MONTHLY_BUDGET_USD", "12.5", { monthlyBudgetUsd: 12.5 }],
     ["CREWBOT_JOBS_PER_HOUR", " 7 ", { jobsPerHour: 7 }],
   ])("reads %s=%j", (name, value, expected) => {
-    const base = { perInstallation: 2, global: 4, jobsPerHour: undefined, monthlyBudgetUsd: undefined };
+    const base = { perInstallation: 2, perWorker: 4, global: undefined, jobsPerHour: undefined, monthlyBudgetUsd: undefined };
     expect(operatorLimits({ [name]: value })).toEqual({ ...base, ...expected });
   });
 
-  it("reads all four at once", () => {
+  it("reads all five at once", () => {
     expect(
       operatorLimits({
         CREWBOT_INSTALLATION_CONCURRENCY: "1",
+        CREWBOT_WORKER_CONCURRENCY: "3",
         CREWBOT_GLOBAL_CONCURRENCY: "8",
         CREWBOT_JOBS_PER_HOUR: "5",
         CREWBOT_MONTHLY_BUDGET_USD: "0.25",
       }),
-    ).toEqual({ perInstallation: 1, global: 8, jobsPerHour: 5, monthlyBudgetUsd: 0.25 });
+    ).toEqual({ perInstallation: 1, perWorker: 3, global: 8, jobsPerHour: 5, monthlyBudgetUsd: 0.25 });
   });
 
-  it.each(["CREWBOT_INSTALLATION_CONCURRENCY", "CREWBOT_GLOBAL_CONCURRENCY", "CREWBOT_JOBS_PER_HOUR", "CREWBOT_MONTHLY_BUDGET_USD"])(
+  it.each(["CREWBOT_INSTALLATION_CONCURRENCY", "CREWBOT_WORKER_CONCURRENCY", "CREWBOT_GLOBAL_CONCURRENCY", "CREWBOT_JOBS_PER_HOUR", "CREWBOT_MONTHLY_BUDGET_USD"])(
     "takes an empty %s as unset",
     (name) => {
       expect(operatorLimits({ [name]: "" })).toEqual(operatorLimits({}));
@@ -41,7 +43,7 @@ describe("operatorLimits", () => {
     },
   );
 
-  const integers = ["CREWBOT_INSTALLATION_CONCURRENCY", "CREWBOT_GLOBAL_CONCURRENCY", "CREWBOT_JOBS_PER_HOUR"];
+  const integers = ["CREWBOT_INSTALLATION_CONCURRENCY", "CREWBOT_WORKER_CONCURRENCY", "CREWBOT_GLOBAL_CONCURRENCY", "CREWBOT_JOBS_PER_HOUR"];
   const bad = ["0", "-1", "x", "1.5", "Infinity", "NaN"];
   it.each(integers.flatMap((name) => bad.map((value) => [name, value] as const)))("refuses %s=%j, naming the variable", (name, value) => {
     expect(() => operatorLimits({ [name]: value })).toThrow(`${name} must be a whole number above 0, got "${value}"`);
@@ -97,7 +99,7 @@ function fakeLedger(entries: Array<{ installationId?: number; at: number; usd?: 
 }
 
 const NOW = Date.UTC(2024, 4, 17, 12, 0, 0);
-const limits = (o: Partial<OperatorLimits>): OperatorLimits => ({ perInstallation: 2, global: 4, ...o });
+const limits = (o: Partial<OperatorLimits>): OperatorLimits => ({ perInstallation: 2, perWorker: 4, ...o });
 const PER_HOUR = (n: number) => `this installation reached its limit of ${n} jobs per hour (CREWBOT_JOBS_PER_HOUR); try again later`;
 
 describe("limitReached", () => {
