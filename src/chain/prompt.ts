@@ -19,7 +19,9 @@ function neutraliseTags(text: string): string {
 
 function renderSection(section: ContextSection): string {
   const trust = section.thirdParty ? ' trust="third-party"' : "";
-  const source = section.source.replace(/"/g, "'");
+  // Sources are mostly crewbot's own words, but some carry names from GitHub (a login, a path):
+  // one line, no quote to end the attribute, no tag to end the block.
+  const source = neutraliseTags(section.source.replace(/[\r\n\t]+/g, " ").replace(/"/g, "'"));
   return `<document source="${source}"${trust}>\n${neutraliseTags(section.text)}\n</document>`;
 }
 

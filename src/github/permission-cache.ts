@@ -7,6 +7,8 @@ import { permissionOf, type InstallationOctokit } from "./types.js";
  */
 export class PermissionCache {
   private readonly entries = new Map<string, { permission: string; until: number }>();
+  /** Lookups under way: comments arriving together ask GitHub once. */
+  private readonly pending = new Map<string, Promise<string>>();
 
   constructor(
     private readonly ttlMs = 30_000,
@@ -18,9 +20,16 @@ export class PermissionCache {
     const key = `${owner}/${repo}/${username}`.toLowerCase();
     const hit = this.entries.get(key);
     if (hit && hit.until > this.now()) return hit.permission;
-    const permission = await permissionOf(octokit, owner, repo, username);
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(key, { permission, until: this.now() + this.ttlMs });
-    return permission;
+    const asked = this.pending.get(key);
+    if (asked) return asked;
+    const lookup = permissionOf(octokit, owner, repo, username)
+      .then((permission) => {
+        if (this.entries.size >= this.maxEntries) this.entries.clear();
+        this.entries.set(key, { permission, until: this.now() + this.ttlMs });
+        return permission;
+      })
+      .finally(() => this.pending.delete(key));
+    this.pending.set(key, lookup);
+    return lookup;
   }
 }

@@ -90,6 +90,9 @@ function sections(state: ProgressState): Section[] {
   return out;
 }
 
+export const TOO_LONG_TO_APPROVE =
+  "_This plan is too long for one comment, so it cannot be approved by ticking a box; comment `/implement` with what to do instead._";
+
 const safeCap = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 const cutNote = (chars: number) =>
@@ -120,6 +123,8 @@ export function renderProgress(state: ProgressState): string {
     const was = section.content.length;
     section.content = cutMiddle(section.content, max, cutNote);
     excess -= was - section.content.length;
+    // A cut plan cannot be approved exactly as planned: say so instead of a box that would do nothing.
+    if (section.title === "## Plan" && after.length > 0) after.splice(0, 1, TOO_LONG_TO_APPROVE);
   }
   return join();
 }

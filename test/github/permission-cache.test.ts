@@ -27,3 +27,25 @@ describe("PermissionCache", () => {
     expect(await cache.get(newOctokit(), "o", "r", "eve")).toBe("none");
   });
 });
+
+describe("PermissionCache: lookups under way", () => {
+  it("asks GitHub once for comments arriving together, and again after a failed lookup", async () => {
+    let calls = 0;
+    let fail = true;
+    const octokit = {
+      request: async () => {
+        calls += 1;
+        await new Promise((r) => setTimeout(r, 20));
+        if (fail) throw Object.assign(new Error("boom"), { status: 500 });
+        return { data: { permission: "write", role_name: "write" } };
+      },
+    } as never;
+    const cache = new PermissionCache();
+    const failed = await Promise.allSettled([cache.get(octokit, "o", "r", "u"), cache.get(octokit, "o", "r", "U")]);
+    expect(failed.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    expect(calls).toBe(1);
+    fail = false;
+    expect(await Promise.all([cache.get(octokit, "o", "r", "u"), cache.get(octokit, "o", "r", "u")])).toEqual(["write", "write"]);
+    expect(calls).toBe(2);
+  });
+});

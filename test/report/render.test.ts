@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { initialProgress } from "../../src/report/progress-state.js";
-import { renderHelp, renderNotAllowed, renderProgress, statusLine, transcriptUrl } from "../../src/report/render.js";
+import { renderHelp, renderNotAllowed, renderProgress, statusLine, TOO_LONG_TO_APPROVE, transcriptUrl } from "../../src/report/render.js";
 import { APPROVE_LINE_UNCHECKED, jobMarker, type ProgressState } from "../../src/report/types.js";
 
 const ZWSP = "\u200B";
@@ -177,7 +177,7 @@ describe("renderProgress", () => {
   describe("size", () => {
     const bigPlan = { goal: "g", steps: Array.from({ length: 700 }, (_, i) => ({ n: i + 1, text: `step ${i + 1} ${"x".repeat(95)}` })), done: [1], risks: "r" };
 
-    it("cuts a 70,000-character plan under 65,536, keeping status, marker, first and last steps and the approval box", () => {
+    it("cuts a 70,000-character plan under 65,536, keeping status, marker, first and last steps, and says it cannot be approved", () => {
       expect(JSON.stringify(bigPlan.steps).length).toBeGreaterThan(70_000);
       const state = base({ terminal: { kind: "done" }, approvable: true, plan: bigPlan, links });
       const body = renderProgress(state);
@@ -188,7 +188,8 @@ describe("renderProgress", () => {
       expect(body).toContain(`- [x] step 1 ${"x".repeat(95)}\n`);
       expect(body).toContain(`- [ ] step 700 ${"x".repeat(95)}\n`);
       expect(body).toMatch(/\n\n_… [\d,]+ characters cut here: GitHub limits a comment to 65,536 characters …_\n\n/);
-      expect(lines(body).at(-1)).toBe(APPROVE_LINE_UNCHECKED);
+      expect(lines(body).at(-1)).toBe(TOO_LONG_TO_APPROVE);
+      expect(body).not.toContain(APPROVE_LINE_UNCHECKED);
     });
 
     it("cuts the risks before the plan", () => {
@@ -205,7 +206,7 @@ describe("renderProgress", () => {
       const body = renderProgress(state);
       expect(body.length).toBeLessThan(65_536);
       expect(count(body, MARKER)).toBe(1);
-      expect(lines(body).at(-1)).toBe(APPROVE_LINE_UNCHECKED);
+      expect(lines(body).at(-1)).toBe(TOO_LONG_TO_APPROVE);
     });
   });
 });
