@@ -1,4 +1,5 @@
 import Anthropic from "@anthropic-ai/sdk";
+import { redactJson, secretsFromEnv } from "../report/redact.js";
 
 export interface ClientOptions {
   /** Default: `ANTHROPIC_API_KEY` of `env`. */
@@ -25,6 +26,7 @@ export function hasApiKey(env: NodeJS.ProcessEnv = process.env): boolean {
  * The one place a model client is made. The key must be explicit (option or
  * `ANTHROPIC_API_KEY`): without one the SDK would fall back to its default credential chain
  * (profiles, config files), which an operator did not ask for, so we fail with a clear message.
+ * Every request body leaves redacted (see `redactingFetch`).
  */
 export function createClient(options: ClientOptions = {}): Anthropic {
   const env = options.env ?? process.env;
@@ -34,7 +36,21 @@ export function createClient(options: ClientOptions = {}): Anthropic {
     apiKey,
     baseURL: options.baseURL || read(env, "ANTHROPIC_BASE_URL"),
     maxRetries: options.maxRetries ?? 2,
+    fetch: redactingFetch([apiKey, ...secretsFromEnv(env)]),
   });
+}
+
+/**
+ * `fetch` for the model client: the one point every model request passes, whatever built it
+ * (prompts, issue text, tool output, compaction summaries). Its JSON body is redacted of the
+ * operator's secrets and of known token shapes before it leaves, so a secret that got into a
+ * tool's output (a file, a command's output) never reaches the model provider.
+ */
+export function redactingFetch(secrets: Array<string | undefined>, base: typeof fetch = (...args) => fetch(...args)) {
+  return (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    if (init && typeof init.body === "string") return base(input, { ...init, body: redactJson(init.body, secrets) });
+    return base(input, init);
+  };
 }
 
 /** HTTP status of an error type, for errors sent inside an SSE stream (which carry no status). */

@@ -6,6 +6,9 @@ import { cleanText } from "./clean-text.js";
 
 /** Above this, the oldest comments are left out (the newest say most about the request). */
 export const MAX_CONTEXT_CHARS = 120_000;
+/** The description keeps at most this much (its start and end), each comment at most MAX_COMMENT_CHARS. */
+export const MAX_SUBJECT_CHARS = 60_000;
+const MAX_COMMENT_CHARS = 20_000;
 /** Authors whose permission is looked up per job; later ones are marked third-party. */
 const MAX_PERMISSION_LOOKUPS = 20;
 
@@ -34,9 +37,13 @@ export async function issueContext(
   const writers = writersOf(octokit, owner, repo, permissions);
 
   if (job.subject) {
+    // The title is text its author wrote: it goes in the document, where the prompt neutralises
+    // tags, never into the source attribute, which only ever holds what crewbot writes.
+    const title = oneLine(cleanText(job.subject.title));
+    const body = capMiddle(cleanText(job.subject.body), MAX_SUBJECT_CHARS, "of the description") || "(no description)";
     sections.push({
-      source: `${noun} #${number} by @${job.subject.author}: ${cleanText(job.subject.title)}`,
-      text: cleanText(job.subject.body) || "(no description)",
+      source: `${noun} #${number} by @${job.subject.author}`,
+      text: `Title: ${title}\n\n${body}`,
       thirdParty: !(await writers.canWrite(job.subject.author)),
     });
   }
@@ -61,11 +68,20 @@ export async function issueContext(
     const author = comment.user?.login ?? "ghost";
     rendered.push({
       source: `comment by @${author} on ${comment.created_at}`,
-      text: cleanText(comment.body ?? ""),
+      text: capMiddle(cleanText(comment.body ?? ""), MAX_COMMENT_CHARS, "of this comment"),
       thirdParty: !(await writers.canWrite(author)),
     });
   }
   return [...sections, ...newestWithin(rendered, MAX_CONTEXT_CHARS - size(sections))];
+}
+
+const oneLine = (text: string) => text.replace(/\s+/g, " ").trim().slice(0, 1000);
+
+/** Text over `max` keeps its start and end, with a note for what was left out in between. */
+export function capMiddle(text: string, max: number, what: string): string {
+  if (text.length <= max) return text;
+  const half = Math.floor((max - 100) / 2);
+  return `${text.slice(0, half)}\n\n[… ${(text.length - 2 * half).toLocaleString("en")} characters ${what} left out for length …]\n\n${text.slice(-half)}`;
 }
 
 const size = (sections: ContextSection[]) => sections.reduce((n, s) => n + s.text.length + s.source.length, 0);

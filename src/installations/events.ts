@@ -22,6 +22,12 @@ export interface InstallationChange {
   summary: string;
 }
 
+/**
+ * Whether `repositories` lists every selected repository: only when crewbot saw the installation
+ * made (`installation.created` sets `installedBy` and the full list) and followed it since.
+ */
+export const listComplete = (record: InstallationRecord) => record.installedBy !== undefined;
+
 const names = (list?: Array<{ full_name: string }>) => (list ?? []).map((r) => r.full_name);
 const unique = (list: string[]) => [...new Set(list)].sort((a, b) => a.localeCompare(b));
 
@@ -45,14 +51,20 @@ export function installationChange(event: "installation" | "installation_reposit
     record.allRepositories = (payload.repository_selection ?? installation.repository_selection) === "all";
     const gone = new Set(removed.map((r) => r.toLowerCase()));
     record.repositories = record.allRepositories ? [] : unique([...record.repositories, ...added].filter((r) => !gone.has(r.toLowerCase())));
+    // Without the installation's creation the list is partial: removals are remembered apart.
+    const back = new Set(added.map((r) => r.toLowerCase()));
+    const stillRemoved = record.allRepositories || listComplete(record) ? [] : unique([...(record.removedRepositories ?? []), ...removed]).filter((r) => !back.has(r.toLowerCase()));
+    if (stillRemoved.length > 0) record.removedRepositories = stillRemoved;
+    else delete record.removedRepositories;
     const summary = `${who} changed the repositories of installation ${installation.id}: +${added.length} −${removed.length}`;
     return { record, summary, ...(removed.length > 0 ? { cancel: { repositories: removed } } : {}) };
   }
   switch (payload.action) {
-    case "created":
+    case "created": {
+      const { removedRepositories: _stale, ...fresh } = record;
       return {
         record: {
-          ...record,
+          ...fresh,
           state: "active",
           installedBy: payload.sender.login,
           allRepositories: installation.repository_selection === "all",
@@ -61,6 +73,7 @@ export function installationChange(event: "installation" | "installation_reposit
         },
         summary: `${who} installed crewbot on ${record.account} (installation ${installation.id})`,
       };
+    }
     case "deleted":
       return { record: { ...record, state: "deleted" }, cancel: { all: true }, summary: `${who} uninstalled crewbot from ${record.account} (installation ${installation.id})` };
     case "suspend":

@@ -29,7 +29,7 @@ export class SqliteInstallations implements InstallationStore, UsageLedger {
       id: row.id,
       account: row.account,
       state: row.state,
-      repositories: JSON.parse(row.repositories_json) as string[],
+      ...repositoriesFrom(row.repositories_json),
       allRepositories: row.all_repositories === 1,
       updatedAt: row.updated_at,
     };
@@ -44,7 +44,7 @@ export class SqliteInstallations implements InstallationStore, UsageLedger {
        ON CONFLICT (id) DO UPDATE SET account = excluded.account, installed_by = COALESCE(excluded.installed_by, installed_by),
          state = excluded.state, repositories_json = excluded.repositories_json, all_repositories = excluded.all_repositories,
          updated_at = excluded.updated_at`,
-    ).run(r.id, r.account, r.installedBy ?? null, r.state, JSON.stringify(r.repositories), r.allRepositories ? 1 : 0, r.updatedAt);
+    ).run(r.id, r.account, r.installedBy ?? null, r.state, repositoriesJson(r), r.allRepositories ? 1 : 0, r.updatedAt);
   }
 
   async recordStart(installationId: number, jobId: string, at: number): Promise<void> {
@@ -71,4 +71,16 @@ export class SqliteInstallations implements InstallationStore, UsageLedger {
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }
+}
+
+/** `repositories_json`: the list, or `{selected, removed}` once a repository was removed (no new column). */
+function repositoriesJson(r: InstallationRecord): string {
+  const removed = r.removedRepositories ?? [];
+  return JSON.stringify(removed.length > 0 ? { selected: r.repositories, removed } : r.repositories);
+}
+
+function repositoriesFrom(json: string): Pick<InstallationRecord, "repositories" | "removedRepositories"> {
+  const value = JSON.parse(json) as string[] | { selected: string[]; removed: string[] };
+  if (Array.isArray(value)) return { repositories: value };
+  return { repositories: value.selected, ...(value.removed.length > 0 ? { removedRepositories: value.removed } : {}) };
 }

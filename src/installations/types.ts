@@ -12,6 +12,12 @@ export interface InstallationRecord {
   /** `owner/name` of the selected repositories; empty with `allRepositories`. */
   repositories: string[];
   allRepositories: boolean;
+  /**
+   * Repositories taken out of the installation (`installation_repositories.removed`) and not
+   * added back: the triggers refuse commands there from this local record, asking GitHub nothing.
+   * Kept apart from `repositories`, which is only complete when crewbot saw the installation made.
+   */
+  removedRepositories?: string[];
   updatedAt: number;
 }
 

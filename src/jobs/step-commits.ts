@@ -2,6 +2,7 @@ import { parsePlan } from "../chain/parse-plan.js";
 import type { ParsedPlan } from "../chain/types.js";
 import type { ContextSection } from "../chain/prompt.js";
 import type { JobRecord } from "../queue/types.js";
+import { redact } from "../report/redact.js";
 import { git } from "../workspace/git.js";
 import { commitStep, noreplyIdentity, refusedNotes, type GitIdentity } from "../workspace/commit.js";
 import { DoneTracker } from "./done-tracker.js";
@@ -83,7 +84,8 @@ export class StepCommits {
     const { job, checkout, author, allowWorkflowEdits } = this.options;
     const made = await commitStep({
       checkout,
-      step: text,
+      // The message is model text pushed for everyone to read: redacted like a comment.
+      step: redact(text, [this.options.report.token]),
       author,
       coAuthor: noreplyIdentity(job.trigger.sender, job.trigger.senderId),
       allowWorkflowEdits,

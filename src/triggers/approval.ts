@@ -79,7 +79,7 @@ export function detectApproval(payload: CommentEditedPayload, appSlugOrBotLogin:
   const no = (reason: ApprovalRejection): Approval => ({ approved: false, reason });
   if (payload.action !== undefined && payload.action !== "edited") return no("not an edit");
   // Our own edits (renderApproved, progress) and other bots never approve.
-  if (payload.sender.type === "Bot") return no("edited by a bot");
+  if (payload.sender.type === "Bot" || /\[bot\]$/i.test(payload.sender.login)) return no("edited by a bot");
   const author = payload.comment.user;
   // The bot user is the author; `performed_via_github_app` alone is not enough, as a person's
   // user-to-server token for the app sets it on comments that person wrote.

@@ -1,7 +1,8 @@
 import { canWrite } from "../github/types.js";
+import { capMiddle } from "../context/issue-context.js";
 import type { NewJob } from "../queue/types.js";
 import { parseCommand, type Command } from "./parse-command.js";
-import { REVIEW_GROUP } from "./pull-request-event.js";
+import { MAX_STORED_BODY_CHARS, REVIEW_GROUP } from "./pull-request-event.js";
 
 /** A request longer than this is answered, not run: no one writes a 20 KB command on purpose. */
 export const MAX_REQUEST_CHARS = 20_000;
@@ -20,11 +21,17 @@ export type Preflight =
   | { go: false; reason: string }
   | { go: true; command: Command; login: string };
 
+/**
+ * A bot account: GitHub says `type: "Bot"`, and an app's bot user is `<slug>[bot]` — a name no
+ * person can register (`[` is not allowed in logins), so the suffix alone is enough.
+ */
+export const isBot = (user: { login: string; type: string }) => user.type === "Bot" || /\[bot\]$/i.test(user.login);
+
 /** Before any request to GitHub: is this comment for us at all? */
 export function preflight(payload: CommentPayload): Preflight {
   const author = payload.comment.user;
   // Never our own comments, never another bot's: no loops, no bot-to-bot chains.
-  if (!author || author.type === "Bot" || payload.sender.type === "Bot") return { go: false, reason: "comment by a bot" };
+  if (!author || isBot(author) || isBot(payload.sender)) return { go: false, reason: "comment by a bot" };
   const command = parseCommand(payload.comment.body);
   if (!command) return { go: false, reason: "no command" };
   if (!payload.installation) return { go: false, reason: "no installation in the payload" };
@@ -111,6 +118,10 @@ export function jobGround(payload: CommentPayload, isPullRequest: boolean): Pick
       isPullRequest,
     },
     repo: { cloneUrl: repository.clone_url, defaultBranch: repository.default_branch, private: repository.private },
-    subject: { title: subject.title, body: subject.body ?? "", author: subject.user?.login ?? "ghost" },
+    subject: {
+      title: subject.title.slice(0, 1000),
+      body: capMiddle(subject.body ?? "", MAX_STORED_BODY_CHARS, "of the description"),
+      author: subject.user?.login ?? "ghost",
+    },
   };
 }

@@ -3,6 +3,7 @@ import type { PermissionCache } from "../github/permission-cache.js";
 import type { InstallationOctokit } from "../github/types.js";
 import type { InstallationPayload } from "../installations/events.js";
 import type { NewJob } from "../queue/types.js";
+import type { Admission } from "./admission.js";
 import type { CommentPayload, Decision } from "./comment-command.js";
 
 /** pino's logger (Probot's `app.log`): takes an object with ids first, or a plain message. */
@@ -17,6 +18,13 @@ export interface TriggerDeps {
   act(decision: Decision, octokit: InstallationOctokit, payload: CommentPayload): Promise<void>;
   /** Records an installation event; an uninstall or a removed repository cancels the jobs queued there. */
   installationEvent(event: "installation" | "installation_repositories", payload: InstallationPayload): Promise<void>;
+  /** Redelivered webhooks and the per-person rate limit, decided in memory before any request. */
+  admission: Admission;
+  /**
+   * Why the installation no longer covers `owner/name` (uninstalled, suspended, the repository
+   * removed), from crewbot's local record of installation events; undefined when it does.
+   */
+  coverage(installationId: number, fullName: string): Promise<string | undefined>;
   /** Stores a job made without a comment (an automatic review) and wakes the runner. */
   enqueue(job: NewJob, octokit: InstallationOctokit): Promise<void>;
 }

@@ -12,12 +12,20 @@ export async function onCommentEdited(context: Context<"issue_comment.edited">, 
   const payload = context.payload as unknown as CommentEditedPayload & CommentPayload;
   const approval = detectApproval(payload, await deps.appSlug());
   if (!approval.approved) return deps.log.debug({ deliveryId: context.id, reason: approval.reason }, "edit ignored");
-  const { owner, name } = { owner: payload.repository.owner.login, name: payload.repository.name };
-  const permission = await deps.permissions.get(context.octokit, owner, name, approval.by);
-  if (!canWrite(permission)) {
-    return deps.log.info({ deliveryId: context.id, login: approval.by }, "approval ticked by someone without write access: nothing started");
+  if (!deps.admission.firstDelivery(context.id)) return deps.log.info({ deliveryId: context.id }, "redelivered edit dropped");
+  try {
+    const { owner, name } = { owner: payload.repository.owner.login, name: payload.repository.name };
+    const uncovered = await deps.coverage(payload.installation!.id, `${owner}/${name}`);
+    if (uncovered) return deps.log.info({ deliveryId: context.id, owner, repo: name, reason: uncovered }, "approval on a repository not covered: ignored");
+    const permission = await deps.permissions.get(context.octokit, owner, name, approval.by);
+    if (!canWrite(permission)) {
+      return deps.log.info({ deliveryId: context.id, login: approval.by }, "approval ticked by someone without write access: nothing started");
+    }
+    await deps.act(approvalDecision(payload, approval), context.octokit, payload);
+  } catch (error) {
+    deps.admission.forget(context.id);
+    throw error;
   }
-  await deps.act(approvalDecision(payload, approval), context.octokit, payload);
 }
 
 /** Pure: the implement job an approval makes (one per plan: the delivery id is the plan's job). */

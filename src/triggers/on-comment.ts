@@ -1,21 +1,41 @@
 import type { Context } from "probot";
+import { renderSlowDown } from "./admission.js";
 import { decide, preflight, type CommentPayload } from "./comment-command.js";
 import type { TriggerDeps } from "./deps.js";
 
 type CommentContext = Context<"issue_comment.created"> | Context<"pull_request_review_comment.created">;
 
 /**
- * A new comment: guard, read the commenter's permission (the one request the handler awaits),
- * then act — enqueueing is local, replies are written in the background, so GitHub gets its
- * answer in milliseconds.
+ * A new comment: guard (a bot, no command, a redelivery, a repository no longer covered), read
+ * the commenter's permission (the one request the handler awaits, remembered briefly), take a
+ * token of the commenter's rate limit, then act — enqueueing is local, replies are written in the
+ * background, so GitHub gets its answer in milliseconds.
  */
 export async function onComment(context: CommentContext, deps: TriggerDeps): Promise<void> {
   const payload = context.payload as unknown as CommentPayload;
   const kind = context.name === "pull_request_review_comment" ? "review_comment" : "issue_comment";
   const pre = preflight(payload);
   if (!pre.go) return deps.log.debug({ deliveryId: context.id, reason: pre.reason }, "comment ignored");
+  // Synchronous, before any await: the same delivery twice at once passes here once.
+  if (!deps.admission.firstDelivery(context.id)) return deps.log.info({ deliveryId: context.id }, "redelivered comment dropped");
+  try {
+    const { owner, name } = { owner: payload.repository.owner.login, name: payload.repository.name };
+    const installationId = payload.installation!.id;
+    const uncovered = await deps.coverage(installationId, `${owner}/${name}`);
+    if (uncovered) return deps.log.info({ deliveryId: context.id, owner, repo: name, reason: uncovered }, "comment on a repository not covered: ignored");
 
-  const { owner, name } = { owner: payload.repository.owner.login, name: payload.repository.name };
-  const permission = pre.command.kind === "help" ? undefined : await deps.permissions.get(context.octokit, owner, name, pre.login);
-  await deps.act(decide(payload, pre, permission, context.id, kind), context.octokit, payload);
+    const permission = pre.command.kind === "help" ? undefined : await deps.permissions.get(context.octokit, owner, name, pre.login);
+    const decision = decide(payload, pre, permission, context.id, kind);
+    // Stopping work is never rate-limited; everything else that writes or queues is.
+    const verdict = decision.action === "cancel" ? "go" : deps.admission.take(installationId, pre.login);
+    if (verdict === "drop") return deps.log.info({ deliveryId: context.id, login: pre.login }, "rate-limited again: ignored");
+    if (verdict === "slow-down") {
+      const body = renderSlowDown(pre.login, deps.admission.waitSeconds(installationId, pre.login), deps.admission.limit);
+      return await deps.act({ action: "reply", body, reason: "rate limited" }, context.octokit, payload);
+    }
+    await deps.act(decision, context.octokit, payload);
+  } catch (error) {
+    deps.admission.forget(context.id); // GitHub's redelivery of a failed delivery is handled again
+    throw error;
+  }
 }

@@ -8,5 +8,8 @@ type PullRequestContext = Context<"pull_request.opened" | "pull_request.reopened
 export async function onPullRequest(context: PullRequestContext, deps: TriggerDeps): Promise<void> {
   const decision = decidePullRequestEvent(context.payload as unknown as PullRequestPayload, context.id);
   if (decision.action === "ignore") return deps.log.debug({ deliveryId: context.id, reason: decision.reason }, "pull_request event ignored");
+  const { installationId, owner, repo } = decision.job.target;
+  const uncovered = await deps.coverage(installationId, `${owner}/${repo}`);
+  if (uncovered) return deps.log.info({ deliveryId: context.id, owner, repo, reason: uncovered }, "pull_request event on a repository not covered: ignored");
   await deps.enqueue(decision.job, context.octokit);
 }

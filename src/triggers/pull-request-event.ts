@@ -1,5 +1,13 @@
 /** A pull_request event → an automatic review job, decided without any request to GitHub. Pure. */
+import { capMiddle } from "../context/issue-context.js";
 import type { NewJob } from "../queue/types.js";
+
+/**
+ * An issue or PR description is stored with its job up to this size (start and end kept): GitHub
+ * caps bodies at 65,536 characters, so only a forged or future payload is ever cut, and the
+ * queue never holds megabytes per job. The agents read less still (issue-context.ts).
+ */
+export const MAX_STORED_BODY_CHARS = 100_000;
 
 export const REVIEW_EVENTS = ["opened", "reopened", "ready_for_review", "synchronize"] as const;
 export type ReviewEvent = (typeof REVIEW_EVENTS)[number];
@@ -49,7 +57,7 @@ export function decidePullRequestEvent(payload: PullRequestPayload, deliveryId: 
       target: { installationId: payload.installation.id, owner: repository.owner.login, repo: repository.name, number: pr.number, isPullRequest: true },
       trigger: { sender: payload.sender.login, senderId: payload.sender.id, request: "", commentCreatedAt: new Date(now).toISOString() },
       repo: { cloneUrl: repository.clone_url, defaultBranch: repository.default_branch, private: repository.private },
-      subject: { title: pr.title, body: pr.body ?? "", author: pr.user?.login ?? "ghost" },
+      subject: { title: pr.title.slice(0, 1000), body: capMiddle(pr.body ?? "", MAX_STORED_BODY_CHARS, "of the description"), author: pr.user?.login ?? "ghost" },
       review: {
         automatic: true,
         event: payload.action as ReviewEvent,

@@ -1,5 +1,5 @@
 /** One commit per finished plan step, authored by the app, with the requester as co-author. */
-import { rm } from "node:fs/promises";
+import { lstat, rm } from "node:fs/promises";
 import path from "node:path";
 import { git, type GitOptions } from "./git.js";
 
@@ -33,6 +33,8 @@ export interface StepCommit {
   files: string[];
   /** Paths under `.github/workflows/` that were changed but not committed; they were restored to HEAD. */
   refused: string[];
+  /** Nested repositories in the work tree (a `.git` below the top), left out of the commit untouched; set when there are any. */
+  nested?: string[];
 }
 
 /** What a user reads about changes the commit left out. */
@@ -75,6 +77,26 @@ async function inChunks(args: string[], files: string[], opts: GitOptions): Prom
   for (let i = 0; i < files.length; i += 200) await git([...args, "--", ...files.slice(i, i + 200).map(literal)], opts);
 }
 
+/**
+ * Directories of the work tree that are repositories of their own: untracked ones (`ls-files`
+ * lists them as `dir/`) and gitlinks (submodules) whose directory holds a `.git`. `git add` runs
+ * `git status` inside a gitlink's repository, which reads that repository's config — its filter
+ * drivers would run on the host, outside the agents' sandbox (which can create such a repository
+ * but not touch the checkout's own `.git`). So crewbot never lets git look inside them.
+ */
+async function nestedRepositories(checkout: string, opts: GitOptions): Promise<string[]> {
+  const untracked = (await git(["ls-files", "--others", "--exclude-standard", "-z", "--", ":/"], opts))
+    .split("\0")
+    .filter((file) => file.endsWith("/"))
+    .map((dir) => dir.slice(0, -1));
+  const gitlinks: string[] = [];
+  for (const entry of (await git(["ls-files", "--stage", "-z", "--", ":/"], opts)).split("\0")) {
+    const match = /^160000 [0-9a-f]+ \d\t(.+)$/s.exec(entry);
+    if (match && (await lstat(path.join(checkout, match[1]!, ".git")).catch(() => undefined))) gitlinks.push(match[1]!);
+  }
+  return [...new Set([...untracked, ...gitlinks])].sort();
+}
+
 /** Staged changes against HEAD: status letter and path (`-z`: paths exactly as they are, no renames). */
 async function stagedChanges(opts: GitOptions): Promise<{ status: string; file: string }[]> {
   const out = await git(["diff", "--cached", "--name-status", "--no-renames", "-z", "HEAD", "--"], opts);
@@ -90,6 +112,7 @@ async function stagedChanges(opts: GitOptions): Promise<{ status: string; file: 
  * trailer for `coAuthor`. Changes under `.github/workflows/` are refused unless allowed: they are
  * not committed, the files are put back as they are in HEAD, and the result lists them. Nothing
  * left to commit → no commit (`sha` undefined). No hook of the repository runs, nothing is signed.
+ * Nested repositories (a `.git` below the top) are neither committed nor looked into (`nested`).
  */
 export async function commitStep(options: CommitStepOptions): Promise<StepCommit> {
   const { checkout, allowWorkflowEdits = false } = options;
@@ -101,8 +124,11 @@ export async function commitStep(options: CommitStepOptions): Promise<StepCommit
   // too), so the changes are staged and checked again until none is refused.
   const refused: string[] = [];
   let files: string[] = [];
+  const nested = await nestedRepositories(checkout, opts);
+  const leftOut = nested.map((dir) => `:(exclude,literal)${dir}`);
+  const withNested = (result: StepCommit): StepCommit => (nested.length > 0 ? { ...result, nested } : result);
   for (let round = 1; ; round++) {
-    await git(["add", "--all", "--", ":/"], opts);
+    await git(["add", "--all", "--", ":/", ...leftOut], opts);
     const changes = await stagedChanges(opts);
     const refusedChanges = allowWorkflowEdits ? [] : changes.filter((c) => isWorkflowPath(c.file));
     files = changes.filter((c) => !refusedChanges.includes(c)).map((c) => c.file);
@@ -116,7 +142,7 @@ export async function commitStep(options: CommitStepOptions): Promise<StepCommit
     const fromHead = refusedChanges.filter((c) => c.status !== "A").map((c) => c.file);
     if (fromHead.length > 0) await inChunks(["checkout", "--quiet", "HEAD"], fromHead, opts);
   }
-  if (files.length === 0) return { sha: undefined, files, refused };
+  if (files.length === 0) return withNested({ sha: undefined, files, refused });
 
   const { subject, body } = stepMessage(options.step);
   const message = ["-m", subject];
@@ -128,5 +154,5 @@ export async function commitStep(options: CommitStepOptions): Promise<StepCommit
     config: [...identity, "commit.gpgSign=false", "i18n.commitEncoding=UTF-8"],
   });
   const sha = (await git(["rev-parse", "--verify", "HEAD^{commit}"], opts)).trim();
-  return { sha, files, refused };
+  return withNested({ sha, files, refused });
 }

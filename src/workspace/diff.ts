@@ -3,15 +3,24 @@ import { git, type GitOptions } from "./git.js";
 
 const inMirror = (mirror: string): GitOptions => ({ cwd: mirror, workspace: true });
 
+/**
+ * Revisions come from webhooks and stored job state: after `--end-of-options` git reads them as
+ * revisions only, so one spelled like an option (`--output=/path`) is an unknown revision, never an option.
+ */
+const END = "--end-of-options";
+
+/** Size above which a file's diff is not printed: it is reported as a binary change. */
+export const DIFF_BIG_FILE = "8m";
+
 /** The commit a pull request's changes start from: where its head left `base`. */
 export async function mergeBase(mirror: string, base: string, head: string): Promise<string> {
-  return (await git(["merge-base", "--", base, head], inMirror(mirror))).trim();
+  return (await git(["merge-base", END, base, head], inMirror(mirror))).trim();
 }
 
 /** Whether `ancestor` is in the history of `commit` (false after a force-push that dropped it). */
 export async function isAncestor(mirror: string, ancestor: string, commit: string): Promise<boolean> {
   try {
-    await git(["merge-base", "--is-ancestor", ancestor, commit], inMirror(mirror));
+    await git(["merge-base", "--is-ancestor", END, ancestor, commit], inMirror(mirror));
     return true;
   } catch {
     return false;
@@ -24,5 +33,11 @@ export async function isAncestor(mirror: string, ancestor: string, commit: strin
  */
 export async function diffBetween(mirror: string, from: string, to: string): Promise<string> {
   // 256 MB: a pull request of generated files is big, and the file selection is what keeps the review small.
-  return git(["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-M", from, to, "--"], { ...inMirror(mirror), maxBuffer: 256 * 1024 * 1024 });
+  // Files over DIFF_BIG_FILE count as binary ("Binary files … differ"): a pushed 300 MB text file
+  // would otherwise be printed whole, overflow the buffer and fail the review.
+  return git(["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-M", END, from, to, "--"], {
+    ...inMirror(mirror),
+    maxBuffer: 256 * 1024 * 1024,
+    config: [`core.bigFileThreshold=${DIFF_BIG_FILE}`],
+  });
 }

@@ -34,7 +34,8 @@ const PULL = /^refs\/pull\/[1-9][0-9]{0,9}\/head$/;
 
 /** A branch name as git accepts it, and never one that git could read as an option. */
 export async function validateBranch(name: string): Promise<void> {
-  if (!name || name.startsWith("-") || name.startsWith("refs/")) throw new Error(`invalid branch name ${JSON.stringify(name)}`);
+  // `HEAD` passes check-ref-format as refs/heads/HEAD, but a branch of that name only confuses git and readers.
+  if (!name || name.startsWith("-") || name.startsWith("refs/") || name === "HEAD") throw new Error(`invalid branch name ${JSON.stringify(name)}`);
   await git(["check-ref-format", `refs/heads/${name}`], { cwd: "/", workspace: true }).catch(() => {
     throw new Error(`invalid branch name ${JSON.stringify(name)}`);
   });

@@ -1,0 +1,132 @@
+/**
+ * Adversarial suite, resource abuse (issue 8): one person firing commands. A token bucket per
+ * person and installation (5 at once, then one every 12 s) lets the first commands through,
+ * answers "slow down" once, and drops the rest without a word; a queued command waits behind
+ * the running one on its issue (never two jobs at once there). Nock fails on any extra write.
+ */
+import nock from "nock";
+import { describe, expect, it } from "vitest";
+import { Admission } from "../../src/triggers/admission.js";
+import { issueCommentCreated } from "../fixtures/payloads.js";
+import { useNock } from "../helpers/github.js";
+import { API, mockInstallationToken, mockPermission, REPO_PATH, startStack, type Stack } from "../app/harness.js";
+
+useNock();
+
+const receive = (stack: Stack, payload: unknown, id: string) => stack.probot.receive({ id, name: "issue_comment", payload } as never);
+
+/** Comments posted on issue `n`, recorded. */
+function posts(n: number, times: number, id: number): string[] {
+  const bodies: string[] = [];
+  nock(API)
+    .post(`${REPO_PATH}/issues/${n}/comments`, (b) => (bodies.push(b.body), true))
+    .times(times)
+    .reply(201, { id });
+  return bodies;
+}
+
+describe("100 /plan comments in a minute from one person", () => {
+  it("on one issue: five queued one behind the other, one 'slow down', the rest dropped; cancel still works", async () => {
+    const stack = await startStack([], { runner: false });
+    mockInstallationToken();
+    mockPermission("Codertocat", "write");
+    const base = issueCommentCreated("/plan");
+    // The four commands that wait behind the first each get 👀 and a "queued" comment.
+    for (let i = 1; i < 5; i++) nock(API).post(`${REPO_PATH}/issues/comments/${base.comment.id + i}/reactions`, { content: "eyes" }).reply(201, {});
+    const bodies = posts(1, 5, 555); // written in the background, a second apart, in any order
+    for (let i = 0; i < 100; i++) {
+      const payload = issueCommentCreated(`/plan attempt ${i}`);
+      payload.comment.id = base.comment.id + i;
+      await receive(stack, payload, `spam-${i}`);
+    }
+    await stack.crewbot.background.idle();
+
+    const jobs = await stack.crewbot.queue.listRecent({ limit: 1000 });
+    expect(jobs).toHaveLength(5);
+    expect(jobs.every((j) => j.state === "queued" && j.target.number === 1)).toBe(true);
+    expect(bodies.filter((b) => b.startsWith("⏳ Queued behind job "))).toHaveLength(4);
+    const slowDown = bodies.filter((b) => b.startsWith("Slow down"));
+    expect(slowDown).toHaveLength(1);
+    expect(slowDown[0]).toMatch(/^Slow down, @\u200BCodertocat: crewbot takes at most 5 commands at once from one person, then 5 a minute\./);
+
+    // Stopping work is never rate-limited: the queued ones end, their comments say so.
+    nock(API).patch(`${REPO_PATH}/issues/comments/555`).times(4).reply(200, {});
+    await receive(stack, issueCommentCreated("/crewbot cancel"), "cancel");
+    await stack.crewbot.background.idle();
+    expect((await stack.crewbot.queue.listRecent({ limit: 1000 })).every((j) => j.state === "cancelled")).toBe(true);
+  });
+
+  it("on 100 issues: five jobs, one 'slow down' on the sixth issue, nothing on the rest", async () => {
+    const stack = await startStack([], { runner: false });
+    mockInstallationToken();
+    mockPermission("Codertocat", "write");
+    const slowDown = posts(6, 1, 600);
+    for (let n = 1; n <= 100; n++) {
+      const payload = issueCommentCreated("/plan");
+      payload.issue.number = n;
+      payload.comment.id += n;
+      await receive(stack, payload, `issues-${n}`);
+    }
+    await stack.crewbot.background.idle();
+    const jobs = await stack.crewbot.queue.listRecent({ limit: 1000 });
+    expect(jobs.map((j) => j.target.number).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5]);
+    expect(slowDown).toHaveLength(1);
+  });
+
+  it("someone without write access: at most five 'not allowed' answers and one 'slow down', nothing queued", async () => {
+    const stack = await startStack([], { runner: false });
+    mockInstallationToken();
+    mockPermission("mallory", "read");
+    const bodies = posts(1, 6, 700);
+    for (let i = 0; i < 100; i++) await receive(stack, issueCommentCreated("/implement", { login: "mallory" }), `m-${i}`);
+    await stack.crewbot.background.idle();
+    expect(bodies.filter((b) => b.startsWith("Sorry"))).toHaveLength(5);
+    expect(bodies.filter((b) => b.startsWith("Slow down"))).toHaveLength(1);
+    expect(await stack.crewbot.queue.listRecent()).toEqual([]);
+  });
+
+  it("another person is not slowed down by the first one", async () => {
+    const stack = await startStack([], { runner: false });
+    mockInstallationToken();
+    mockPermission("Codertocat", "write");
+    mockPermission("hubot", "write");
+    posts(6, 1, 800);
+    for (let n = 1; n <= 6; n++) {
+      const payload = issueCommentCreated("/plan");
+      payload.issue.number = n;
+      await receive(stack, payload, `a-${n}`);
+    }
+    const other = issueCommentCreated("/plan", { login: "hubot" });
+    other.issue.number = 7;
+    await receive(stack, other, "b-1");
+    await stack.crewbot.background.idle();
+    expect((await stack.crewbot.queue.listRecent()).map((j) => j.trigger.sender).filter((s) => s === "hubot")).toHaveLength(1);
+  });
+});
+
+describe("the bucket", () => {
+  it("refills one command every 12 s, and answers 'slow down' once per time it runs dry", () => {
+    let now = 0;
+    const admission = new Admission(undefined, () => now);
+    const take = () => admission.take(1, "Codertocat");
+    expect(Array.from({ length: 5 }, take)).toEqual(["go", "go", "go", "go", "go"]);
+    expect([take(), take(), take()]).toEqual(["slow-down", "drop", "drop"]);
+    expect(admission.waitSeconds(1, "codertocat")).toBe(12);
+    now += 12_000;
+    expect([take(), take(), take()]).toEqual(["go", "slow-down", "drop"]);
+    now += 60_000;
+    expect(Array.from({ length: 6 }, take)).toEqual(["go", "go", "go", "go", "go", "slow-down"]);
+    expect(admission.take(2, "Codertocat")).toBe("go"); // per installation
+  });
+
+  it("remembers deliveries, forgets a failed one, and stays bounded", () => {
+    const admission = new Admission();
+    expect(admission.firstDelivery("a")).toBe(true);
+    expect(admission.firstDelivery("a")).toBe(false);
+    admission.forget("a");
+    expect(admission.firstDelivery("a")).toBe(true);
+    for (let i = 0; i < 20_000; i++) admission.firstDelivery(`d${i}`);
+    expect(admission.firstDelivery("d19999")).toBe(false);
+    expect(admission.firstDelivery("a")).toBe(true); // the oldest were forgotten
+  });
+});

@@ -1,0 +1,172 @@
+/**
+ * The app harness of test/app, set up for the adversarial suite: every secret an operator has set
+ * (also in `process.env`, as in production where `env` is `process.env`, so child processes would
+ * inherit it if they were given it), Probot's logger at `trace` writing into `logs` (a pino logger
+ * passed as Probot's `log` option: Probot's own children — webhooks, Octokit — share its stream),
+ * and every GitHub request body the test's nock scopes see recorded in `sent`.
+ */
+import { randomBytes } from "node:crypto";
+import { createServer, type Server, type Socket } from "node:net";
+import { Writable } from "node:stream";
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import type nock from "nock";
+import pino from "pino";
+import { Probot } from "probot";
+import { afterEach } from "vitest";
+import { composeCrewbot, type Crewbot } from "../../src/app/compose.js";
+import { crewbotApp } from "../../src/index.js";
+import type { JobRecord } from "../../src/queue/types.js";
+import { ANTHROPIC_KEY, gitServer, PRIVATE_KEY, stackEnv, TestOctokit, TOKEN, WEBHOOK_SECRET, type Stack } from "../app/harness.js";
+import { startFakeAnthropic, type FakeServer, type Script } from "../helpers/fake-anthropic.js";
+import { gitSync, tempDir } from "../helpers/git-repo.js";
+
+export const CLIENT_SECRET = `oauth-client-secret-${randomBytes(12).toString("hex")}`;
+
+/** Every secret of the operator and of a job, with the private key as its 64-char base64 lines. */
+export const SECRETS: Array<[string, string]> = [
+  ["installation token", TOKEN],
+  ["installation token (git header)", Buffer.from(`x-access-token:${TOKEN}`).toString("base64")],
+  ["ANTHROPIC_API_KEY", ANTHROPIC_KEY],
+  ["WEBHOOK_SECRET", WEBHOOK_SECRET],
+  ["GITHUB_CLIENT_SECRET", CLIENT_SECRET],
+  ...PRIVATE_KEY.split("\n")
+    .filter((line) => line.length >= 40 && !line.startsWith("-----"))
+    .map((line, i): [string, string] => [`PRIVATE_KEY line ${i + 1}`, line]),
+];
+
+/** The names of the secrets found in `text` (any 40-char window of a key line counts). */
+export function leaks(text: string): string[] {
+  return SECRETS.filter(([, secret]) => text.includes(secret.length > 40 ? secret.slice(0, 40) : secret)).map(([name]) => name);
+}
+
+export interface SecureStack extends Omit<Stack, "runToEnd" | "waitFor"> {
+  logs: string[];
+  /** Bodies of the GitHub requests of the scopes passed to `record`. */
+  sent: Array<{ method: string; path: string; body: unknown }>;
+  record(scope: nock.Scope): nock.Scope;
+  waitFor(jobId: string): Promise<JobRecord>;
+  runToEnd(name: string, payload: unknown, deliveryId: string): Promise<JobRecord>;
+}
+
+const stacks: SecureStack[] = [];
+const saved = new Map<string, string | undefined>();
+afterEach(async () => {
+  await Promise.all(stacks.splice(0).map((s) => s.stop()));
+  for (const [key, value] of saved) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+  saved.clear();
+});
+
+export async function startSecureStack(script: Script, files: Record<string, string> = { "README.md": "# Hello\n" }): Promise<SecureStack> {
+  const fake: FakeServer = await startFakeAnthropic(script);
+  const { git, cloneUrl, dir: remoteDir } = await gitServer(files);
+  const dataDir = await tempDir("crewbot-sec-data-");
+  const env: NodeJS.ProcessEnv = { ...stackEnv(dataDir, fake.url), GITHUB_CLIENT_ID: "Iv1.0123456789abcdef", GITHUB_CLIENT_SECRET: CLIENT_SECRET, LOG_LEVEL: "trace" };
+  for (const key of ["PRIVATE_KEY", "WEBHOOK_SECRET", "ANTHROPIC_API_KEY", "GITHUB_CLIENT_SECRET", "CREWBOT_DATA_DIR"]) {
+    if (!saved.has(key)) saved.set(key, process.env[key]);
+    process.env[key] = env[key];
+  }
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const log = pino({ level: "trace" }, sink);
+  const probot = new Probot({ appId: 1, privateKey: PRIVATE_KEY, secret: WEBHOOK_SECRET, Octokit: TestOctokit, log });
+  let composed: Crewbot | undefined;
+  await probot.load(async (app, options) => {
+    composed = composeCrewbot(app, { env, runner: { pollMs: 50, leaseMs: 4000, heartbeatMs: 500 } });
+    await crewbotApp(composed.triggers)(app, options);
+  });
+  const crewbot = composed!;
+  await crewbot.runner.start();
+  const sent: SecureStack["sent"] = [];
+  const stack: SecureStack = {
+    probot,
+    crewbot,
+    fake,
+    git,
+    cloneUrl,
+    remoteDir,
+    dataDir,
+    env,
+    logs,
+    sent,
+    record(scope) {
+      scope.on("request", (req: { method: string; path: string }, _i: unknown, body: string) => sent.push({ method: req.method, path: req.path, body: parse(body) }));
+      return scope;
+    },
+    async waitFor(jobId) {
+      for (let i = 0; i < 600; i++) {
+        const job = await crewbot.queue.get(jobId);
+        if (job && ["succeeded", "failed", "cancelled"].includes(job.state)) return job;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`job ${jobId} did not end`);
+    },
+    async runToEnd(name, payload, deliveryId) {
+      await probot.receive({ id: deliveryId, name, payload } as never);
+      const [newest] = await crewbot.queue.listRecent({ limit: 1 });
+      const job = await stack.waitFor(newest!.id);
+      await crewbot.background.idle();
+      await crewbot.transcripts.recorder.flush();
+      return job;
+    },
+    async stop() {
+      await crewbot.runner.stop({ drain: false, timeoutMs: 1000 });
+      await crewbot.close();
+      await git.close();
+      await fake.close();
+    },
+  };
+  stacks.push(stack);
+  return stack;
+}
+
+const parse = (body: string): unknown => {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return body;
+  }
+};
+
+/** Everything of the remote a push could have changed: every ref, and every commit's message, author and patch. */
+export function remoteHistory(remoteDir: string): string {
+  const refs = gitSync(remoteDir, "for-each-ref", "--format=%(refname) %(objectname)");
+  return refs + gitSync(remoteDir, "log", "-p", "--all", "--format=%H %an <%ae> %cn <%ce>%n%B");
+}
+
+/** Every file under `dir` as text (SQLite files too, read as latin1 so any ASCII secret in them shows). */
+export async function filesUnder(dir: string): Promise<Array<{ file: string; text: string }>> {
+  const out: Array<{ file: string; text: string }> = [];
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    out.push({ file, text: await readFile(file, "latin1").catch(() => "") });
+  }
+  return out;
+}
+
+/** A TCP listener that counts connections: where an exfiltration would go. */
+export async function startExfilServer(): Promise<{ port: number; connections: number; close(): Promise<void> }> {
+  const sockets: Socket[] = [];
+  const state = { port: 0, connections: 0, close: async () => {} };
+  const server: Server = createServer((socket) => {
+    state.connections += 1;
+    sockets.push(socket);
+    socket.end("HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  state.port = (server.address() as { port: number }).port;
+  state.close = () => new Promise<void>((resolve) => {
+    for (const s of sockets) s.destroy();
+    server.close(() => resolve());
+  });
+  return state;
+}
