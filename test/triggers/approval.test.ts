@@ -169,8 +169,10 @@ describe("detectApproval", () => {
 
   it("starts nothing when the plan was cut to fit the comment", () => {
     const many = steps(...Array.from({ length: 400 }, (_, i) => `Step ${i + 1}: ${"x".repeat(200)}`));
-    const body = planComment(many);
-    expect(body).toContain("characters cut here");
+    const cut = planComment(many);
+    expect(cut).toContain("characters cut here");
+    expect(cut).not.toContain(APPROVE_LINE_UNCHECKED); // no box to tick on a cut plan…
+    const body = `${cut}\n\n${APPROVE_LINE_UNCHECKED}`; // …and one added by hand approves nothing
     expect(detectApproval(edited(body, tick(body)), APP_SLUG)).toEqual({ approved: false, reason: "the plan was cut or edited" });
   });
 
