@@ -80,6 +80,8 @@ export const ConfigSchema = z.strictObject({
     .prefault({}),
   models: z.record(z.string(), modelId, expect("a map of agent names to model ids")).default({}),
   sandbox: z.strictObject({ network: flag(false) }, expect("a map with network: true or false")).prefault({}),
+  /** Beyond DESIGN §5 (the transcripts issue asks for it): a public repository's job pages open without sign-in. */
+  transcripts: z.strictObject({ public: flag(false) }, expect("a map with public: true or false")).prefault({}),
 });
 
 /** The effective configuration: every key present, defaults filled in. */

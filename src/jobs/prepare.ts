@@ -85,6 +85,7 @@ export async function prepareJob(job: JobRecord, report: Pick<JobReport, "octoki
   const { owner, repo, number, isPullRequest } = job.target;
   const config = options.config ?? (await loadRepoConfig(report.octokit, { owner, repo })).config;
   assertCommandOn(job, config);
+  if (config.transcripts.public && !job.repo.private) services.transcripts?.makePublic(job.id);
   const defaultsDir = path.join(dirs.workDir, "default-branch");
   const lease = await services.mirrors.sync({ owner, repo, cloneUrl: job.repo.cloneUrl, token: report.token, defaultBranch: job.repo.defaultBranch });
   let checkout;

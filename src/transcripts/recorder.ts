@@ -71,6 +71,11 @@ export class TranscriptRecorder {
     this.push(job.id, entry);
   }
 
+  /** The repository's config makes this public repository's transcripts public. */
+  makePublic(jobId: string): void {
+    this.push(jobId, { type: "visibility", public: true });
+  }
+
   /** One agent event of the job. */
   append(jobId: string, event: AgentEvent): void {
     const state = this.stateOf(jobId);

@@ -18,6 +18,8 @@ export type TranscriptBody =
       title?: string;
     }
   | { type: "job_end"; terminal: "done" | "failed" | "cancelled" | "stopped"; outcome: string }
+  /** `transcripts.public` of a public repository's config: the page opens without sign-in. */
+  | { type: "visibility"; public: true }
   | { type: "chain_start"; chain: string; steps: string[] }
   | { type: "step_start"; index: number; agent: string }
   | { type: "step_end"; index: number; agent: string; stopReason: StopReason; output?: string }

@@ -87,7 +87,7 @@ export class GitHubWeb {
   }
 
   /** 200 → can read; 404/403 (or anything else) → cannot. Remembered briefly per user and repository. */
-  canRead(user: GitHubUser, token: string, owner: string, repo: string): Promise<RepoAccess> {
+  canRead(user: GitHubUser, token: string | undefined, owner: string, repo: string): Promise<RepoAccess> {
     const key = `${user.id}:${owner.toLowerCase()}/${repo.toLowerCase()}`;
     const now = this.now();
     const hit = this.cache.get(key);
@@ -103,7 +103,7 @@ export class GitHubWeb {
     return value;
   }
 
-  private async ask(token: string, owner: string, repo: string): Promise<RepoAccess> {
+  private async ask(token: string | undefined, owner: string, repo: string): Promise<RepoAccess> {
     const res = await this.api(`/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`, token);
     if (res.status !== 200) {
       await res.body?.cancel().catch(() => undefined);
@@ -114,11 +114,16 @@ export class GitHubWeb {
     return { read: true, private: body.private === true };
   }
 
-  private api(route: string, token: string): Promise<Response> {
+  /** Whether GitHub shows the repository to anyone, asked without a token; remembered briefly. */
+  isPublic(owner: string, repo: string): Promise<boolean> {
+    return this.canRead({ login: "", id: 0 }, undefined, owner, repo).then((access) => access.read && access.private === false);
+  }
+
+  private api(route: string, token: string | undefined): Promise<Response> {
     return this.fetch(`${this.apiBase}${route}`, {
       headers: {
         accept: "application/vnd.github+json",
-        authorization: `Bearer ${token}`,
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
         "user-agent": "crewbot-transcripts",
         "x-github-api-version": "2022-11-28",
       },

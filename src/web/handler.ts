@@ -182,6 +182,19 @@ export function createWebHandler(options: WebOptions): WebHandler {
     return job;
   }
 
+  /**
+   * A job anyone may see without signing in: its repository was public when the job ran, its
+   * config said `transcripts.public`, and GitHub still shows the repository to anyone now.
+   */
+  async function publicJob(id: string): Promise<JobRecord | undefined> {
+    const job = await options.queue.get(id);
+    if (!job || job.repo.private) return undefined;
+    const entries = await options.store.read(job.id);
+    if (!entries.some((e) => e.type === "visibility" && e.public)) return undefined;
+    const open = await github.isPublic(job.target.owner, job.target.repo).catch(() => false);
+    return open ? job : undefined;
+  }
+
   async function canRead(session: Session, owner: string, repo: string): Promise<boolean> {
     try {
       return (await github.canRead(session, session.token, owner, repo)).read;
@@ -224,8 +237,8 @@ export function createWebHandler(options: WebOptions): WebHandler {
 
   async function jobPage(req: IncomingMessage, url: URL, res: ServerResponse, id: string): Promise<true> {
     const session = sessionOf(req);
-    if (!session) return toLogin(url, res);
-    const job = await readableJob(session, id);
+    const job = session ? await readableJob(session, id) : await publicJob(id);
+    if (!job) return toLogin(url, res);
     const timeline = await timelineOf(job);
     const live = !timeline.ended;
     const nonce = randomBytes(16).toString("base64");
@@ -234,7 +247,7 @@ export function createWebHandler(options: WebOptions): WebHandler {
 <div id="steps">${steps}</div>
 <p class="muted" id="live">${live ? "Live: this page follows the job." : ""}</p>`;
     const script = live ? liveScript(job.id, timeline.lastSeq) : undefined;
-    send(res, 200, page(`${job.kind} ${job.target.owner}/${job.target.repo}#${job.target.number} · crewbot`, body, { user: session.login, script, nonce }), nonce);
+    send(res, 200, page(`${job.kind} ${job.target.owner}/${job.target.repo}#${job.target.number} · crewbot`, body, { user: session?.login, script, nonce }), nonce);
     return true;
   }
 
@@ -280,8 +293,7 @@ export function createWebHandler(options: WebOptions): WebHandler {
 
   async function artifact(req: IncomingMessage, url: URL, res: ServerResponse, id: string, name: string): Promise<true> {
     const session = sessionOf(req);
-    if (!session) return toLogin(url, res);
-    await readableJob(session, id);
+    if (!(session ? await readableJob(session, id) : await publicJob(id))) return toLogin(url, res);
     if (!isArtifactName(name)) throw new HttpError(404, "Not found");
     let file: string;
     try {
@@ -319,8 +331,9 @@ export function createWebHandler(options: WebOptions): WebHandler {
 
   async function events(req: IncomingMessage, url: URL, res: ServerResponse, id: string): Promise<true> {
     const session = sessionOf(req);
-    if (!session) throw new HttpError(401, "Sign in first.");
-    let job = await readableJob(session, id);
+    const visible = session ? await readableJob(session, id) : await publicJob(id);
+    if (!visible) throw new HttpError(401, "Sign in first.");
+    let job = visible;
     const after = Math.max(Number(url.searchParams.get("after")) || 0, Number(req.headers["last-event-id"]) || 0);
     const timeline = new Timeline(headOf(job), `/jobs/${encodeURIComponent(job.id)}/artifacts/`);
     res.writeHead(200, {

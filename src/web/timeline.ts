@@ -172,6 +172,8 @@ export class Timeline {
         ops.push(this.add(this.current(entry.agent, ops, entry.seq), { kind: "note", dom, level: "info", message }));
         break;
       }
+      case "visibility":
+        break;
       case "log":
         ops.push(this.add(this.current(entry.agent ?? "job", ops, entry.seq), { kind: "note", dom, level: entry.level, message: entry.message }));
         break;

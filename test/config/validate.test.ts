@@ -19,9 +19,10 @@ const DEFAULTS: CrewbotConfig = {
   budgets: { maxTurns: 60, maxOutputTokens: 200000, maxCostUsd: 3, maxMinutes: 30 },
   models: {},
   sandbox: { network: false },
+  transcripts: { public: false },
 };
 
-const TOP_KEYS = "commands, review, implement, budgets, models, sandbox";
+const TOP_KEYS = "commands, review, implement, budgets, models, sandbox, transcripts";
 const REVIEW_KEYS = "auto, drafts, ignoreAuthors, includeBots, ignoreLabels, ignoreTitles, paths, debounceSeconds";
 
 function problemsOf(input: unknown): string[] {
@@ -305,7 +306,7 @@ describe("describeValue", () => {
 
 describe("keysAt", () => {
   it.each<[PropertyKey[], string[] | undefined]>([
-    [[], ["commands", "review", "implement", "budgets", "models", "sandbox"]],
+    [[], ["commands", "review", "implement", "budgets", "models", "sandbox", "transcripts"]],
     [["commands"], ["plan", "implement", "review"]],
     [["review"], ["auto", "drafts", "ignoreAuthors", "includeBots", "ignoreLabels", "ignoreTitles", "paths", "debounceSeconds"]],
     [["review", "paths"], ["include", "exclude"]],

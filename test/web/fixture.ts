@@ -43,8 +43,9 @@ async function bodyOf(req: IncomingMessage): Promise<string> {
 }
 
 /** GitHub as far as sign-in and "can this user read the repository" go. */
-export async function startStandInGitHub(readable: string[]): Promise<StandIn> {
+export async function startStandInGitHub(readable: string[], publicRepos: string[] = []): Promise<StandIn> {
   const requests: string[] = [];
+  const open = new Set(publicRepos.map((r) => r.toLowerCase()));
   const codes = new Set<string>();
   const state = { readable: new Set(readable.map((r) => r.toLowerCase())) };
   const server = createServer(async (req, res) => {
@@ -65,6 +66,11 @@ export async function startStandInGitHub(readable: string[]): Promise<StandIn> {
       if (req.headers.accept !== "application/json") return json(res, 406, { error: "accept" });
       if (form.get("client_secret") !== CLIENT_SECRET || !codes.delete(form.get("code") ?? "")) return json(res, 200, { error: "bad_verification_code" });
       return json(res, 200, { access_token: USER_TOKEN, token_type: "bearer", scope: "" });
+    }
+    const anonymous = /^\/api\/v3\/repos\/([^/]+)\/([^/]+)$/.exec(url.pathname);
+    if (!req.headers.authorization && anonymous) {
+      const key = `${decodeURIComponent(anonymous[1]!)}/${decodeURIComponent(anonymous[2]!)}`.toLowerCase();
+      return open.has(key) ? json(res, 200, { full_name: key, private: false }) : json(res, 404, { message: "Not Found" });
     }
     if (req.headers.authorization !== `Bearer ${USER_TOKEN}`) return json(res, 401, { message: "Bad credentials" });
     if (url.pathname === "/api/v3/user") return json(res, 200, { login: "octocat", id: 583231 });
@@ -128,8 +134,8 @@ export interface WebFixture {
   close(): Promise<void>;
 }
 
-export async function startWebFixture(options: { readable?: string[]; publicUrl?: string } = {}): Promise<WebFixture> {
-  const github = await startStandInGitHub(options.readable ?? ["acme/open"]);
+export async function startWebFixture(options: { readable?: string[]; publicUrl?: string; publicRepos?: string[] } = {}): Promise<WebFixture> {
+  const github = await startStandInGitHub(options.readable ?? ["acme/open"], options.publicRepos);
   const dataDir = await tempDir("crewbot-web-");
   const store = new SqliteTranscriptStore({ dataDir });
   const recorder = new TranscriptRecorder({ store, dataDir, secrets: [OPERATOR_SECRET], flushMs: 20 });
