@@ -1,10 +1,9 @@
 import { mkdir } from "node:fs/promises";
 import os from "node:os";
 import { z } from "zod";
-import { buildEnv } from "./env.js";
 import { OUTPUT_CAP_BYTES, OutputCollector, formatBytes, type CollectedOutput } from "./output.js";
-import { sandboxedArgv, shellPath } from "./sandbox.js";
-import { runProcess, type RunResult } from "./spawn.js";
+import { DISK_WRITE_MAX_BYTES, MAX_FILE_BYTES, MAX_PROCS, OUTPUT_KILL_BYTES } from "./limits.js";
+import { runCommand, type CommandRun } from "./run-command.js";
 import { withToolErrors } from "./errors.js";
 import { ToolError, type Mode, type SandboxInfo, type Tool } from "./types.js";
 
@@ -34,7 +33,9 @@ export function bashDescription(mode: Mode, sandbox: SandboxInfo): string {
   const base =
     "Run a bash command in the checkout root (stdin is empty; stdout and stderr are combined). " +
     `Only the last ${formatBytes(OUTPUT_CAP_BYTES)} of output is shown; a longer output is saved to a file you can read. ` +
-    "Background processes are killed when the command ends. The environment is minimal (no credentials).";
+    "Background processes are killed when the command ends. The environment is minimal (no credentials). " +
+    `Limits: files up to ${formatBytes(MAX_FILE_BYTES)} each, ${formatBytes(DISK_WRITE_MAX_BYTES)} written to disk per command, ` +
+    `${formatBytes(OUTPUT_KILL_BYTES)} of output, ${MAX_PROCS} processes/threads; a command over one is stopped.`;
   if (!sandbox.available) return `${base} Runs without an OS sandbox.`;
   if (mode === "plan") {
     return `${base} Runs in a read-only sandbox: nothing in the checkout can be changed (git log/diff/show work), /tmp is private and writable, the network is off unless configured.`;
@@ -42,8 +43,9 @@ export function bashDescription(mode: Mode, sandbox: SandboxInfo): string {
   return `${base} Runs in a sandbox: the checkout is writable except .git (git status/diff/log work; do not stage or commit, crewbot commits for you), /tmp is private, nothing outside the checkout is writable, the network is off unless configured.`;
 }
 
-function statusLine(res: RunResult, timeoutS: number): string {
+function statusLine(res: CommandRun, timeoutS: number): string {
   if (res.spawnError !== undefined) return `[could not start: ${res.spawnError}]`;
+  if (res.limit !== undefined) return `[${res.limit}]`;
   if (res.timedOut) return `[killed: timed out after ${timeoutS} s]`;
   if (res.aborted) return `[killed: cancelled]`;
   if (res.signal !== null) return `[killed by signal ${res.signal}]`;
@@ -77,11 +79,8 @@ export function createBashTool(mode: Mode, sandbox: SandboxInfo): Tool<BashInput
       await mkdir(ctx.scratchDir, { recursive: true });
       await mkdir(ctx.artifactsDir, { recursive: true });
       const timeoutS = clampTimeout(input.timeout);
-      const argv = sandboxed ? sandboxedArgv(ctx, input.command) : [shellPath(), "-c", input.command];
       const collector = new OutputCollector(ctx.artifactsDir, "bash");
-      const res = await runProcess(argv, {
-        cwd: ctx.root,
-        env: buildEnv(ctx),
+      const res = await runCommand(ctx, input.command, {
         timeoutMs: timeoutS * 1000,
         signal: ctx.signal,
         onData: (chunk) => collector.push(chunk),
@@ -95,7 +94,7 @@ export function createBashTool(mode: Mode, sandbox: SandboxInfo): Tool<BashInput
       const note = truncationNote(out);
       if (note !== undefined) parts.push(note);
       parts.push(statusLine(res, timeoutS));
-      const ok = res.exitCode === 0 && !res.timedOut && !res.aborted && res.spawnError === undefined;
+      const ok = res.exitCode === 0 && !res.timedOut && !res.aborted && res.spawnError === undefined && res.limit === undefined;
       return { output: parts.join("\n"), isError: !ok };
     }),
   };

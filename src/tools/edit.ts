@@ -1,4 +1,5 @@
 import { readFile, stat } from "node:fs/promises";
+import { formatBytes } from "./output.js";
 import { createTwoFilesPatch } from "diff";
 import { z } from "zod";
 import { LineCapper } from "./output.js";
@@ -9,6 +10,7 @@ import { writeResolved } from "./write.js";
 
 const DIFF_CONTEXT_LINES = 2;
 const DIFF_MAX_LINES = 120;
+export const EDIT_MAX_BYTES = 16 * 1024 * 1024;
 const DIFF_MAX_BYTES = 8 * 1024;
 
 const schema = z
@@ -54,7 +56,10 @@ export const editTool: Tool<EditInput> = {
     if (ctx.mode !== "write") throw new ToolError("edit is not available in read-only (plan) mode.");
     const r = await resolvePath(ctx, input.path, { access: "write" });
     if (!r.exists) throw new ToolError(`${input.path} does not exist; use write to create a file.`);
-    if ((await stat(r.abs)).isDirectory()) throw new ToolError(`${input.path} is a directory.`);
+    const info = await stat(r.abs);
+    if (info.isDirectory()) throw new ToolError(`${input.path} is a directory.`);
+    // A repository's 300 MB file would be read whole into memory, twice: change such files with bash.
+    if (info.size > EDIT_MAX_BYTES) throw new ToolError(`${input.path} is ${formatBytes(info.size)}; edit works on files up to ${formatBytes(EDIT_MAX_BYTES)} (use bash for larger ones).`);
     const buf = await readFile(r.abs);
     if (buf.includes(0)) throw new ToolError(`${input.path} looks like a binary file; edit only changes text files.`);
     const before = buf.toString("utf8");

@@ -1,8 +1,10 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { buildEnv } from "./env.js";
+import { TMP_MAX_BYTES } from "./limits.js";
 import { isInside } from "./paths.js";
 import { findExecutable, runProcess } from "./spawn.js";
 import type { SandboxInfo, ToolContext } from "./types.js";
@@ -23,6 +25,26 @@ export interface HostLayout {
   gitPath?: string;
   /** Real path of /etc/resolv.conf when it points outside the system binds (systemd-resolved), for DNS with network on. */
   resolvConf?: string;
+  /** bwrap can size a tmpfs (`--size`, 0.8+): the private /tmp gets TMP_MAX_BYTES, not half the RAM. */
+  tmpfsSize?: boolean;
+  /** bwrap can forbid nested user namespaces (`--disable-userns`, 0.8+): no `unshare -U` inside. */
+  disableUserns?: boolean;
+}
+
+let features: { tmpfsSize: boolean; disableUserns: boolean } | undefined;
+
+/** What this bwrap supports, from its --help, checked once. */
+function bwrapFeatures(): { tmpfsSize: boolean; disableUserns: boolean } {
+  if (features !== undefined) return features;
+  let help = "";
+  const bwrap = findExecutable("bwrap");
+  try {
+    if (bwrap !== undefined) help = execFileSync(bwrap, ["--help"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 5000 });
+  } catch (err) {
+    help = String((err as { stdout?: unknown }).stdout ?? "");
+  }
+  features = { tmpfsSize: help.includes("--size"), disableUserns: help.includes("--disable-userns") };
+  return features;
 }
 
 export function hostLayout(root: string): HostLayout {
@@ -33,7 +55,7 @@ export function hostLayout(root: string): HostLayout {
     if (st.isSymbolicLink()) system.push({ path: p, symlink: readlinkSync(p) });
     else if (st.isDirectory()) system.push({ path: p });
   }
-  const layout: HostLayout = { system };
+  const layout: HostLayout = { system, ...bwrapFeatures() };
   const git = path.join(root, ".git");
   const gst = lstatSync(git, { throwIfNoEntry: false });
   if (gst !== undefined && !gst.isSymbolicLink()) layout.gitPath = git;
@@ -55,13 +77,18 @@ export function bwrapArgs(ctx: SandboxContext, command: readonly string[], layou
   // --cap-drop ALL: bwrap started by root keeps every capability inside its user namespace,
   // and with CAP_SYS_ADMIN `mount -o remount,bind,rw` would undo the read-only binds.
   const args = ["--die-with-parent", "--new-session", "--unshare-all", "--cap-drop", "ALL"];
+  // A user namespace of its own in which no further one can be made: `unshare -U`/`-r` cannot
+  // hand the command a fresh set of capabilities (and the kernel surface that comes with them).
+  if (layout.disableUserns === true) args.push("--unshare-user", "--disable-userns");
   if (ctx.network) args.push("--share-net");
   for (const s of layout.system) {
     if (s.symlink !== undefined) args.push("--symlink", s.symlink, s.path);
     else args.push("--ro-bind", s.path, s.path);
   }
   if (ctx.network && layout.resolvConf !== undefined) args.push("--ro-bind", layout.resolvConf, layout.resolvConf);
-  args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp");
+  args.push("--proc", "/proc", "--dev", "/dev");
+  if (layout.tmpfsSize === true) args.push("--size", String(TMP_MAX_BYTES));
+  args.push("--tmpfs", "/tmp");
   args.push("--bind", ctx.scratchDir, ctx.scratchDir);
   args.push(ctx.mode === "write" ? "--bind" : "--ro-bind", ctx.root, ctx.root);
   if (layout.gitPath !== undefined) args.push("--ro-bind", layout.gitPath, layout.gitPath);
@@ -76,11 +103,12 @@ export function shellPath(): string {
   return existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
 }
 
-/** Full argv to run `command` through the shell inside the sandbox. */
-export function sandboxedArgv(ctx: SandboxContext, command: string): string[] {
+/** Full argv to run `command` (a shell command, or an argv) inside the sandbox. */
+export function sandboxedArgv(ctx: SandboxContext, command: string | readonly string[]): string[] {
   const bwrap = findExecutable("bwrap");
   if (bwrap === undefined) throw new Error("bwrap is not installed");
-  return [bwrap, ...bwrapArgs(ctx, [shellPath(), "-c", command], hostLayout(ctx.root))];
+  const argv = typeof command === "string" ? [shellPath(), "-c", command] : command;
+  return [bwrap, ...bwrapArgs(ctx, argv, hostLayout(ctx.root))];
 }
 
 let cached: Promise<SandboxInfo> | undefined;
@@ -115,7 +143,14 @@ async function probe(): Promise<SandboxInfo> {
       const ok = res.exitCode === 0 && res.spawnError === undefined;
       return { ok, output: (res.spawnError ?? output).trim().split("\n")[0] ?? "" };
     };
-    const basic = await run("write", "true");
+    let basic = await run("write", "true");
+    const f = bwrapFeatures();
+    if (!basic.ok && (f.disableUserns || f.tmpfsSize)) {
+      // A bwrap that lists the flags but cannot use them here (setuid bwrap, user namespaces off):
+      // a sandbox without them still beats none.
+      features = { tmpfsSize: false, disableUserns: false };
+      basic = await run("write", "true");
+    }
     if (!basic.ok) return { available: false, reason: `bubblewrap does not work here: ${basic.output || "it failed without a message"}` };
     const probeFile = path.join(dirs.root, "probe");
     await run("plan", "echo x > probe");

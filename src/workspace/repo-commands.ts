@@ -5,10 +5,8 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { buildEnv } from "../tools/env.js";
 import { OutputCollector } from "../tools/output.js";
-import { sandboxedArgv, shellPath } from "../tools/sandbox.js";
-import { runProcess, type RunResult } from "../tools/spawn.js";
+import { runCommand, type CommandRun } from "../tools/run-command.js";
 import type { SandboxInfo } from "../tools/types.js";
 import { git } from "./git.js";
 
@@ -46,8 +44,9 @@ const TAIL_LINES = 40;
 /** Output kept in memory per command; more goes to the artifact file only. */
 const HELD_BYTES = 64 * 1024;
 
-function describeStatus(res: RunResult, timeoutMs: number): string {
+function describeStatus(res: CommandRun, timeoutMs: number): string {
   if (res.spawnError !== undefined) return `could not start: ${res.spawnError}`;
+  if (res.limit !== undefined) return res.limit;
   if (res.timedOut) return `timed out after ${Math.round(timeoutMs / 1000)} s`;
   if (res.aborted) return "cancelled";
   if (res.signal !== null) return `killed by ${res.signal}`;
@@ -67,15 +66,13 @@ export function outputTail(text: string): string {
  */
 export async function runRepoCommands(commands: readonly string[], options: RunCommandsOptions): Promise<CommandResult[]> {
   const results: CommandResult[] = [];
-  const ctx = { root: options.root, scratchDir: options.scratchDir, artifactsDir: options.artifactsDir, mode: "write" as const, network: options.network };
+  const { root, scratchDir, artifactsDir, sandbox, network } = options;
+  const ctx = { root, scratchDir, artifactsDir, sandbox, network, mode: "write" as const, envAllowlist: {} };
   for (const [index, command] of commands.entries()) {
     options.onStart?.(command, index);
-    const argv = options.sandbox.available ? sandboxedArgv(ctx, command) : [shellPath(), "-c", command];
     const collector = new OutputCollector(options.artifactsDir, `${options.phase}-${index + 1}`, HELD_BYTES);
     const started = Date.now();
-    const res = await runProcess(argv, {
-      cwd: options.root,
-      env: buildEnv({ scratchDir: options.scratchDir, envAllowlist: {} }),
+    const res = await runCommand(ctx, command, {
       timeoutMs: options.timeoutMs,
       signal: options.signal,
       onData: (chunk) => collector.push(chunk),
@@ -84,7 +81,7 @@ export async function runRepoCommands(commands: readonly string[], options: RunC
     // A short output never made the collector open a file: keep it as an artifact all the same.
     const artifact = out.artifact ?? path.join(options.artifactsDir, `${options.phase}-${index + 1}.log`);
     if (out.artifact === undefined) await writeFile(artifact, out.tail, { mode: 0o600 });
-    const ok = res.exitCode === 0 && !res.timedOut && !res.aborted && res.spawnError === undefined;
+    const ok = res.exitCode === 0 && !res.timedOut && !res.aborted && res.spawnError === undefined && res.limit === undefined;
     results.push({ phase: options.phase, command, ok, status: describeStatus(res, options.timeoutMs), tail: outputTail(out.tail), durationMs: Date.now() - started, artifact });
     if (!ok) break;
   }
@@ -108,7 +105,9 @@ export async function keepSetupOutOfCommits(root: string): Promise<string[]> {
     const lines = untracked.map((file) => `/${file.replace(/[\\*?[\]!# ]/g, (ch) => `\\${ch}`)}`);
     await writeFile(exclude, `\n# left by crewbot's setup commands\n${lines.join("\n")}\n`, { flag: "a" });
   }
-  const changed = (await git(["diff", "--name-only", "--no-renames", "-z", "HEAD", "--"], opts)).split("\0").filter(Boolean);
+  // --ignore-submodules: a repository setup planted inside the checkout is never looked into (its
+  // config could name an fsmonitor or a filter that git would run here, outside the sandbox).
+  const changed = (await git(["diff", "--name-only", "--no-renames", "--ignore-submodules=all", "-z", "HEAD", "--"], opts)).split("\0").filter(Boolean);
   if (changed.length > 0) await git(["checkout", "--quiet", "HEAD", "--", ...changed.map((file) => `:(literal)${file}`)], opts);
   return changed;
 }

@@ -112,3 +112,29 @@ describe("keepSetupOutOfCommits", () => {
     expect(gitSync(repo, "status", "--porcelain")).toBe("");
   });
 });
+
+describe("keepSetupOutOfCommits and repositories planted in the checkout", () => {
+  it("never looks into a submodule's directory that setup filled with a hostile repository", async () => {
+    const { repo } = await setup();
+    // A submodule entry in HEAD, and in its place a repository whose config names an fsmonitor.
+    const sha = gitSync(repo, "rev-parse", "HEAD").trim();
+    gitSync(repo, "update-index", "--add", "--cacheinfo", `160000,${sha},sub`);
+    gitSync(repo, "commit", "-q", "-m", "submodule");
+    const marker = path.join(await tempDir("crewbot-marker-"), "ran");
+    const sub = path.join(repo, "sub");
+    await mkdir(sub);
+    gitSync(sub, "init", "-q");
+    await writeFile(path.join(sub, ".gitattributes"), "file filter=evil\n");
+    await writeFile(path.join(sub, "file"), "x\n");
+    gitSync(sub, "add", "-A");
+    gitSync(sub, "commit", "-q", "-m", "x");
+    // Its own config: a clean filter git would run to compare the changed file, and an fsmonitor.
+    await writeFile(path.join(sub, "evil.sh"), `#!/bin/sh\ntouch ${marker}\ncat\n`, { mode: 0o755 });
+    gitSync(sub, "config", "filter.evil.clean", path.join(sub, "evil.sh"));
+    gitSync(sub, "config", "core.fsmonitor", path.join(sub, "evil.sh"));
+    await writeFile(path.join(sub, "file"), "changed\n");
+
+    await keepSetupOutOfCommits(repo);
+    expect(existsSync(marker)).toBe(false);
+  });
+});

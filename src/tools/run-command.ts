@@ -1,0 +1,105 @@
+/**
+ * The one way a model's or a repository's shell command is run (bash tool, setup, check): in the
+ * sandbox when the host has one, with an environment built from scratch, under the resource
+ * limits of limits.ts, and with nothing of it left running when this returns.
+ */
+import { buildEnv } from "./env.js";
+import { formatBytes } from "./output.js";
+import { DEFAULT_LIMITS, PidsCgroup, diskUsed, limitedShellArgv, treeBytes, type Limits } from "./limits.js";
+import { sandboxedArgv, shellPath, type SandboxContext } from "./sandbox.js";
+import { runProcess, type RunResult } from "./spawn.js";
+import type { ToolContext } from "./types.js";
+
+export type CommandContext = SandboxContext & Pick<ToolContext, "sandbox" | "envAllowlist">;
+
+export interface CommandOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  onData?: (chunk: Buffer) => void;
+  /** Defaults to DEFAULT_LIMITS; tests lower them to trip them quickly. */
+  limits?: Limits;
+}
+
+export interface CommandRun extends RunResult {
+  /** Set when a resource limit stopped the command (or it broke one): a sentence for the status line. */
+  limit?: string;
+}
+
+const DISK_POLL_MS = 200;
+
+export async function runCommand(ctx: CommandContext, command: string, opts: CommandOptions): Promise<CommandRun> {
+  const limits = opts.limits ?? DEFAULT_LIMITS;
+  const sandboxed = ctx.sandbox.available;
+  // RLIMIT_NPROC only inside the sandbox: there it counts the sandbox's own user namespace; outside
+  // it would count every process of this uid, the app's included.
+  const inner = limitedShellArgv(shellPath(), command, limits, sandboxed);
+  let argv = sandboxed ? sandboxedArgv(ctx, inner) : inner;
+  const cgroup = PidsCgroup.create(limits.maxProcs);
+  if (cgroup !== undefined) argv = cgroup.wrap(argv);
+
+  let limit: string | undefined;
+  const stop = new AbortController();
+  const stopFor = (why: string): void => {
+    limit ??= why;
+    stop.abort();
+  };
+  const onAbort = (): void => stop.abort();
+  if (opts.signal?.aborted === true) stop.abort();
+  opts.signal?.addEventListener("abort", onAbort, { once: true });
+
+  // The filesystem's usage is cheap to poll but counts every writer on it (other jobs too): when it
+  // says the quota is passed, the checkout and HOME themselves are measured before anyone is blamed,
+  // and growth they do not explain is written off as someone else's.
+  const watched = [ctx.root, ctx.scratchDir];
+  let diskBase = await diskUsed(watched);
+  const treeBase = treeBytes(watched);
+  const overQuota = async (): Promise<number | undefined> => {
+    const used = await diskUsed(watched);
+    if (used - diskBase <= limits.diskWriteMaxBytes) return undefined;
+    const grown = (await treeBytes(watched)) - (await treeBase);
+    if (grown > limits.diskWriteMaxBytes) return grown;
+    diskBase = used - Math.max(0, grown);
+    return undefined;
+  };
+  let polling = false;
+  const poll = setInterval(() => {
+    if (polling) return;
+    polling = true;
+    void overQuota()
+      .then((grown) => {
+        if (grown !== undefined) stopFor(`killed: wrote more than ${formatBytes(limits.diskWriteMaxBytes)} to disk`);
+      })
+      .finally(() => {
+        polling = false;
+      });
+  }, DISK_POLL_MS);
+
+  let outBytes = 0;
+  let res: RunResult;
+  try {
+    res = await runProcess(argv, {
+      cwd: ctx.root,
+      env: buildEnv(ctx),
+      timeoutMs: opts.timeoutMs,
+      signal: stop.signal,
+      onData: (chunk) => {
+        if (limit !== undefined) return;
+        outBytes += chunk.length;
+        if (outBytes > limits.outputKillBytes) stopFor(`killed: more than ${formatBytes(limits.outputKillBytes)} of output`);
+        else opts.onData?.(chunk);
+      },
+    });
+  } finally {
+    clearInterval(poll);
+    opts.signal?.removeEventListener("abort", onAbort);
+    await cgroup?.destroy();
+  }
+  // A burst (fallocate, a fast loop) can beat the poll: still say so, the model must clean up.
+  const grown = limit === undefined ? await overQuota() : undefined;
+  if (grown !== undefined) {
+    limit = `the command grew the disk by ${formatBytes(grown)}, over the ${formatBytes(limits.diskWriteMaxBytes)} limit: delete what is not needed`;
+  }
+  const run: CommandRun = { ...res, aborted: opts.signal?.aborted === true };
+  if (limit !== undefined) run.limit = limit;
+  return run;
+}
