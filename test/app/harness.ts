@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import nock from "nock";
-import { Probot } from "probot";
+import { Probot, type Logger } from "probot";
 import { afterEach } from "vitest";
 import { composeCrewbot, type Crewbot } from "../../src/app/compose.js";
 import { crewbotApp } from "../../src/index.js";
@@ -77,6 +77,10 @@ export interface StackOptions {
   runner?: boolean;
   /** An existing data dir (a restart). */
   dataDir?: string;
+  /** More of the operator's environment (limits, secrets), over `stackEnv`. */
+  env?: NodeJS.ProcessEnv;
+  /** Probot's logger (default: Probot's own, at `fatal`). */
+  log?: Logger;
 }
 
 export async function startStack(script: Script, options: StackOptions = {}): Promise<Stack> {
@@ -84,8 +88,9 @@ export async function startStack(script: Script, options: StackOptions = {}): Pr
   const fake = await startFakeAnthropic(script);
   const { git, cloneUrl, dir: remoteDir } = await gitServer(files);
   const dataDir = options.dataDir ?? (await tempDir("crewbot-data-"));
-  const env = stackEnv(dataDir, fake.url);
-  const probot = new Probot({ appId: 1, privateKey: PRIVATE_KEY, secret: WEBHOOK_SECRET, Octokit: TestOctokit, logLevel: "fatal" });
+  const env = { ...stackEnv(dataDir, fake.url), ...options.env };
+  const logging = options.log ? { log: options.log } : { logLevel: "fatal" as const };
+  const probot = new Probot({ appId: 1, privateKey: PRIVATE_KEY, secret: WEBHOOK_SECRET, Octokit: TestOctokit, ...logging });
   let composed: Crewbot | undefined;
   // As main.ts does it: compose inside the app function, when Probot's logger and auth are ready.
   await probot.load(async (app, options) => {
@@ -116,6 +121,7 @@ export async function startStack(script: Script, options: StackOptions = {}): Pr
       const [newest] = await crewbot.queue.listRecent({ limit: 1 });
       const job = await stack.waitFor(newest!.id);
       await crewbot.background.idle();
+      await crewbot.transcripts.recorder.flush();
       return job;
     },
     async stop() {

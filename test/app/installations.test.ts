@@ -1,33 +1,17 @@
 /**
- * Per-installation limits and installation events, through the whole app (issue 6). The harness's
- * `startStack` takes no extra environment and the limits are read when the app is composed, so
- * `stackWith` builds the stack the way the harness does, with the operator's variables added.
+ * Per-installation limits and installation events, through the whole app (issue 6). The limits are
+ * read when the app is composed, so `stackWith` starts the harness's stack with them set.
  */
 import examples from "@octokit/webhooks-examples";
 import { Probot } from "probot";
-import { afterEach, describe, expect, it } from "vitest";
-import { composeCrewbot, type Crewbot } from "../../src/app/compose.js";
+import { describe, expect, it } from "vitest";
+import type { Crewbot } from "../../src/app/compose.js";
 import { SqliteInstallations } from "../../src/installations/sqlite-installations.js";
-import { crewbotApp } from "../../src/index.js";
 import type { JobRecord } from "../../src/queue/types.js";
 import { issueCommentCreated } from "../fixtures/payloads.js";
-import { startFakeAnthropic, type FakeServer, type Script } from "../helpers/fake-anthropic.js";
-import { tempDir } from "../helpers/git-repo.js";
+import type { FakeServer, Script } from "../helpers/fake-anthropic.js";
 import { useNock } from "../helpers/github.js";
-import {
-  gitServer,
-  INSTALLATION_ID,
-  mockInstallationToken,
-  mockJobComments,
-  mockPermission,
-  PRIVATE_KEY,
-  REPO_NAME,
-  REPO_OWNER,
-  stackEnv,
-  startStack,
-  TestOctokit,
-  WEBHOOK_SECRET,
-} from "./harness.js";
+import { INSTALLATION_ID, mockInstallationToken, mockJobComments, mockPermission, REPO_NAME, REPO_OWNER, startStack } from "./harness.js";
 
 useNock();
 
@@ -49,55 +33,22 @@ interface OwnStack {
   stop(): Promise<void>;
 }
 
-const own: OwnStack[] = [];
-afterEach(async () => {
-  await Promise.all(own.splice(0).map((s) => s.stop()));
-});
 
-/** As `startStack` in harness.ts, with `extraEnv` in the app's environment. */
+/** `startStack` with `extraEnv` in the app's environment, delivering issue comments. */
 async function stackWith(script: Script, extraEnv: NodeJS.ProcessEnv): Promise<OwnStack> {
-  const fake = await startFakeAnthropic(script);
-  const { git, cloneUrl } = await gitServer({ "README.md": "# Hello\n" });
-  const dataDir = await tempDir("crewbot-data-");
-  const env = { ...stackEnv(dataDir, fake.url), ...extraEnv };
-  const probot = new Probot({ appId: 1, privateKey: PRIVATE_KEY, secret: WEBHOOK_SECRET, Octokit: TestOctokit, logLevel: "fatal" });
-  let composed: Crewbot | undefined;
-  await probot.load(async (app, options) => {
-    composed = composeCrewbot(app, { env, runner: { pollMs: 50, leaseMs: 4000, heartbeatMs: 500 } });
-    await crewbotApp(composed.triggers)(app, options);
-  });
-  const crewbot = composed!;
-  await crewbot.runner.start();
-  const waitFor = async (jobId: string): Promise<JobRecord> => {
-    for (let i = 0; i < 600; i++) {
-      const job = await crewbot.queue.get(jobId);
-      if (job && ["succeeded", "failed", "cancelled"].includes(job.state)) return job;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`job ${jobId} did not end`);
-  };
-  const stack: OwnStack = {
-    probot,
-    crewbot,
-    fake,
-    cloneUrl,
+  const base = await startStack(script, { env: extraEnv });
+  return {
+    probot: base.probot,
+    crewbot: base.crewbot,
+    fake: base.fake,
+    cloneUrl: base.cloneUrl,
     async runToEnd(payload, deliveryId) {
-      await probot.receive({ id: deliveryId, name: "issue_comment", payload } as never);
-      const [newest] = await crewbot.queue.listRecent({ limit: 1 });
-      expect(newest?.deliveryId).toBe(deliveryId);
-      const job = await waitFor(newest!.id);
-      await crewbot.background.idle();
+      const job = await base.runToEnd("issue_comment", payload, deliveryId);
+      expect(job.deliveryId).toBe(deliveryId);
       return job;
     },
-    async stop() {
-      await crewbot.runner.stop({ drain: false, timeoutMs: 1000 });
-      await crewbot.close();
-      await git.close();
-      await fake.close();
-    },
+    stop: () => base.stop(),
   };
-  own.push(stack);
-  return stack;
 }
 
 const LIMIT_TEXT = "this installation reached its limit of 1 jobs per hour (CREWBOT_JOBS_PER_HOUR); try again later";

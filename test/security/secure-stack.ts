@@ -12,14 +12,11 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type nock from "nock";
 import pino from "pino";
-import { Probot } from "probot";
 import { afterEach } from "vitest";
-import { composeCrewbot, type Crewbot } from "../../src/app/compose.js";
-import { crewbotApp } from "../../src/index.js";
 import type { JobRecord } from "../../src/queue/types.js";
-import { ANTHROPIC_KEY, gitServer, PRIVATE_KEY, stackEnv, TestOctokit, TOKEN, WEBHOOK_SECRET, type Stack } from "../app/harness.js";
-import { startFakeAnthropic, type FakeServer, type Script } from "../helpers/fake-anthropic.js";
-import { gitSync, tempDir } from "../helpers/git-repo.js";
+import { ANTHROPIC_KEY, PRIVATE_KEY, startStack, TOKEN, WEBHOOK_SECRET, type Stack } from "../app/harness.js";
+import type { Script } from "../helpers/fake-anthropic.js";
+import { gitSync } from "../helpers/git-repo.js";
 
 export const CLIENT_SECRET = `oauth-client-secret-${randomBytes(12).toString("hex")}`;
 
@@ -52,7 +49,7 @@ export interface SecureStack extends Omit<Stack, "runToEnd" | "waitFor"> {
 const stacks: SecureStack[] = [];
 const saved = new Map<string, string | undefined>();
 afterEach(async () => {
-  await Promise.all(stacks.splice(0).map((s) => s.stop()));
+  stacks.splice(0); // the harness stops the stacks it started
   for (const [key, value] of saved) {
     if (value === undefined) delete process.env[key];
     else process.env[key] = value;
@@ -61,14 +58,7 @@ afterEach(async () => {
 });
 
 export async function startSecureStack(script: Script, files: Record<string, string> = { "README.md": "# Hello\n" }): Promise<SecureStack> {
-  const fake: FakeServer = await startFakeAnthropic(script);
-  const { git, cloneUrl, dir: remoteDir } = await gitServer(files);
-  const dataDir = await tempDir("crewbot-sec-data-");
-  const env: NodeJS.ProcessEnv = { ...stackEnv(dataDir, fake.url), GITHUB_CLIENT_ID: "Iv1.0123456789abcdef", GITHUB_CLIENT_SECRET: CLIENT_SECRET, LOG_LEVEL: "trace" };
-  for (const key of ["PRIVATE_KEY", "WEBHOOK_SECRET", "ANTHROPIC_API_KEY", "GITHUB_CLIENT_SECRET", "CREWBOT_DATA_DIR"]) {
-    if (!saved.has(key)) saved.set(key, process.env[key]);
-    process.env[key] = env[key];
-  }
+  const secrets: NodeJS.ProcessEnv = { GITHUB_CLIENT_ID: "Iv1.0123456789abcdef", GITHUB_CLIENT_SECRET: CLIENT_SECRET, LOG_LEVEL: "trace" };
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk, _enc, done) {
@@ -76,53 +66,22 @@ export async function startSecureStack(script: Script, files: Record<string, str
       done();
     },
   });
-  const log = pino({ level: "trace" }, sink);
-  const probot = new Probot({ appId: 1, privateKey: PRIVATE_KEY, secret: WEBHOOK_SECRET, Octokit: TestOctokit, log });
-  let composed: Crewbot | undefined;
-  await probot.load(async (app, options) => {
-    composed = composeCrewbot(app, { env, runner: { pollMs: 50, leaseMs: 4000, heartbeatMs: 500 } });
-    await crewbotApp(composed.triggers)(app, options);
-  });
-  const crewbot = composed!;
-  await crewbot.runner.start();
+  const base = await startStack(script, { files, env: secrets, log: pino({ level: "trace" }, sink) });
+  for (const key of ["PRIVATE_KEY", "WEBHOOK_SECRET", "ANTHROPIC_API_KEY", "GITHUB_CLIENT_SECRET", "CREWBOT_DATA_DIR"]) {
+    if (!saved.has(key)) saved.set(key, process.env[key]);
+    process.env[key] = base.env[key];
+  }
   const sent: SecureStack["sent"] = [];
   const stack: SecureStack = {
-    probot,
-    crewbot,
-    fake,
-    git,
-    cloneUrl,
-    remoteDir,
-    dataDir,
-    env,
+    ...base,
     logs,
     sent,
     record(scope) {
       scope.on("request", (req: { method: string; path: string }, _i: unknown, body: string) => sent.push({ method: req.method, path: req.path, body: parse(body) }));
       return scope;
     },
-    async waitFor(jobId) {
-      for (let i = 0; i < 600; i++) {
-        const job = await crewbot.queue.get(jobId);
-        if (job && ["succeeded", "failed", "cancelled"].includes(job.state)) return job;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error(`job ${jobId} did not end`);
-    },
-    async runToEnd(name, payload, deliveryId) {
-      await probot.receive({ id: deliveryId, name, payload } as never);
-      const [newest] = await crewbot.queue.listRecent({ limit: 1 });
-      const job = await stack.waitFor(newest!.id);
-      await crewbot.background.idle();
-      await crewbot.transcripts.recorder.flush();
-      return job;
-    },
-    async stop() {
-      await crewbot.runner.stop({ drain: false, timeoutMs: 1000 });
-      await crewbot.close();
-      await git.close();
-      await fake.close();
-    },
+    waitFor: (jobId) => base.waitFor(jobId),
+    runToEnd: (name, payload, deliveryId) => base.runToEnd(name, payload, deliveryId),
   };
   stacks.push(stack);
   return stack;
