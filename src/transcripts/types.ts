@@ -2,8 +2,7 @@
  * A job's transcript: what its agents did, as redacted entries stored with the job (issue 7).
  * Full tool outputs stay in the job's artifacts; an entry keeps the tail and the artifact's name.
  */
-import type { Usage } from "../agent/pricing.js";
-import type { BudgetName, StopReason } from "../agent/events.js";
+import type { AgentEvent } from "../agent/events.js";
 import type { JobKind } from "../queue/types.js";
 
 export type TranscriptBody =
@@ -20,32 +19,16 @@ export type TranscriptBody =
   | { type: "job_end"; terminal: "done" | "failed" | "cancelled" | "stopped"; outcome: string }
   /** `transcripts.public` of a public repository's config: the page opens without sign-in. */
   | { type: "visibility"; public: true }
-  | { type: "chain_start"; chain: string; steps: string[] }
-  | { type: "step_start"; index: number; agent: string }
-  | { type: "step_end"; index: number; agent: string; stopReason: StopReason; output?: string }
-  | { type: "run_start"; agent: string; model: string; tools: string[] }
-  | { type: "run_end"; agent: string; stopReason: StopReason; budget?: BudgetName; error?: string }
-  | { type: "turn_start"; agent: string; turn: number }
-  | { type: "turn_end"; agent: string; turn: number; stopReason: string | null }
-  | { type: "tool_start"; agent: string; id: string; name: string; args: string }
-  | {
-      type: "tool_end";
-      agent: string;
-      id: string;
-      name: string;
-      ok: boolean;
-      ms: number;
+  // The agents' events as they are, except tool_end, whose full output stays in the artifacts.
+  | Exclude<AgentEvent, { type: "tool_end" }>
+  | (Omit<Extract<AgentEvent, { type: "tool_end" }>, "output"> & {
       /** The end of the output (all of it when short). */
       output: string;
       /** Size of the whole output in bytes. */
       outputBytes: number;
       /** A file in the job's artifacts dir holding the whole output, when `output` is not all of it. */
       artifact?: string;
-    }
-  | { type: "text"; agent: string; text: string }
-  | { type: "usage"; agent: string; usage: Usage; costUsd: number; estimate: boolean }
-  | { type: "compaction"; agent: string; kind: "prune" | "summary"; beforeTokens: number }
-  | { type: "log"; agent?: string; level: "info" | "warn"; message: string };
+    });
 
 /** One stored entry: `at` is epoch ms. */
 export type TranscriptEntry = TranscriptBody & { at: number };
