@@ -1,6 +1,6 @@
 import { getPrivateKey } from "@probot/get-private-key";
 import { run, type Server } from "probot";
-import { composeCrewbot, type Crewbot, type CrewbotOptions } from "./app/compose.js";
+import { composeCrewbot, queueDepth, type Crewbot, type CrewbotOptions } from "./app/compose.js";
 import { crewbotApp } from "./index.js";
 import { dataDir } from "./jobs/job-dirs.js";
 import { openQueue } from "./queue/open-queue.js";
@@ -60,11 +60,9 @@ export async function start(options: StartOptions & Parameters<typeof run>[1] = 
 
 /** What `/healthz` reports: the queue answers, and how many jobs wait and run. */
 async function health(crewbot: Crewbot): Promise<Record<string, unknown>> {
-  const [queued, running] = await Promise.all([
-    crewbot.queue.listRecent({ state: "queued", limit: 100_000 }),
-    crewbot.queue.listRecent({ state: "running", limit: 100_000 }),
-  ]);
-  return { queue: crewbot.queueKind, queued: queued.length, running: running.length };
+  const depth = queueDepth(crewbot.queue);
+  const [queued, running] = await Promise.all([depth.queued(), depth.running()]);
+  return { queue: crewbot.queueKind, queued, running };
 }
 
 function safePrivateKey(env: NodeJS.ProcessEnv): string | null {

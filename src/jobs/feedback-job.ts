@@ -3,18 +3,14 @@ import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import { neutraliseMentions } from "../report/markdown.js";
 import { pushBranch } from "../workspace/push.js";
-import { chainFailure } from "./outcome.js";
-import { fromWorker, implementChain, inJobFrame, prepareJob, runJobChain } from "./prepare.js";
-import { RepoChecks } from "./repo-checks.js";
-import { StepCommits } from "./step-commits.js";
+import { fromWorker, implementChain, inJobFrame, prepareJob } from "./prepare.js";
 import type { JobServices } from "./services.js";
+import { runWriteChain } from "./write-run.js";
 
 const FEEDBACK_TASK =
   "A maintainer asked for changes on this pull request; its conversation is in the context. " +
   "Make the changes on the pull request's branch (the checkout). There is no numbered plan: write no [DONE:n] markers. " +
   "End with `## Completed`, `## Files Changed` and `## Notes`.\n\nThe request:\n{task}";
-
-
 
 interface PullRequestHead {
   head: { ref: string; repo: { full_name: string } | null };
@@ -40,25 +36,13 @@ export async function runFeedbackJob(job: JobRecord, ctx: JobContext, services: 
     const prepared = await prepareJob(job, report, services, dirs);
     // The PR is the plan: the worker, then what follows it in the configured chain (a review).
     const chain = fromWorker(implementChain(prepared), "implement-feedback", FEEDBACK_TASK);
-    const notes: string[] = [];
-    const checks = new RepoChecks(ctx, report, prepared, dirs, services, notes);
-    const setupFailed = await checks.setup();
-    if (setupFailed) return report.finish(setupFailed);
-
-    const allowWorkflowEdits = prepared.config.implement.allowWorkflowEdits;
-    const work = new StepCommits({ job, report, checkout: prepared.root, author: await services.botIdentity(report.octokit), allowWorkflowEdits, notes });
-    const message = `Address feedback: ${job.trigger.request.split("\n")[0]?.trim() || "review comments"}`;
-    const { result, budget } = await runJobChain(ctx, services, report, prepared, dirs, {
+    const run = await runWriteChain(job, ctx, services, report, prepared, dirs, {
       chain,
       task: cleanText(job.trigger.request).trim() || "Address the review comments.",
-      mode: "write",
-      observe: (event) => work.observe(event),
-      stepContext: async (agent) => (agent === "reviewer" ? work.reviewContext(prepared.sha, message) : []),
+      restMessage: `Address feedback: ${job.trigger.request.split("\n")[0]?.trim() || "review comments"}`,
     });
-    await work.commitRest(work.reviewed ? "Address the review's findings" : message);
-
-    const failed = chainFailure(result, ctx.signal, budget.limits);
-    const checkFailed = !failed && work.shas.length > 0 ? await checks.check() : undefined;
+    if (run.setupFailed) return report.finish(run.setupFailed);
+    const { checks, notes, failed, checkFailed } = run;
     const pushed = await pushBranch({
       checkout: prepared.root,
       cloneUrl: job.repo.cloneUrl,

@@ -6,11 +6,11 @@ import { renderPullRequestBody } from "../report/render-pr.js";
 import { transcriptUrl } from "../report/render.js";
 import { uniqueIssueBranch } from "../workspace/branch.js";
 import { pushBranch } from "../workspace/push.js";
-import { chainFailure, jobTask } from "./outcome.js";
-import { fromWorker, implementChain, inJobFrame, prepareJob, runJobChain, type Prepared } from "./prepare.js";
-import { RepoChecks } from "./repo-checks.js";
+import { jobTask } from "./outcome.js";
+import { fromWorker, implementChain, inJobFrame, prepareJob, type Prepared } from "./prepare.js";
 import type { JobServices } from "./services.js";
-import { StepCommits, webUrl } from "./step-commits.js";
+import { webUrl } from "./step-commits.js";
+import { runWriteChain } from "./write-run.js";
 
 function approvedTask(job: JobRecord, steps: PlanStep[]): string {
   const plan = steps.map((s) => `${s.n}. ${s.text}`).join("\n");
@@ -33,33 +33,19 @@ export async function runImplementJob(job: JobRecord, ctx: JobContext, services:
   return inJobFrame(job, ctx, services, async (report, dirs) => {
     const prepared = await prepareJob(job, report, services, dirs);
     const configured = implementChain(prepared);
-    const { config } = prepared;
-    const notes: string[] = [];
-    const checks = new RepoChecks(ctx, report, prepared, dirs, services, notes);
-    const setupFailed = await checks.setup();
-    if (setupFailed) return report.finish(setupFailed);
-
     const remote = { checkout: prepared.root, cloneUrl: job.repo.cloneUrl, token: report.freshToken };
     const branch = await uniqueIssueBranch({ ...remote, issue: job.target.number, title: job.subject?.title ?? "" });
-    const allowWorkflowEdits = config.implement.allowWorkflowEdits;
-    const work = new StepCommits({ job, report, checkout: prepared.root, author: await services.botIdentity(report.octokit), allowWorkflowEdits, notes });
     const approved = job.approvedPlan;
-    if (approved) work.usePlan({ steps: approved.steps, filesToModify: [] });
-    const title = job.subject?.title ?? `issue #${job.target.number}`;
-
-    const { result, budget } = await runJobChain(ctx, services, report, prepared, dirs, {
+    const run = await runWriteChain(job, ctx, services, report, prepared, dirs, {
       // An approved plan needs no new scout or planner: the worker gets exactly that plan.
       chain: approved ? fromWorker(configured, "implement-approved-plan", "{task}") : configured,
       task: approved ? approvedTask(job, approved.steps) : jobTask(job, "Implement"),
-      mode: "write",
-      observe: (event) => work.observe(event),
-      betweenTurns: (agent) => (agent === "worker" ? () => work.commitFinished() : undefined),
-      stepContext: async (agent) => (agent === "reviewer" ? work.reviewContext(prepared.sha, `Remaining changes for: ${title}`) : []),
+      restMessage: `Remaining changes for: ${job.subject?.title ?? `issue #${job.target.number}`}`,
+      plan: approved?.steps,
     });
-    await work.commitRest(work.reviewed ? "Address the review's findings" : `Remaining changes for: ${title}`);
+    if (run.setupFailed) return report.finish(run.setupFailed);
+    const { work, checks, notes, budget, failed, checkFailed } = run;
 
-    const failed = chainFailure(result, ctx.signal, budget.limits);
-    const checkFailed = !failed && work.shas.length > 0 ? await checks.check() : undefined;
     const pushed = await pushBranch({ ...remote, branch, defaultBranch: job.repo.defaultBranch, base: prepared.sha });
     const links = pushed.pushed ? { branch: { name: branch, url: `${webUrl(job.repo.cloneUrl)}/tree/${branch}` } } : {};
     const patch = { ...work.patch(), commands: checks.results, links };

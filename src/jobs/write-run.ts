@@ -1,0 +1,74 @@
+/**
+ * The part every write job shares (`/implement`, an approved plan, PR feedback): the setup
+ * commands, the chain with the worker's steps committed as they finish (and the reviewer given
+ * the committed diff), the last commit, then the check commands on the committed work.
+ */
+import type { BudgetTracker } from "../agent/budget.js";
+import type { ChainDefinition, PlanStep } from "../chain/types.js";
+import type { JobContext } from "../queue/runner.js";
+import type { JobRecord } from "../queue/types.js";
+import type { JobDirs } from "./job-dirs.js";
+import type { JobReport } from "./job-report.js";
+import { chainFailure, type Ending } from "./outcome.js";
+import { runJobChain, type Prepared } from "./prepare.js";
+import { RepoChecks } from "./repo-checks.js";
+import type { JobServices } from "./services.js";
+import { StepCommits } from "./step-commits.js";
+
+export interface WriteRunOptions {
+  chain: ChainDefinition;
+  task: string;
+  /** The message of what the worker changed without reporting a step (and of what the reviewer sees first). */
+  restMessage: string;
+  /** An approved plan: the steps the worker ticks, known before it starts. */
+  plan?: PlanStep[];
+}
+
+export type WriteRun =
+  | { setupFailed: Ending }
+  | {
+      setupFailed?: undefined;
+      work: StepCommits;
+      checks: RepoChecks;
+      /** The job's notes (refused workflow files, files setup changed). */
+      notes: string[];
+      budget: BudgetTracker;
+      /** The chain did not finish (error, budget, cancel). */
+      failed?: Ending;
+      /** The first check command that failed, as a terminal reason. */
+      checkFailed?: string;
+    };
+
+export async function runWriteChain(
+  job: JobRecord,
+  ctx: JobContext,
+  services: JobServices,
+  report: JobReport,
+  prepared: Prepared,
+  dirs: JobDirs,
+  options: WriteRunOptions,
+): Promise<WriteRun> {
+  const notes: string[] = [];
+  const checks = new RepoChecks(ctx, report, prepared, dirs, services, notes);
+  const setupFailed = await checks.setup();
+  if (setupFailed) return { setupFailed };
+
+  const allowWorkflowEdits = prepared.config.implement.allowWorkflowEdits;
+  const author = await services.botIdentity(report.octokit);
+  const work = new StepCommits({ job, report, checkout: prepared.root, author, allowWorkflowEdits, notes });
+  if (options.plan) work.usePlan({ steps: options.plan, filesToModify: [] });
+
+  const { result, budget } = await runJobChain(ctx, services, report, prepared, dirs, {
+    chain: options.chain,
+    task: options.task,
+    mode: "write",
+    observe: (event) => work.observe(event),
+    betweenTurns: (agent) => (agent === "worker" ? () => work.commitFinished() : undefined),
+    stepContext: async (agent) => (agent === "reviewer" ? work.reviewContext(prepared.sha, options.restMessage) : []),
+  });
+  await work.commitRest(work.reviewed ? "Address the review's findings" : options.restMessage);
+
+  const failed = chainFailure(result, ctx.signal, budget.limits);
+  const checkFailed = !failed && work.shas.length > 0 ? await checks.check() : undefined;
+  return { work, checks, notes, budget, failed, checkFailed };
+}
