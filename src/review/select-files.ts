@@ -5,6 +5,7 @@
  * one list, with a reason for the review body: a partial review is never silent.
  */
 import type { DiffFile } from "./diff-lines.js";
+import picomatch from "picomatch";
 
 export type NotReviewedReason =
   | "excluded by review.paths"
@@ -91,39 +92,14 @@ export function riskClass(path: string): 0 | 1 | 2 {
 }
 
 /**
- * A glob as a regular expression, anchored on the whole path: `**` spans directories (`a/**∕b`
- * also matches `a/b`), `*` and `?` stay inside one segment, anything else is literal. A pattern
- * without `/` matches the name at any depth (like .gitignore), so `*.md` covers `docs/a.md`.
- * (picomatch is in node_modules only as a dependency of a dependency, so we do not import it.)
+ * Whether `path` matches one of the globs (picomatch): `**` spans directories, dot files count,
+ * and a pattern without `/` matches the name at any depth (like .gitignore), so `*.md` covers
+ * `docs/a.md`. Patterns may start with `./`.
  */
-export function globToRegExp(glob: string): RegExp {
-  let pattern = glob.replace(/^\.\//, "");
-  if (!pattern.includes("/")) pattern = `**/${pattern}`;
-  let re = "";
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i]!;
-    if (ch === "*" && pattern[i + 1] === "*") {
-      const slashBefore = i === 0 || pattern[i - 1] === "/";
-      const slashAfter = pattern[i + 2] === "/";
-      if (slashBefore && slashAfter) {
-        re += "(?:.*/)?"; // `**/` : zero or more whole directories
-        i += 2;
-      } else if (slashBefore && i + 2 === pattern.length) {
-        re += ".*"; // trailing `/**`: everything below
-        i += 1;
-      } else {
-        re += "[^/]*"; // `a**b` is just a star
-        i += 1;
-      }
-    } else if (ch === "*") re += "[^/]*";
-    else if (ch === "?") re += "[^/]";
-    else re += ch.replace(/[.+^${}()|[\]\\]/g, "\\$&");
-  }
-  return new RegExp(`^${re}$`);
-}
-
 export function matchesAny(path: string, globs: readonly string[]): boolean {
-  return globs.some((g) => globToRegExp(g).test(path));
+  if (globs.length === 0) return false;
+  const patterns = globs.map((g) => g.replace(/^\.\//, "")).map((g) => (g.includes("/") ? g : `**/${g}`));
+  return picomatch(patterns, { dot: true })(path);
 }
 
 function excludedByConfig(path: string, filter: PathFilter | undefined): boolean {

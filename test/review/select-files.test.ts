@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { DiffFile } from "../../src/review/diff-lines.js";
-import { globToRegExp, riskClass, selectFiles, skipReason, type SelectOptions } from "../../src/review/select-files.js";
+import { matchesAny, riskClass, selectFiles, skipReason, type SelectOptions } from "../../src/review/select-files.js";
 
 function file(path: string, changed = 10, extra: Partial<DiffFile> = {}): DiffFile {
   return { path, status: "modified", binary: false, additions: changed, deletions: 0, hunks: [], ...extra };
@@ -62,7 +62,7 @@ describe("riskClass", () => {
   });
 });
 
-describe("globToRegExp", () => {
+describe("matchesAny (review.paths globs)", () => {
   it.each<[string, string, boolean]>([
     ["**", "a/b/c.ts", true],
     ["src/**", "src/a/b.ts", true],
@@ -79,11 +79,12 @@ describe("globToRegExp", () => {
     ["a?.ts", "a/.ts", false],
     ["**/legacy/**", "x/legacy/y/z.ts", true],
     ["**/legacy/**", "legacy/z.ts", true],
-    ["file.(1).ts", "file.(1).ts", true],
-    ["file.(1).ts", "fileX(1).ts", false],
+    ["file.\\(1\\).ts", "file.(1).ts", true], // glob syntax: parentheses are escaped to be literal
+    ["file.\\(1\\).ts", "fileX(1).ts", false],
+    [".github/**", ".github/workflows/ci.yml", true], // dot files count
     ["./src/**", "src/a.ts", true],
   ])("%s ~ %s → %s", (glob, path, ok) => {
-    expect(globToRegExp(glob).test(path)).toBe(ok);
+    expect(matchesAny(path, [glob])).toBe(ok);
   });
 });
 
