@@ -63,6 +63,8 @@ export const ConfigSchema = z.strictObject({
         setup: commands.default([]),
         check: commands.default([]),
         allowWorkflowEdits: flag(false),
+        /** How step commits reach GitHub: pushed with git, or made through the Git Data API (GitHub signs those: Verified). */
+        commits: z.enum(["git", "api"], expect("git or api")).default("git"),
       },
       expect("a map of implement settings"),
     )

@@ -2,8 +2,8 @@ import { cleanText } from "../context/clean-text.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import { neutraliseMentions } from "../report/markdown.js";
-import { pushBranch } from "../workspace/push.js";
 import { fromWorker, implementChain, inJobFrame, prepareJob } from "./prepare.js";
+import { publishBranch } from "./publish-branch.js";
 import type { JobServices } from "./services.js";
 import { runWriteChain } from "./write-run.js";
 
@@ -43,22 +43,17 @@ export async function runFeedbackJob(job: JobRecord, ctx: JobContext, services: 
     });
     if (run.setupFailed) return report.finish(run.setupFailed);
     const { checks, notes, failed, checkFailed } = run;
-    const pushed = await pushBranch({
-      checkout: prepared.root,
-      cloneUrl: job.repo.cloneUrl,
-      token: report.freshToken,
-      branch: pr.head.ref,
-      prHeadBranch: pr.head.ref,
-      defaultBranch: job.repo.defaultBranch,
-      base: prepared.sha,
-    });
+    const pushed = await publishBranch({ job, report, prepared, dirs, publicUrl: services.publicUrl, branch: pr.head.ref, prHeadBranch: pr.head.ref });
+    if (pushed.refused) notes.push(...pushed.refused.notes);
     const ending =
       failed ??
-      (!pushed.pushed
-        ? { terminal: { kind: "failed" as const, reason: "the worker changed no files" } }
-        : checkFailed
-          ? { terminal: { kind: "failed" as const, reason: checkFailed } }
-          : { terminal: { kind: "done" as const } });
+      (pushed.refused
+        ? { terminal: { kind: "failed" as const, reason: pushed.refused.reason } }
+        : !pushed.pushed
+          ? { terminal: { kind: "failed" as const, reason: "the worker changed no files" } }
+          : checkFailed
+            ? { terminal: { kind: "failed" as const, reason: checkFailed } }
+            : { terminal: { kind: "done" as const } });
     const final = await report.finish({ ...ending, patch: { notes, commands: checks.results } });
     if (job.trigger.commentKind === "review_comment" && job.trigger.commentId !== undefined) {
       const answer = pushed.pushed ? `Done in ${pushed.sha.slice(0, 7)}. ${final.outcome}` : final.outcome;

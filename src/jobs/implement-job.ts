@@ -1,13 +1,13 @@
 import type { PlanStep } from "../chain/types.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
-import type { GitHubWriter } from "../report/github-writer.js";
+import { httpStatus, type GitHubWriter } from "../report/github-writer.js";
 import { renderPullRequestBody } from "../report/render-pr.js";
 import { transcriptUrl } from "../report/render.js";
 import { uniqueIssueBranch } from "../workspace/branch.js";
-import { pushBranch } from "../workspace/push.js";
 import { jobTask } from "./outcome.js";
 import { fromWorker, implementChain, inJobFrame, prepareJob, type Prepared } from "./prepare.js";
+import { publishBranch } from "./publish-branch.js";
 import type { JobServices } from "./services.js";
 import { webUrl } from "./step-commits.js";
 import { runWriteChain } from "./write-run.js";
@@ -33,7 +33,7 @@ export async function runImplementJob(job: JobRecord, ctx: JobContext, services:
   return inJobFrame(job, ctx, services, async (report, dirs) => {
     const prepared = await prepareJob(job, report, services, dirs);
     const configured = implementChain(prepared);
-    const remote = { checkout: prepared.root, cloneUrl: job.repo.cloneUrl, token: report.freshToken };
+    const remote = { checkout: prepared.root, cloneUrl: job.repo.cloneUrl, token: report.gitToken };
     const branch = await uniqueIssueBranch({ ...remote, issue: job.target.number, title: job.subject?.title ?? "" });
     const approved = job.approvedPlan;
     const run = await runWriteChain(job, ctx, services, report, prepared, dirs, {
@@ -46,10 +46,14 @@ export async function runImplementJob(job: JobRecord, ctx: JobContext, services:
     if (run.setupFailed) return report.finish(run.setupFailed);
     const { work, checks, notes, budget, failed, checkFailed } = run;
 
-    const pushed = await pushBranch({ ...remote, branch, defaultBranch: job.repo.defaultBranch, base: prepared.sha });
+    const pushed = await publishBranch({ job, report, prepared, dirs, publicUrl: services.publicUrl, branch });
+    work.useRemoteShas(pushed.remade);
+    if (pushed.refused) notes.push(...pushed.refused.notes);
     const links = pushed.pushed ? { branch: { name: branch, url: `${webUrl(job.repo.cloneUrl)}/tree/${branch}` } } : {};
     const patch = { ...work.patch(), commands: checks.results, links };
+    // A chain that stopped says why it stopped; a refused branch is told among the notes then.
     if (failed) return await report.finish({ ...failed, patch: { ...failed.patch, ...patch } });
+    if (pushed.refused) return await report.finish({ terminal: { kind: "failed", reason: pushed.refused.reason }, patch });
     if (!pushed.pushed) return await report.finish({ terminal: { kind: "failed", reason: "the worker changed no files" }, patch });
 
     const pr = await openPullRequest(job, prepared, services, branch, {
@@ -62,11 +66,18 @@ export async function runImplementJob(job: JobRecord, ctx: JobContext, services:
       elapsedMs: report.state.elapsedMs,
     }, report.writer);
     const terminal = checkFailed ? { kind: "failed" as const, reason: checkFailed } : { kind: "done" as const };
-    return report.finish({ terminal, patch: { ...patch, links: { ...links, pr } } });
+    const prNotes = pr.note ? { notes: [...patch.notes, pr.note] } : {};
+    return report.finish({ terminal, patch: { ...patch, ...prNotes, links: { ...links, pr: { number: pr.number, url: pr.url } } } });
   });
 }
 
 type BodyParts = Omit<Parameters<typeof renderPullRequestBody>[0], "issueNumber" | "transcript">;
+
+/** GitHub's answer to `draft: true` where the plan has no drafts (private repositories of free organisations). */
+export const DRAFTS_REFUSED = /draft pull requests are not supported/i;
+
+/** Said in the PR body and the final comment when GitHub refused the draft. */
+export const READY_PR_NOTE = "GitHub does not support draft pull requests in this repository, so this pull request is ready for review instead of a draft";
 
 async function openPullRequest(
   job: JobRecord,
@@ -75,15 +86,30 @@ async function openPullRequest(
   branch: string,
   body: BodyParts,
   writer: GitHubWriter,
-): Promise<{ number: number; url: string }> {
-  const pr = await writer.write<{ number: number; html_url: string }>("POST /repos/{owner}/{repo}/pulls", {
-    owner: job.target.owner,
-    repo: job.target.repo,
-    title: job.subject?.title ?? `Implement #${job.target.number}`,
-    head: branch,
-    base: job.repo.defaultBranch,
-    draft: prepared.config.implement.draft,
-    body: renderPullRequestBody({ ...body, issueNumber: job.target.number, transcript: transcriptUrl(services.publicUrl, job.id) }),
-  });
-  return { number: pr.data.number, url: pr.data.html_url };
+): Promise<{ number: number; url: string; note?: string }> {
+  const request = (draft: boolean, notes: string[]) =>
+    writer.write<{ number: number; html_url: string }>("POST /repos/{owner}/{repo}/pulls", {
+      owner: job.target.owner,
+      repo: job.target.repo,
+      title: job.subject?.title ?? `Implement #${job.target.number}`,
+      head: branch,
+      base: job.repo.defaultBranch,
+      draft,
+      body: renderPullRequestBody({ ...body, notes, issueNumber: job.target.number, transcript: transcriptUrl(services.publicUrl, job.id) }),
+    });
+  const draft = prepared.config.implement.draft;
+  try {
+    const pr = await request(draft, body.notes);
+    return { number: pr.data.number, url: pr.data.html_url };
+  } catch (error) {
+    if (!draft || httpStatus(error) !== 422 || !DRAFTS_REFUSED.test(errorText(error))) throw error;
+    const pr = await request(false, [...body.notes, READY_PR_NOTE]);
+    return { number: pr.data.number, url: pr.data.html_url, note: READY_PR_NOTE };
+  }
+}
+
+/** An Octokit error's message and GitHub's own `message`. */
+function errorText(error: unknown): string {
+  const e = error as { message?: unknown; response?: { data?: { message?: unknown } } };
+  return `${String(e?.message ?? "")} ${String(e?.response?.data?.message ?? "")}`;
 }

@@ -96,6 +96,18 @@ export class StepCommits {
     if (step !== undefined) this.commits[step] = { sha: made.sha, url: `${webUrl(job.repo.cloneUrl)}/commit/${made.sha}` };
   }
 
+  /**
+   * The commits GitHub remade of the local ones (`implement.commits: api`): the ticked steps link
+   * to GitHub's commits, which are the ones on the branch.
+   */
+  useRemoteShas(remade: Readonly<Record<string, string>>): void {
+    const url = (sha: string) => `${webUrl(this.options.job.repo.cloneUrl)}/commit/${sha}`;
+    for (const [step, local] of Object.entries(this.commits)) {
+      const remote = remade[local.sha];
+      if (remote) this.commits[Number(step)] = { sha: remote, url: url(remote) };
+    }
+  }
+
   patch() {
     const { goal, steps, risks } = this.plan;
     return { plan: { goal, steps, risks, done: this.tracker.done, commits: { ...this.commits } }, notes: [...this.options.notes] };

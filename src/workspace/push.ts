@@ -1,6 +1,7 @@
 /** The only way crewbot's commits leave a checkout: a fast-forward push of a crewbot branch. */
 import { git, GitError, REMOTE_PROTOCOLS } from "./git.js";
 import { validateBranch, validateCloneUrl } from "./refs.js";
+import { pushRuleError } from "./branch-rules.js";
 
 /** Gives a currently valid installation token; called right before every network command. */
 export type TokenProvider = () => Promise<string>;
@@ -141,6 +142,8 @@ export async function pushBranch(options: PushOptions): Promise<PushResult> {
 
 function explainPush(error: unknown, branch: string): Error {
   if (!(error instanceof GitError)) return error as Error;
+  const ruled = pushRuleError(error, branch); // GH006 / GH013: the rule named, and what to do
+  if (ruled) return ruled;
   let message: string | undefined;
   if (/non-fast-forward|\[rejected\]|fetch first/i.test(error.stderr)) {
     message = `pushing to ${branch} was rejected: the branch has commits crewbot does not have (crewbot never force-pushes)`;

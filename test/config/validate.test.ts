@@ -7,6 +7,7 @@ const DEFAULTS: CrewbotConfig = {
   commands: { plan: true, implement: true, review: true },
   review: {
     auto: true,
+    authors: "trusted",
     drafts: false,
     ignoreAuthors: [],
     includeBots: [],
@@ -15,7 +16,7 @@ const DEFAULTS: CrewbotConfig = {
     paths: { include: ["**"], exclude: [] },
     debounceSeconds: 60,
   },
-  implement: { chain: "implement", draft: true, setup: [], check: [], allowWorkflowEdits: false },
+  implement: { chain: "implement", draft: true, setup: [], check: [], allowWorkflowEdits: false, commits: "git" },
   budgets: { maxTurns: 60, maxOutputTokens: 200000, maxCostUsd: 3, maxMinutes: 30 },
   models: {},
   sandbox: { network: false },
@@ -23,7 +24,7 @@ const DEFAULTS: CrewbotConfig = {
 };
 
 const TOP_KEYS = "commands, review, implement, budgets, models, sandbox, transcripts";
-const REVIEW_KEYS = "auto, drafts, ignoreAuthors, includeBots, ignoreLabels, ignoreTitles, paths, debounceSeconds";
+const REVIEW_KEYS = "auto, authors, drafts, ignoreAuthors, includeBots, ignoreLabels, ignoreTitles, paths, debounceSeconds";
 
 function problemsOf(input: unknown): string[] {
   const result = validateConfig(input);
@@ -79,7 +80,7 @@ describe("validateConfig defaults", () => {
     ["every key set", {
       commands: { plan: false, implement: false, review: false },
       review: { auto: false, drafts: true, ignoreAuthors: ["bob"], includeBots: ["dependabot[bot]"], paths: { include: ["src/**"], exclude: ["**/*.md"] }, debounceSeconds: 0 },
-      implement: { chain: "implement-and-review", draft: false, setup: ["npm ci"], check: ["npm test", "npm run lint"], allowWorkflowEdits: true },
+      implement: { chain: "implement-and-review", draft: false, setup: ["npm ci"], check: ["npm test", "npm run lint"], allowWorkflowEdits: true, commits: "api" },
       budgets: { maxTurns: 1, maxOutputTokens: 1, maxCostUsd: 0.01, maxMinutes: 0.5 },
       models: { worker: "claude-sonnet-4-5", planner: "claude-3-5-haiku@20241022" },
       sandbox: { network: true },
@@ -105,6 +106,7 @@ describe("validateConfig problems", () => {
     // review
     ["review as a string", { review: "off" }, '`review`: expected a map of review settings, got "off"'],
     ["review.auto as a number", { review: { auto: 1 } }, "`review.auto`: expected true or false, got the number 1"],
+    ["review.authors not one of the two", { review: { authors: "friends" } }, '`review.authors`: expected trusted or everyone, got "friends"'],
     ["review.drafts as a string", { review: { drafts: "no" } }, '`review.drafts`: expected true or false, got "no"'],
     ["ignoreAuthors as one string", { review: { ignoreAuthors: "bob" } }, '`review.ignoreAuthors`: expected a list of logins (strings), got "bob"'],
     ["ignoreAuthors with a number", { review: { ignoreAuthors: ["a", 3] } }, "`review.ignoreAuthors[1]`: expected logins (strings), got the number 3"],
@@ -125,6 +127,7 @@ describe("validateConfig problems", () => {
     ["chain as a path", { implement: { chain: "../x" } }, '`implement.chain`: expected a chain name such as implement or implement-and-review, got "../x"'],
     ["implement.draft as a string", { implement: { draft: "no" } }, '`implement.draft`: expected true or false, got "no"'],
     ["allowWorkflowEdits as a string", { implement: { allowWorkflowEdits: "true" } }, '`implement.allowWorkflowEdits`: expected true or false, got "true"'],
+    ["commits neither git nor api", { implement: { commits: "signed" } }, '`implement.commits`: expected git or api, got "signed"'],
     ["setup as one string", { implement: { setup: "npm ci" } }, '`implement.setup`: expected a list of commands (strings), got "npm ci"'],
     ["a setup command as a number", { implement: { setup: ["npm ci", 42] } }, "`implement.setup[1]`: expected a command (a string), got the number 42"],
     ["a setup command left empty", { implement: { setup: [null] } }, "`implement.setup[0]`: expected a command (a string), got nothing (an empty value)"],
@@ -211,7 +214,7 @@ describe("validateConfig problems", () => {
     ["a command name", { commands: { deploy: true } }, ["`commands.deploy`: unknown key; expected one of plan, implement, review"]],
     ["two review keys", { review: { foo: 1, bar: 2 } }, [`\`review.foo\`: unknown key; expected one of ${REVIEW_KEYS}`, `\`review.bar\`: unknown key; expected one of ${REVIEW_KEYS}`]],
     ["a key two levels down", { review: { paths: { only: ["x"] } } }, ["`review.paths.only`: unknown key; expected one of include, exclude"]],
-    ["an implement key", { implement: { test: ["npm test"] } }, ["`implement.test`: unknown key; expected one of chain, draft, setup, check, allowWorkflowEdits"]],
+    ["an implement key", { implement: { test: ["npm test"] } }, ["`implement.test`: unknown key; expected one of chain, draft, setup, check, allowWorkflowEdits, commits"]],
     ["a budget key", { budgets: { turns: 1 } }, ["`budgets.turns`: unknown key; expected one of maxTurns, maxOutputTokens, maxCostUsd, maxMinutes"]],
     ["a sandbox key next to a good one", { sandbox: { network: false, other: 1 } }, ["`sandbox.other`: unknown key; expected one of network"]],
   ])("an unknown key: %s", (_name, input, problems) => {
@@ -308,9 +311,9 @@ describe("keysAt", () => {
   it.each<[PropertyKey[], string[] | undefined]>([
     [[], ["commands", "review", "implement", "budgets", "models", "sandbox", "transcripts"]],
     [["commands"], ["plan", "implement", "review"]],
-    [["review"], ["auto", "drafts", "ignoreAuthors", "includeBots", "ignoreLabels", "ignoreTitles", "paths", "debounceSeconds"]],
+    [["review"], ["auto", "authors", "drafts", "ignoreAuthors", "includeBots", "ignoreLabels", "ignoreTitles", "paths", "debounceSeconds"]],
     [["review", "paths"], ["include", "exclude"]],
-    [["implement"], ["chain", "draft", "setup", "check", "allowWorkflowEdits"]],
+    [["implement"], ["chain", "draft", "setup", "check", "allowWorkflowEdits", "commits"]],
     [["budgets"], ["maxTurns", "maxOutputTokens", "maxCostUsd", "maxMinutes"]],
     [["sandbox"], ["network"]],
     [["models"], undefined],
