@@ -3,6 +3,8 @@ import nock from "nock";
 import { ProbotOctokit } from "probot";
 import { afterEach, beforeEach, expect } from "vitest";
 import type { Clock } from "../../src/report/github-writer.js";
+// Every request nock answers is checked against GitHub's own description; refusals fail the test.
+import "./github-refusals.js";
 
 export const API = "https://api.github.com";
 export const TOKEN = `ghs_${"T0k3n".repeat(8)}`;
