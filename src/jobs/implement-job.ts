@@ -48,7 +48,10 @@ export async function runImplementJob(job: JobRecord, ctx: JobContext, services:
 
     const pushed = await publishBranch({ job, report, prepared, dirs, publicUrl: services.publicUrl, branch });
     work.useRemoteShas(pushed.remade);
-    if (pushed.refused) notes.push(...pushed.refused.notes);
+    if (pushed.refused) {
+      work.unpublished();
+      notes.push(...pushed.refused.notes);
+    }
     const links = pushed.pushed ? { branch: { name: branch, url: `${webUrl(job.repo.cloneUrl)}/tree/${branch}` } } : {};
     const patch = { ...work.patch(), commands: checks.results, links };
     // A chain that stopped says why it stopped; a refused branch is told among the notes then.

@@ -108,6 +108,11 @@ export class StepCommits {
     }
   }
 
+  /** GitHub refused the branch: its commits exist only in the job's artifacts, so the steps link to none. */
+  unpublished(): void {
+    for (const step of Object.keys(this.commits)) delete this.commits[Number(step)];
+  }
+
   patch() {
     const { goal, steps, risks } = this.plan;
     return { plan: { goal, steps, risks, done: this.tracker.done, commits: { ...this.commits } }, notes: [...this.options.notes] };
