@@ -1,6 +1,7 @@
 import { getPrivateKey } from "@probot/get-private-key";
 import { run, type Server } from "probot";
 import { composeCrewbot, queueDepth, type Crewbot, type CrewbotOptions } from "./app/compose.js";
+import { githubOctokit } from "./github/octokit.js";
 import { crewbotApp } from "./index.js";
 import { dataDir } from "./jobs/job-dirs.js";
 import { openQueue } from "./queue/open-queue.js";
@@ -41,7 +42,8 @@ export async function start(options: StartOptions & Parameters<typeof run>[1] = 
       appOptions.addHandler((req, res) => crewbot!.web.handle(req, res)); // issue 7: /jobs, /auth/*
       appOptions.addHandler(metricsHandler(crewbot.services.metrics, () => health(crewbot!)));
     },
-    { ...options, env },
+    // GHE_HOST for every request and every installation token, the webhook handlers' and jobs' alike.
+    { ...options, env, Octokit: githubOctokit(env, options.Octokit) },
   );
   const worker = options.worker ?? stores.kind === "sqlite";
   if (worker) await crewbot!.runner.start();

@@ -7,7 +7,7 @@
 import { createServer, type Server } from "node:http";
 import { hostname } from "node:os";
 import { getPrivateKey } from "@probot/get-private-key";
-import { createProbot, type Probot } from "probot";
+import { githubProbot, type OctokitClass } from "./github/octokit.js";
 import { composeCrewbot, type Crewbot, type CrewbotOptions } from "./app/compose.js";
 import { dataDir } from "./jobs/job-dirs.js";
 import { metricsHandler } from "./metrics/metrics.js";
@@ -16,7 +16,7 @@ import { openQueue } from "./queue/open-queue.js";
 export interface WorkerOptions extends Partial<CrewbotOptions> {
   env?: NodeJS.ProcessEnv;
   /** The Octokit class (tests pass one without retries). */
-  Octokit?: NonNullable<ConstructorParameters<typeof Probot>[0]>["Octokit"];
+  Octokit?: OctokitClass;
 }
 
 export interface StartedWorker {
@@ -32,9 +32,9 @@ export async function startWorker(options: WorkerOptions = {}): Promise<StartedW
   if (!env.REDIS_URL) console.warn("REDIS_URL is not set: this worker shares the embedded SQLite queue of its data dir (one machine only).");
 
   const stores = await openQueue(env, dataDir(env));
-  // As `npm start` builds its Probot (GHE_HOST, LOG_LEVEL, …), without a server; loading an
-  // empty app waits for its logger and auth to be ready.
-  const probot = createProbot({ env, overrides: options.Octokit ? { Octokit: options.Octokit } : {} });
+  // As `npm start` builds its Probot (GHE_HOST for every request and token, LOG_LEVEL, …), without
+  // a server; loading an empty app waits for its logger and auth to be ready.
+  const probot = githubProbot({ env, Octokit: options.Octokit });
   await probot.load(() => {});
   // Unique per process: a starting runner takes jobs held under its own id for its dead
   // predecessor's, so two workers on one host must not share one. CREWBOT_WORKER_ID keeps it

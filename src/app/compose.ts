@@ -3,6 +3,8 @@ import type { Probot } from "probot";
 import { createClient } from "../agent/provider.js";
 import { botIdentityResolver } from "../github/bot-identity.js";
 import { PermissionCache } from "../github/permission-cache.js";
+import { installationToken } from "../github/installation-token.js";
+import { renewInstallationToken } from "../github/octokit.js";
 import { operatorLimits } from "../installations/limits.js";
 import { applyInstallationEvent } from "../installations/apply.js";
 import { coverageRefusal } from "../installations/coverage.js";
@@ -70,7 +72,10 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const gates = new Map<number, WriteGate>();
   const writerFor = (installationId: number, octokit: InstallationOctokit, secrets: string[] = []) => {
     if (!gates.has(installationId)) gates.set(installationId, new WriteGate(1000));
-    return new GitHubWriter({ octokit, gate: gates.get(installationId), secrets: [...operatorSecrets, ...secrets], log });
+    // A write answered 401 gets a newly minted token (redacted like the first) and one more try.
+    const refreshAuth = async (): Promise<void> => writer.addSecret((await renewInstallationToken(octokit)).token);
+    const writer: GitHubWriter = new GitHubWriter({ octokit, gate: gates.get(installationId), secrets: [...operatorSecrets, ...secrets], log, refreshAuth });
+    return writer;
   };
 
   const permissions = new PermissionCache();
@@ -87,7 +92,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
       octokit.hook.after("request", (response) => metrics.githubRateLimit(installationId, response.headers["x-ratelimit-remaining"]));
       return octokit;
     },
-    tokenFor: async (octokit) => ((await octokit.auth({ type: "installation" })) as { token: string }).token,
+    tokenFor: async (octokit, options) => (await installationToken(octokit, options)).token,
     writerFor,
     anthropic: () => createClient({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, env }),
     sandbox: () => detectSandbox(),

@@ -1,7 +1,7 @@
 import type { AgentEvent } from "../agent/events.js";
 import type { InstallationOctokit } from "../github/types.js";
 import type { GitHubWriter } from "../report/github-writer.js";
-import { cachedToken, type TokenProvider } from "../workspace/push.js";
+import type { TokenProvider } from "../workspace/push.js";
 import type { EndState } from "../queue/job-queue.js";
 import type { EndResult, JobContext } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
@@ -19,8 +19,11 @@ export interface JobReport {
   octokit: InstallationOctokit;
   /** The installation token of this job, for git (header only); redacted from everything posted. */
   token: string;
-  /** The same token while it is young, a new one once it is 50 minutes old (pushes at the end of long jobs). */
-  freshToken: TokenProvider;
+  /**
+   * The installation token for git right now: `token` while it has 10 minutes or more left (by its
+   * `expires_at`), else a new one; `{ renew: true }` mints a new one (GitHub refused the last).
+   */
+  gitToken: TokenProvider;
   /** The installation's writer, for the job's own writes (a pull request). */
   writer: GitHubWriter;
   event(event: AgentEvent): void;
@@ -60,7 +63,11 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
   return {
     octokit,
     token,
-    freshToken: cachedToken(() => services.tokenFor(octokit), { initial: { token, mintedAt: Date.now() } }),
+    gitToken: async (options) => {
+      const current = await services.tokenFor(octokit, options);
+      writer.addSecret(current); // a renewed token is redacted like the first
+      return current;
+    },
     writer,
     event: (event) => {
       services.transcripts?.append(job.id, event); // issue 7

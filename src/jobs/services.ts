@@ -15,8 +15,8 @@ import type { MirrorStore } from "../workspace/mirror.js";
 export interface JobServices {
   /** An Octokit authenticated as the installation (`probot.auth(id)`). */
   octokitFor(installationId: number): Promise<InstallationOctokit>;
-  /** A fresh installation token for git, given to git as a header only. */
-  tokenFor(octokit: InstallationOctokit): Promise<string>;
+  /** The installation token for git (a header only): one with 10+ minutes left, or new with `renew`. */
+  tokenFor(octokit: InstallationOctokit, options?: { renew?: boolean }): Promise<string>;
   /** The one writer of an installation: its writes are spaced and redacted together. */
   writerFor(installationId: number, octokit: InstallationOctokit, secrets?: string[]): GitHubWriter;
   /** The model client; throws with a plain reason when it cannot be made (no API key). */

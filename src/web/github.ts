@@ -3,6 +3,7 @@
  * API (`GHE_HOST` when set), the user, and whether they can read a repository (asked with their
  * token, remembered ~60 s per user and repository).
  */
+import { apiBaseUrl, webBaseUrl } from "../github/octokit.js";
 
 export interface GitHubUser {
   login: string;
@@ -21,17 +22,11 @@ export interface GitHubWebOptions {
   now?: () => number;
 }
 
-/** `https://github.com`, or `<GHE_PROTOCOL>://<GHE_HOST>`. */
-export function oauthBaseOf(env: NodeJS.ProcessEnv): string {
-  if (env.GHE_HOST) return `${env.GHE_PROTOCOL || "https"}://${env.GHE_HOST}`;
-  return "https://github.com";
-}
+/** `https://github.com`, or `<GHE_PROTOCOL>://<GHE_HOST>`: the host every other GitHub request of crewbot uses. */
+export const oauthBaseOf = webBaseUrl;
 
 /** `https://api.github.com`, or `<GHE_PROTOCOL>://<GHE_HOST>/api/v3`. */
-export function apiBaseOf(env: NodeJS.ProcessEnv): string {
-  if (env.GHE_HOST) return `${env.GHE_PROTOCOL || "https"}://${env.GHE_HOST}/api/v3`;
-  return "https://api.github.com";
-}
+export const apiBaseOf = apiBaseUrl;
 
 const MAX_CACHED = 10_000;
 

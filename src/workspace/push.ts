@@ -3,42 +3,40 @@ import { git, GitError, REMOTE_PROTOCOLS } from "./git.js";
 import { validateBranch, validateCloneUrl } from "./refs.js";
 import { pushRuleError } from "./branch-rules.js";
 
-/** Gives a currently valid installation token; called right before every network command. */
-export type TokenProvider = () => Promise<string>;
+/**
+ * Gives a currently valid installation token; called right before every network command.
+ * `renew`: GitHub refused the last one (401), so a newly minted one is wanted, not the cached one.
+ */
+export type TokenProvider = (options?: { renew?: boolean }) => Promise<string>;
 
-/** Installation tokens live 60 min; one older than this is replaced before it is used. */
-export const TOKEN_MAX_AGE_MS = 50 * 60_000;
+/** git's words for an HTTP 401: the token itself was refused (expired or revoked), not a permission. */
+const TOKEN_REFUSED = /Authentication failed|could not read Username|Invalid username or password|returned error: 401\b/i;
 
-export interface CachedTokenOptions {
-  /** A token the job already has, and when it was minted (ms since epoch). */
-  initial?: { token: string; mintedAt: number };
-  maxAgeMs?: number;
-  now?: () => number;
+/** Thrown when GitHub refused the installation token, and the newly minted one too. */
+export class TokenRefusedError extends GitError {
+  override name = "TokenRefusedError";
 }
 
 /**
- * A TokenProvider that keeps the token `mint` returns and mints a new one once it is older than
- * `maxAgeMs` (50 min), so a push at the end of a long job never goes out with a dying token.
- * Concurrent calls share one mint; a failed mint is not cached.
+ * Runs a network git command with the provider's token; when GitHub answers 401 it runs once
+ * more with a newly minted token. A second 401 is a TokenRefusedError that says so.
  */
-export function cachedToken(mint: () => Promise<string>, options: CachedTokenOptions = {}): TokenProvider {
-  const { maxAgeMs = TOKEN_MAX_AGE_MS, now = Date.now } = options;
-  let current = options.initial;
-  let pending: Promise<string> | undefined;
-  return async () => {
-    if (current && now() - current.mintedAt < maxAgeMs) return current.token;
-    pending ??= (async () => {
-      const mintedAt = now();
-      try {
-        const token = await mint();
-        current = { token, mintedAt };
-        return token;
-      } finally {
-        pending = undefined;
-      }
-    })();
-    return pending;
-  };
+async function withToken<T>(token: TokenProvider, what: string, run: (token: string) => Promise<T>): Promise<T> {
+  try {
+    return await run(await token());
+  } catch (error) {
+    if (!(error instanceof GitError) || !TOKEN_REFUSED.test(error.stderr)) throw error;
+  }
+  try {
+    return await run(await token({ renew: true }));
+  } catch (error) {
+    if (!(error instanceof GitError) || !TOKEN_REFUSED.test(error.stderr)) throw error;
+    const refused = new TokenRefusedError(
+      `${what} failed: GitHub refused the installation token, and a newly minted one too (401): the token was revoked or the app lost access to this repository`,
+    );
+    refused.stderr = error.stderr;
+    throw refused;
+  }
 }
 
 /**
@@ -68,7 +66,9 @@ export interface RemoteOptions {
 export async function listRemoteBranches({ checkout, cloneUrl, token, timeoutMs = 5 * 60_000 }: RemoteOptions): Promise<string[]> {
   const url = validateCloneUrl(cloneUrl).href;
   await assertSafeLocalConfig(checkout);
-  const out = await git(["ls-remote", "--heads", "--", url], { cwd: checkout, token: await token(), config: REMOTE_PROTOCOLS, timeoutMs });
+  const out = await withToken(token, "listing the repository's branches", (value) =>
+    git(["ls-remote", "--heads", "--", url], { cwd: checkout, token: value, config: REMOTE_PROTOCOLS, timeoutMs }),
+  );
   return out
     .split("\n")
     .map((line) => line.split("\t")[1] ?? "")
@@ -128,12 +128,9 @@ export async function pushBranch(options: PushOptions): Promise<PushResult> {
   await assertSafeLocalConfig(checkout);
   const args = ["push", "--quiet", "--no-follow-tags", "--no-signed", "--recurse-submodules=no", "--no-verify"];
   try {
-    await git([...args, "--", url, `${sha}:refs/heads/${branch}`], {
-      cwd: checkout,
-      token: await options.token(),
-      config: REMOTE_PROTOCOLS,
-      timeoutMs,
-    });
+    await withToken(options.token, `pushing to ${branch}`, (token) =>
+      git([...args, "--", url, `${sha}:refs/heads/${branch}`], { cwd: checkout, token, config: REMOTE_PROTOCOLS, timeoutMs }),
+    );
   } catch (error) {
     throw explainPush(error, branch);
   }
@@ -141,14 +138,14 @@ export async function pushBranch(options: PushOptions): Promise<PushResult> {
 }
 
 function explainPush(error: unknown, branch: string): Error {
-  if (!(error instanceof GitError)) return error as Error;
+  if (!(error instanceof GitError) || error instanceof TokenRefusedError) return error as Error;
   const ruled = pushRuleError(error, branch); // GH006 / GH013: the rule named, and what to do
   if (ruled) return ruled;
   let message: string | undefined;
   if (/non-fast-forward|\[rejected\]|fetch first/i.test(error.stderr)) {
     message = `pushing to ${branch} was rejected: the branch has commits crewbot does not have (crewbot never force-pushes)`;
-  } else if (/Authentication failed|could not read Username|\b401\b|\b403\b/i.test(error.stderr)) {
-    message = `pushing to ${branch} failed: authentication refused (does the app have contents: write on this repository?)`;
+  } else if (/\b403\b|Permission to .* denied/i.test(error.stderr)) {
+    message = `pushing to ${branch} was refused (403): the app's token may not write here (does the app have contents: write on this repository?)`;
   } else if (/workflow/i.test(error.stderr) && /refusing|permission/i.test(error.stderr)) {
     message = `pushing to ${branch} was refused: the app may not change .github/workflows without the workflows permission`;
   }

@@ -7,7 +7,7 @@ import { uniqueIssueBranch } from "../../src/workspace/branch.js";
 import { makeCheckout } from "../../src/workspace/checkout.js";
 import { commitStep } from "../../src/workspace/commit.js";
 import { MirrorStore } from "../../src/workspace/mirror.js";
-import { assertPushable, cachedToken, pushBranch, TOKEN_MAX_AGE_MS } from "../../src/workspace/push.js";
+import { assertPushable, pushBranch } from "../../src/workspace/push.js";
 import { gitSync, tempDir } from "../helpers/git-repo.js";
 import { commit, filesContaining, serve, TOKEN } from "./fixture.js";
 
@@ -186,42 +186,5 @@ describe("pushBranch", () => {
     }
     expect(server.requests.length).toBe(before);
     expect(tokenCalls).toEqual([]);
-  });
-
-  it("refreshes a token older than 50 minutes before pushing", async () => {
-    const { src, co, remote } = await job({ "a.txt": "a\n" });
-    let now = 1_000_000;
-    const minted: number[] = [];
-    const token = cachedToken(
-      async () => {
-        minted.push(now);
-        return TOKEN;
-      },
-      { initial: { token: "ghs_expired", mintedAt: now }, now: () => now },
-    );
-    expect(await token()).toBe("ghs_expired");
-    now += TOKEN_MAX_AGE_MS - 1;
-    expect(await token()).toBe("ghs_expired");
-    now += 1; // 50 minutes old: replaced at the next use
-    await write(co.path, { "b.txt": "b\n" });
-    await commitStep({ checkout: co.path, author: BOT, step: "Add b" });
-    expect((await pushBranch({ ...remote, token, branch: "crewbot/issue-2-fresh" })).pushed).toBe(true);
-    expect(minted).toEqual([now]);
-    expect(remoteHas(src.dir, "crewbot/issue-2-fresh")).toBe(true);
-    // Concurrent callers share one mint; a failed mint is not kept.
-    now += TOKEN_MAX_AGE_MS;
-    expect(await Promise.all([token(), token(), token()])).toEqual([TOKEN, TOKEN, TOKEN]);
-    expect(minted.length).toBe(2);
-    let fail = true;
-    const flaky = cachedToken(async () => {
-      if (fail) throw new Error("mint failed");
-      return "ghs_ok";
-    });
-    await expect(flaky()).rejects.toThrow(/mint failed/);
-    fail = false;
-    expect(await flaky()).toBe("ghs_ok");
-    // A stale token that is not refreshed is refused by the server (the push fails, redacted).
-    const stale = pushBranch({ ...remote, token: async () => "ghs_expired", branch: "crewbot/issue-2-stale" });
-    await expect(stale).rejects.toThrow(/authentication refused/);
   });
 });
