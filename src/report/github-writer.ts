@@ -5,15 +5,9 @@
 import { COMMENT_LIMIT, cutMiddle } from "./markdown.js";
 import { redact } from "./redact.js";
 
-export interface Clock {
-  now(): number;
-  sleep(ms: number): Promise<void>;
-}
+import { realClock, WriteGate, type Clock } from "./write-gate.js";
 
-export const realClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-};
+export { DEFAULT_WRITE_BUDGET, realClock, WriteGate, WriteSuperseded, type Clock, type WriteBudget } from "./write-gate.js";
 
 /** Pino (Probot's `log`) fits this; messages are plain strings. */
 export interface ReportLog {
@@ -34,34 +28,6 @@ export interface OctokitLike {
   request(route: string, params?: Record<string, unknown>): Promise<GitHubResponse<any>>;
 }
 
-/**
- * Serialises writes and spaces their starts `minSpacingMs` apart. Share one gate between the
- * writers of one installation (jobs running side by side) so their writes are spaced together.
- */
-export class WriteGate {
-  private tail: Promise<unknown> = Promise.resolve();
-  private lastStart = Number.NEGATIVE_INFINITY;
-
-  constructor(
-    readonly minSpacingMs = 1000,
-    readonly clock: Clock = realClock,
-  ) {}
-
-  /** Runs `task` after every task queued before it has settled. */
-  run<T>(task: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(task, task);
-    this.tail = result.catch(() => {});
-    return result;
-  }
-
-  /** Inside `run`: waits until the next write may start, and marks it started. */
-  async turn(): Promise<void> {
-    const wait = this.lastStart + this.minSpacingMs - this.clock.now();
-    if (wait > 0) await this.clock.sleep(wait);
-    this.lastStart = this.clock.now();
-  }
-}
-
 export interface GitHubWriterOptions {
   octokit: OctokitLike;
   /** Literal secrets to redact besides known token shapes: the installation token, app secrets. */
@@ -75,6 +41,16 @@ export interface GitHubWriterOptions {
   clock?: Clock;
   gate?: WriteGate;
   log?: ReportLog;
+  /**
+   * Called when a write is answered 401 (the installation token expired or was revoked): it gets
+   * the Octokit a new token; the write is then sent once more.
+   */
+  refreshAuth?: () => Promise<void>;
+}
+
+/** How a write is queued: a progress edit yields to every other write, and a newer one of the same comment replaces it. */
+export interface WriteOptions {
+  progress?: boolean;
 }
 
 /** Parameters Octokit reads itself; never redacted or cut. */
@@ -114,6 +90,22 @@ export function rateLimitWaitMs(err: unknown, now: number, attempt = 0): number 
 
 export const httpStatus = (err: unknown): number | undefined => (err as HttpErrorLike | undefined)?.status;
 
+/** The comment (or other thing) a write changes, so a newer write of it can replace a queued progress edit. */
+function writeKey(route: string, params: Record<string, unknown>): string | undefined {
+  if (params.comment_id === undefined) return undefined;
+  return `${route.split(" ").pop()}#${String(params.owner)}/${String(params.repo)}#${String(params.comment_id)}`;
+}
+
+/** A second 401 after a new token: the token is not the problem we can fix; say what is. */
+function tokenRefused(route: string, err: unknown): Error {
+  const failure = new Error(
+    `GitHub refused the installation token on ${route} (401) even after getting a new one: the installation token expired or was revoked (is the app still installed, and its private key valid?)`,
+    { cause: err },
+  ) as Error & { status: number };
+  failure.status = 401;
+  return failure;
+}
+
 export class GitHubWriter {
   /** Write requests sent (retries included), for benches. */
   writes = 0;
@@ -126,6 +118,7 @@ export class GitHubWriter {
   private readonly maxRetries: number;
   private readonly maxWaitMs: number;
   private readonly log: ReportLog;
+  private readonly refreshAuth: (() => Promise<void>) | undefined;
 
   constructor(options: GitHubWriterOptions) {
     this.octokit = options.octokit;
@@ -135,6 +128,12 @@ export class GitHubWriter {
     this.maxRetries = options.maxRetries ?? 3;
     this.maxWaitMs = options.maxWaitMs ?? 15 * 60_000;
     this.log = options.log ?? silentLog;
+    this.refreshAuth = options.refreshAuth;
+  }
+
+  /** The installation's gate (its budget is shared by every writer of the installation). */
+  get writeGate(): WriteGate {
+    return this.gate;
   }
 
   /** A secret learnt later (a refreshed installation token). */
@@ -149,28 +148,47 @@ export class GitHubWriter {
 
   /**
    * Sends one write (`POST /repos/{owner}/{repo}/issues/{issue_number}/comments`, …) in turn.
-   * Rate limits are waited out and retried; any other error (a 422 too) is thrown unchanged.
+   * Rate limits are waited out and retried; a 401 gets a new token (`refreshAuth`) and one more
+   * try; any other error (a 422 too) is thrown unchanged. A progress edit (`progress`) waits behind
+   * every other write, and one still queued when a newer write of the same comment comes is
+   * dropped: it rejects with `WriteSuperseded`. `body` may be a function, called when the write is sent.
    */
-  write<T = unknown>(route: string, params: Record<string, unknown> = {}): Promise<GitHubResponse<T>> {
-    // Prepared synchronously so the order of write() calls is the order GitHub sees.
-    const prepared = this.prepare(route, params);
-    return this.gate.run(async () => {
-      for (let attempt = 0; ; attempt += 1) {
-        await this.gate.turn();
-        this.writes += 1;
-        try {
-          return await this.octokit.request(route, prepared);
-        } catch (err) {
-          const wait = rateLimitWaitMs(err, this.clock.now(), attempt);
-          if (wait === null || attempt >= this.maxRetries || wait > this.maxWaitMs) throw err;
-          this.retries += 1;
-          this.log.warn(
-            `GitHub rate limit (${httpStatus(err)}) on ${route}; retrying in ${Math.ceil(wait / 1000)} s (retry ${attempt + 1} of ${this.maxRetries})`,
-          );
-          await this.clock.sleep(wait);
-        }
-      }
+  write<T = unknown>(route: string, params: Record<string, unknown> = {}, options: WriteOptions = {}): Promise<GitHubResponse<T>> {
+    // Prepared synchronously so the order of write() calls is the order GitHub sees. A body given
+    // as a function is rendered when the write is sent, so a progress edit that waited shows the newest state.
+    const lazy = typeof params.body === "function" ? (params.body as () => string) : undefined;
+    const prepared = lazy ? undefined : this.prepare(route, params);
+    return this.gate.run(() => this.send<T>(route, prepared ?? this.prepare(route, { ...params, body: lazy!() })), {
+      progress: options.progress,
+      key: writeKey(route, params),
     });
+  }
+
+  private async send<T>(route: string, prepared: Record<string, unknown>): Promise<GitHubResponse<T>> {
+    let refreshed = false;
+    for (let attempt = 0; ; ) {
+      await this.gate.turn();
+      this.writes += 1;
+      try {
+        return await this.octokit.request(route, prepared);
+      } catch (err) {
+        if (httpStatus(err) === 401 && this.refreshAuth) {
+          if (refreshed) throw tokenRefused(route, err);
+          refreshed = true;
+          this.log.warn(`GitHub answered 401 on ${route}: getting a new installation token and trying once more`);
+          await this.refreshAuth();
+          continue;
+        }
+        const wait = rateLimitWaitMs(err, this.clock.now(), attempt);
+        if (wait === null || attempt >= this.maxRetries || wait > this.maxWaitMs) throw err;
+        this.retries += 1;
+        this.log.warn(
+          `GitHub rate limit (${httpStatus(err)}) on ${route}; retrying in ${Math.ceil(wait / 1000)} s (retry ${attempt + 1} of ${this.maxRetries})`,
+        );
+        await this.clock.sleep(wait);
+        attempt += 1;
+      }
+    }
   }
 
   private prepare(route: string, params: Record<string, unknown>): Record<string, unknown> {

@@ -2,8 +2,12 @@
  * One job's presence on its issue or PR: the 👀 reaction, the progress comment edited in place
  * (coalesced), the terminal edit, and one-off replies — every write through the GitHubWriter.
  * Reporting never crashes a job: failures are logged and the job goes on.
+ *
+ * Cadence (DESIGN.md §2): an edit only when something other than the clock changed (the elapsed
+ * time shown is brought up to date by edits made for another reason), at least `editIntervalMs`
+ * after the previous one; the terminal edit is sent at once.
  */
-import { type Clock, type GitHubWriter, httpStatus, realClock, type ReportLog, silentLog } from "./github-writer.js";
+import { type Clock, type GitHubWriter, httpStatus, realClock, type ReportLog, silentLog, WriteSuperseded } from "./github-writer.js";
 import { renderProgress } from "./render.js";
 import { jobMarker, type ProgressState } from "./types.js";
 
@@ -26,7 +30,7 @@ export interface ProgressReporterOptions {
   /** The job's progress comment from an earlier attempt (restart, queued job): edited, not reposted. */
   commentId?: number;
   clock?: Clock;
-  /** Default 2000: at most one progress edit per job this often (DESIGN.md §2). */
+  /** Default 10 000 (`CREWBOT_EDIT_INTERVAL_S`): the least time between two progress edits (DESIGN.md §2). */
   editIntervalMs?: number;
   /** Attempts at the terminal edit. Default 3. */
   finalAttempts?: number;
@@ -37,6 +41,16 @@ export interface ProgressReporterOptions {
 }
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+export const DEFAULT_EDIT_INTERVAL_MS = 10_000;
+
+/** A state waiting to be shown, with when it arrived (its elapsed time goes on from there). */
+interface Pending {
+  state: ProgressState;
+  /** Its body without the clock: equal keys mean only the elapsed time differs. */
+  key: string;
+  at: number;
+}
 
 /** A reply comment through the writer; logs and returns undefined when it fails. */
 export async function postReply(
@@ -69,12 +83,16 @@ export class ProgressReporter {
   private readonly interval: number;
   private starting: Promise<number | undefined> | undefined;
   private finishing: Promise<boolean> | undefined;
-  /** The newest body not yet sent; intermediate ones are dropped. */
-  private pending: string | undefined;
+  /** The newest state not yet shown; intermediate ones are dropped. */
+  private pending: Pending | undefined;
   private flushing = false;
   private flushDone: Promise<void> = Promise.resolve();
   private lastBody: string | undefined;
+  /** The clock-free key of the body last shown. */
+  private lastKey: string | undefined;
   private lastEditAt = Number.NEGATIVE_INFINITY;
+  /** Progress edits sent (the post and the terminal edit not counted), for benches. */
+  edits = 0;
 
   constructor(private readonly options: ProgressReporterOptions) {
     this.writer = options.writer;
@@ -83,7 +101,7 @@ export class ProgressReporter {
     this.clock = options.clock ?? realClock;
     this.render = options.render ?? renderProgress;
     this.log = options.log ?? silentLog;
-    this.interval = options.editIntervalMs ?? 2000;
+    this.interval = options.editIntervalMs ?? DEFAULT_EDIT_INTERVAL_MS;
   }
 
   /** The progress comment's id, once posted (store it with the job: a restart edits it). */
@@ -114,12 +132,19 @@ export class ProgressReporter {
     return this.starting;
   }
 
-  /** Coalesced: at most one edit per interval, with the newest state; nothing when unchanged. */
+  /**
+   * Coalesced: at most one edit per interval, with the newest state (its elapsed time as of the
+   * edit); nothing when only the clock moved since the body last shown.
+   */
   update(state: ProgressState): void {
     if (this.finishing) return;
-    const body = this.safeRender(state);
-    if (body === undefined) return;
-    this.pending = body;
+    const key = this.clockFree(state);
+    if (key === undefined) return;
+    if (key === (this.pending?.key ?? this.lastKey)) {
+      // Only the clock moved: keep what waits (its own clock goes on), start nothing.
+      return;
+    }
+    this.pending = { state, key, at: this.clock.now() };
     if (!this.flushing) {
       this.flushing = true;
       this.flushDone = this.flush().catch((err: unknown) => {
@@ -166,17 +191,18 @@ export class ProgressReporter {
 
   private async doStart(state: ProgressState): Promise<number | undefined> {
     const body = this.safeRender(state) ?? `⏳ Starting\n${jobMarker(this.options.jobId)}`;
+    const key = this.clockFree(state);
     try {
       if (this.id !== undefined) {
         try {
-          await this.edit(this.id, body);
+          await this.edit(this.id, body, key);
           return this.id;
         } catch (err) {
           if (httpStatus(err) !== 404) throw err;
           this.id = undefined; // deleted meanwhile: post a new one
         }
       }
-      this.id = await this.post(body);
+      this.id = await this.post(body, key);
     } catch (err) {
       this.log.warn(`job ${this.options.jobId}: could not post the progress comment: ${message(err)}`);
     }
@@ -203,16 +229,52 @@ export class ProgressReporter {
         this.pending = undefined; // nowhere to show it; the terminal edit will post one
         continue;
       }
-      const body = this.pending;
-      this.pending = undefined;
-      if (body === this.lastBody) continue;
+      if (this.pending.key === this.lastKey) {
+        this.pending = undefined; // back to what is shown: the clock alone is no reason to edit
+        continue;
+      }
       try {
-        await this.edit(this.id, body);
+        await this.editProgress(this.id);
       } catch (err) {
         this.lastEditAt = this.clock.now(); // no hammering while GitHub is unhappy
-        this.log.warn(`job ${this.options.jobId}: progress edit failed: ${message(err)}`);
+        if (!(err instanceof WriteSuperseded)) this.log.warn(`job ${this.options.jobId}: progress edit failed: ${message(err)}`);
       }
     }
+  }
+
+  /**
+   * One progress edit, queued behind the installation's other writes: its body is rendered when
+   * the writer sends it, from the newest state then, with the elapsed time as of that moment.
+   */
+  private async editProgress(commentId: number): Promise<void> {
+    let sent: { body: string; key: string } | undefined;
+    const queued = this.pending!;
+    const take = (): string => {
+      if (sent) return sent.body;
+      // The newest state; the one queued when the terminal edit dropped what waited.
+      const pending = this.pending ?? queued;
+      this.pending = undefined;
+      const body = this.safeRender(this.elapsedNow(pending)) ?? this.lastBody ?? "";
+      sent = { body, key: pending.key };
+      return body;
+    };
+    const params = { owner: this.target.owner, repo: this.target.repo, comment_id: commentId, body: take };
+    await this.writer.write("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", params, { progress: true });
+    this.lastBody = sent?.body;
+    this.lastKey = sent?.key;
+    this.lastEditAt = this.clock.now();
+    this.edits += 1;
+  }
+
+  /** The waiting state with its elapsed time moved on to now (a terminal state keeps its own). */
+  private elapsedNow(pending: Pending): ProgressState {
+    if (pending.state.terminal) return pending.state;
+    return { ...pending.state, elapsedMs: pending.state.elapsedMs + Math.max(0, this.clock.now() - pending.at) };
+  }
+
+  /** The body with the clock taken out, to tell a real change from time passing; undefined when it cannot render. */
+  private clockFree(state: ProgressState): string | undefined {
+    return this.safeRender({ ...state, elapsedMs: 0 });
   }
 
   private async doFinish(state: ProgressState): Promise<boolean> {
@@ -242,7 +304,7 @@ export class ProgressReporter {
     }
   }
 
-  private async post(body: string): Promise<number> {
+  private async post(body: string, key?: string): Promise<number> {
     const res = await this.writer.write<{ id: number }>("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
       owner: this.target.owner,
       repo: this.target.repo,
@@ -250,11 +312,12 @@ export class ProgressReporter {
       body,
     });
     this.lastBody = body;
+    this.lastKey = key;
     this.lastEditAt = this.clock.now();
     return res.data.id;
   }
 
-  private async edit(commentId: number, body: string): Promise<void> {
+  private async edit(commentId: number, body: string, key?: string): Promise<void> {
     await this.writer.write("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", {
       owner: this.target.owner,
       repo: this.target.repo,
@@ -262,6 +325,7 @@ export class ProgressReporter {
       body,
     });
     this.lastBody = body;
+    this.lastKey = key;
     this.lastEditAt = this.clock.now();
   }
 }

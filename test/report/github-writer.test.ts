@@ -102,6 +102,61 @@ describe("GitHubWriter", () => {
     expect(clock.sleeps).toEqual([]);
   });
 
+  it("a write answered 401 gets a new token and is sent once more", async () => {
+    const clock = fakeClock();
+    let refreshed = 0;
+    const writer = new GitHubWriter({ octokit: newOctokit(), clock, refreshAuth: async () => void (refreshed += 1) });
+    nock(API).post(COMMENTS, { body: "x" }).reply(401, { message: "Bad credentials" });
+    nock(API).post(COMMENTS, { body: "x" }).reply(201, { id: 5 });
+    const res = await writer.write<{ id: number }>(route, params("x"));
+    expect(res.data.id).toBe(5);
+    expect(refreshed).toBe(1);
+    expect(writer.writes).toBe(2);
+  });
+
+  it("a second 401 fails naming the expired or revoked installation token, and is not retried again", async () => {
+    const clock = fakeClock();
+    let refreshed = 0;
+    const writer = new GitHubWriter({ octokit: newOctokit(), clock, refreshAuth: async () => void (refreshed += 1) });
+    nock(API).post(COMMENTS).times(2).reply(401, { message: "Bad credentials" });
+    const failure = writer.write(route, params("x"));
+    await expect(failure).rejects.toMatchObject({ status: 401 });
+    await expect(failure).rejects.toThrow(/installation token expired or was revoked/);
+    expect(refreshed).toBe(1);
+    expect(writer.writes).toBe(2);
+  });
+
+  it("each write gets its own new-token retry", async () => {
+    const clock = fakeClock();
+    let refreshed = 0;
+    const writer = new GitHubWriter({ octokit: newOctokit(), clock, refreshAuth: async () => void (refreshed += 1) });
+    nock(API).post(COMMENTS).reply(401, { message: "Bad credentials" });
+    nock(API).post(COMMENTS).reply(201, { id: 1 });
+    nock(API).post(COMMENTS).reply(401, { message: "Bad credentials" });
+    nock(API).post(COMMENTS).reply(201, { id: 2 });
+    await writer.write(route, params("a"));
+    await writer.write(route, params("b"));
+    expect(refreshed).toBe(2);
+  });
+
+  it("without refreshAuth a 401 is thrown unchanged", async () => {
+    const { writer } = setup();
+    nock(API).post(COMMENTS).reply(401, { message: "Bad credentials" });
+    await expect(writer.write(route, params("x"))).rejects.toMatchObject({ status: 401 });
+    expect(writer.writes).toBe(1);
+  });
+
+  it("renders a body given as a function when the write is sent", async () => {
+    const { writer } = setup();
+    let text = "old";
+    nock(API).post(COMMENTS).reply(201, { id: 1 });
+    nock(API).post(COMMENTS, { body: `new ${REDACTED}` }).reply(201, { id: 2 });
+    const first = writer.write(route, params("first"));
+    const second = writer.write(route, { owner: "o", repo: "r", issue_number: 7, body: () => `${text} ${TOKEN}` });
+    text = "new";
+    await Promise.all([first, second]);
+  });
+
   it("keeps going after a failed write: the next one is still sent, spaced", async () => {
     const { writer, clock, start } = setup();
     nock(API).post(COMMENTS).reply(422, { message: "Validation Failed" });

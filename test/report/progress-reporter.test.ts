@@ -89,7 +89,10 @@ describe("ProgressReporter", () => {
     expect(logs).toEqual([expect.stringMatching(/^warn: job job-1: could not post the progress comment/)]);
   });
 
-  it("turns 10 rapid updates into at most 2 edits, the last with the last state", async () => {
+  /** A state as the comment shows it after waiting `waitedMs` for its edit: the elapsed time goes on. */
+  const shown = (st: ProgressState, waitedMs: number) => renderProgress({ ...st, elapsedMs: st.elapsedMs + waitedMs });
+
+  it("turns 10 rapid updates into 1 edit, 10 s after the post, with the last state", async () => {
     const { reporter, clock } = setup();
     expectPost(renderProgress(state(0)));
     await reporter.start(state(0));
@@ -97,24 +100,25 @@ describe("ProgressReporter", () => {
     const startedAt = clock.now();
     for (let turn = 1; turn <= 10; turn += 1) reporter.update(state(turn));
     await reporter.idle();
-    expect(bodies.length).toBeLessThanOrEqual(2);
-    expect(bodies.at(-1)).toBe(renderProgress(state(10)));
-    expect(clock.now() - startedAt).toBeGreaterThanOrEqual(2000); // not sooner than 2 s after the post
+    // The fake clock's sleep moves time at once: updates 2–10 arrive when the interval has passed.
+    expect(bodies).toEqual([renderProgress(state(10))]);
+    expect(clock.now() - startedAt).toBe(10_000); // CREWBOT_EDIT_INTERVAL_S's default
+    expect(reporter.edits).toBe(1);
   });
 
-  it("spaces edits 2 s apart while updates keep coming", async () => {
-    const { reporter, clock } = setup({ commentId: 500 });
-    const bodies = recordEdits(4);
+  it("spaces edits the edit interval apart while updates keep coming", async () => {
+    const { clock, writer } = setup();
+    const reporter = new ProgressReporter({ writer, target: { owner: "o", repo: "r", number: 7 }, jobId: "job-1", clock, commentId: 500, editIntervalMs: 30_000 });
+    const bodies = recordEdits(3);
     await reporter.start(state(0));
     const times: number[] = [];
-    for (let turn = 1; turn <= 3; turn += 1) {
+    for (let turn = 1; turn <= 2; turn += 1) {
       reporter.update(state(turn));
       await reporter.idle();
       times.push(clock.now());
     }
-    expect(bodies).toEqual([0, 1, 2, 3].map((t) => renderProgress(state(t))));
-    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(2000);
-    expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(2000);
+    expect(bodies).toEqual([renderProgress(state(0)), shown(state(1), 30_000), shown(state(2), 30_000)]);
+    expect(times[1]! - times[0]!).toBe(30_000);
   });
 
   it("does not edit when the body did not change", async () => {
@@ -125,19 +129,56 @@ describe("ProgressReporter", () => {
     await reporter.idle();
   });
 
+  it("makes no edit when only the clock moved, however long", async () => {
+    const { reporter, clock, writer } = setup();
+    expectPost(renderProgress(state(1)));
+    await reporter.start(state(1));
+    for (let i = 1; i <= 100; i += 1) {
+      clock.advance(15_000);
+      reporter.update(state(1, { elapsedMs: 1000 + i * 15_000 }));
+    }
+    await reporter.idle();
+    expect(writer.writes).toBe(1); // the post alone: nock fails the test on any edit
+    expect(reporter.edits).toBe(0);
+  });
+
+  it("shows the elapsed time of now in an edit made for another reason", async () => {
+    const { reporter, clock } = setup();
+    expectPost(renderProgress(state(1)));
+    await reporter.start(state(1));
+    clock.advance(60_000);
+    reporter.update(state(1, { elapsedMs: 61_000 })); // the clock alone: nothing
+    clock.advance(60_000);
+    const bodies = recordEdits(1);
+    reporter.update(state(2, { elapsedMs: 121_000 })); // a new turn: edited at once (the interval has passed)
+    await reporter.idle();
+    expect(bodies).toEqual([renderProgress(state(2, { elapsedMs: 121_000 }))]);
+    expect(bodies[0]).toContain("2m 01s");
+  });
+
+  it("a change undone before its edit is sent makes no edit", async () => {
+    const { reporter } = setup();
+    expectPost(renderProgress(state(1)));
+    await reporter.start(state(1));
+    reporter.update(state(2));
+    reporter.update(state(1, { elapsedMs: 5000 })); // back to what is shown, the clock aside
+    await reporter.idle();
+    expect(reporter.edits).toBe(0);
+  });
+
   it("finish right after an update sends only the final body, at once", async () => {
     const clock = manualClock();
     const writer = new GitHubWriter({ octokit: newOctokit(), clock });
     const reporter = new ProgressReporter({ writer, target: { owner: "o", repo: "r", number: 7 }, jobId: "job-1", clock });
     expectPost(renderProgress(state(0)));
     await reporter.start(state(0));
-    await clock.advance(1500); // the writer's 1 s spacing has passed, the 2 s coalescing has not
+    await clock.advance(1500); // the writer's 1 s spacing has passed, the 10 s edit interval has not
     const bodies = recordEdits(1);
     reporter.update(state(1));
     expect(clock.waiting).toBe(1); // the coalesced edit waits
     expect(await reporter.finish(final)).toBe(true); // …and the final one did not wait for it
     expect(bodies).toEqual([renderProgress(final)]);
-    await clock.advance(1000);
+    await clock.advance(10_000);
     await reporter.idle();
     expect(bodies).toEqual([renderProgress(final)]);
   });
@@ -146,7 +187,7 @@ describe("ProgressReporter", () => {
     const { reporter, clock } = setup();
     expectPost(renderProgress(state(0)));
     await reporter.start(state(0));
-    clock.advance(5000); // the next update goes out at once
+    clock.advance(10_000); // the next update goes out at once
     const bodies: string[] = [];
     nock(API)
       .patch(COMMENT)
@@ -156,13 +197,32 @@ describe("ProgressReporter", () => {
       .patch(COMMENT)
       .reply(200, (_uri, body) => (bodies.push((body as { body: string }).body), { id: 500 }));
     reporter.update(state(1));
-    await Promise.resolve();
+    await new Promise((resolve) => setImmediate(resolve));
     const done = reporter.finish(final);
     reporter.update(state(2)); // after finish: ignored
     expect(await done).toBe(true);
     expect(await reporter.finish(state(3, { terminal: { kind: "cancelled" } }))).toBe(true); // idempotent, sends nothing
     await reporter.idle();
     expect(bodies).toEqual([renderProgress(state(1)), renderProgress(final)]);
+  });
+
+  it("a progress edit still waiting for the writer is dropped by the final edit, not sent after it", async () => {
+    const { reporter, clock, writer, logs } = setup();
+    expectPost(renderProgress(state(0)));
+    await reporter.start(state(0));
+    clock.advance(10_000);
+    // Another job's reply holds the installation's writer while this job's edit is queued.
+    nock(API).post("/repos/o/r/issues/9/comments").delay(50).reply(201, { id: 9 });
+    const reply = reporter.reply(9, "queued");
+    reporter.update(state(1));
+    await new Promise((resolve) => setImmediate(resolve));
+    const bodies = recordEdits(1);
+    expect(await reporter.finish(final)).toBe(true);
+    await reply;
+    await reporter.idle();
+    expect(bodies).toEqual([renderProgress(final)]);
+    expect(writer.writes).toBe(3);
+    expect(logs).toEqual([]);
   });
 
   it("retries a failed final edit, then succeeds", async () => {
@@ -218,8 +278,22 @@ describe("ProgressReporter", () => {
     const bodies = recordEdits(1);
     reporter.update(state(2));
     await reporter.idle();
-    expect(bodies).toEqual([renderProgress(state(2))]);
+    expect(bodies).toEqual([shown(state(2), 10_000)]);
     expect(logs).toEqual([expect.stringMatching(/^warn: job job-1: progress edit failed/)]);
+  });
+
+  it("a final edit answered 401 is sent again with a new token, so the comment does not stay spinning", async () => {
+    const clock = fakeClock();
+    let refreshed = 0;
+    const writer = new GitHubWriter({ octokit: newOctokit(), clock, refreshAuth: async () => void (refreshed += 1) });
+    const reporter = new ProgressReporter({ writer, target: { owner: "o", repo: "r", number: 7 }, jobId: "job-1", clock, commentId: 500 });
+    recordEdits(1);
+    await reporter.start(state(0));
+    nock(API).patch(COMMENT).reply(401, { message: "Bad credentials" });
+    const bodies = recordEdits(1);
+    expect(await reporter.finish(final)).toBe(true);
+    expect(bodies).toEqual([renderProgress(final)]);
+    expect(refreshed).toBe(1);
   });
 
   it("replies through the writer", async () => {

@@ -1,0 +1,190 @@
+/**
+ * The write budget of one installation: writes start one at a time, `minSpacingMs` apart, and
+ * within two token buckets sized under GitHub's secondary limits on content-creating requests
+ * (80 a minute, 500 an hour). Progress edits are the one kind of write that can wait without
+ * harm (the next one carries the newest state anyway): they go only when nothing else is waiting
+ * and only while a reserve is left, so comments, final edits and reviews never starve behind them.
+ */
+
+export interface Clock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+export const realClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+export interface WriteBudget {
+  /** Writes at once of the minute bucket. Default 20. */
+  minuteBurst: number;
+  /** Writes a minute after the burst. Default 40: with the burst, at most 60 in any minute (GitHub's limit is 80). */
+  perMinute: number;
+  /** Writes at once of the hour bucket. Default 80. */
+  hourBurst: number;
+  /** Writes an hour after the burst. Default 400: with the burst, at most 480 in any hour (GitHub's limit is 500). */
+  perHour: number;
+  /** Tokens of each bucket that progress edits leave to every other write. Default 5 of the minute's, 30 of the hour's. */
+  progressReserve: { minute: number; hour: number };
+}
+
+export const DEFAULT_WRITE_BUDGET: WriteBudget = {
+  minuteBurst: 20,
+  perMinute: 40,
+  hourBurst: 80,
+  perHour: 400,
+  progressReserve: { minute: 5, hour: 30 },
+};
+
+/** A progress edit that a newer write of the same comment replaced before it was sent. */
+export class WriteSuperseded extends Error {
+  constructor(readonly key: string) {
+    super(`superseded by a newer write of ${key}`);
+    this.name = "WriteSuperseded";
+  }
+}
+
+export interface GateOptions {
+  /** A progress edit: yields to every other write and keeps the reserve. */
+  progress?: boolean;
+  /** What is written (a comment): a queued progress edit of the same key is dropped for a newer write. */
+  key?: string;
+}
+
+interface Entry {
+  progress: boolean;
+  key?: string;
+  go(): Promise<void>;
+  drop(err: Error): void;
+}
+
+interface Bucket {
+  tokens: number;
+  capacity: number;
+  perMs: number;
+}
+
+/** Waits while only progress edits are queued are cut into steps this long, so other writes are not held up. */
+const POLL_MS = 250;
+
+/**
+ * Share one gate between the writers of one installation (jobs running side by side) so their
+ * writes are spaced and budgeted together. Per process: workers of a Redis setup each have their own.
+ */
+export class WriteGate {
+  /** Writes started, by this gate (retries included). */
+  started = 0;
+  readonly budget: WriteBudget;
+  private readonly minute: Bucket;
+  private readonly hour: Bucket;
+  private refilledAt: number;
+  private lastStart = Number.NEGATIVE_INFINITY;
+  private readonly urgent: Entry[] = [];
+  private readonly progress: Entry[] = [];
+  private pumping = false;
+
+  constructor(
+    readonly minSpacingMs = 1000,
+    readonly clock: Clock = realClock,
+    budget: Partial<WriteBudget> = {},
+  ) {
+    this.budget = { ...DEFAULT_WRITE_BUDGET, ...budget };
+    const { minuteBurst, perMinute, perHour, hourBurst } = this.budget;
+    this.minute = { tokens: minuteBurst, capacity: minuteBurst, perMs: perMinute / 60_000 };
+    this.hour = { tokens: hourBurst, capacity: hourBurst, perMs: perHour / 3_600_000 };
+    this.refilledAt = clock.now();
+  }
+
+  /**
+   * Runs `task` once every write queued before it (progress edits: every other write) has settled.
+   * `task` calls `turn()` before each request it sends.
+   */
+  run<T>(task: () => Promise<T>, options: GateOptions = {}): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      if (options.key !== undefined) this.dropQueuedProgress(options.key);
+      const entry: Entry = {
+        progress: options.progress === true,
+        key: options.key,
+        go: () => task().then(resolve, reject),
+        drop: reject,
+      };
+      (entry.progress ? this.progress : this.urgent).push(entry);
+      void this.pump();
+    });
+  }
+
+  /** Inside `run`: waits until the next write may start (spacing and budget), and counts it started. */
+  async turn(): Promise<void> {
+    for (;;) {
+      const wait = this.waitMs(false);
+      if (wait <= 0) break;
+      await this.clock.sleep(wait);
+    }
+    this.take();
+  }
+
+  /** Writes queued and not started. */
+  get queued(): number {
+    return this.urgent.length + this.progress.length;
+  }
+
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      for (;;) {
+        let entry = this.urgent.shift();
+        if (!entry && this.progress.length > 0) {
+          const wait = this.waitMs(true);
+          if (wait > 0) {
+            // Checked again after a short step: a final edit arriving meanwhile goes first.
+            await this.clock.sleep(Math.min(wait, POLL_MS));
+            continue;
+          }
+          entry = this.progress.shift();
+        }
+        if (!entry) return;
+        await entry.go();
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private dropQueuedProgress(key: string): void {
+    for (let i = this.progress.length - 1; i >= 0; i -= 1) {
+      const entry = this.progress[i]!;
+      if (entry.key !== key) continue;
+      this.progress.splice(i, 1);
+      entry.drop(new WriteSuperseded(key));
+    }
+  }
+
+  private refill(): void {
+    const now = this.clock.now();
+    const gone = Math.max(0, now - this.refilledAt);
+    this.refilledAt = now;
+    for (const b of [this.minute, this.hour]) b.tokens = Math.min(b.capacity, b.tokens + gone * b.perMs);
+  }
+
+  /** Ms until a write (a progress edit: one that keeps the reserve) may start; 0 or less when it may now. */
+  private waitMs(progress: boolean): number {
+    this.refill();
+    const reserve = this.budget.progressReserve;
+    const need = (b: Bucket, keep: number) => {
+      const missing = Math.min(b.capacity, 1 + (progress ? keep : 0)) - b.tokens;
+      return missing <= 0 ? 0 : Math.ceil(missing / b.perMs);
+    };
+    const spacing = this.lastStart + this.minSpacingMs - this.clock.now();
+    return Math.max(spacing, need(this.minute, reserve.minute), need(this.hour, reserve.hour));
+  }
+
+  private take(): void {
+    this.refill();
+    this.minute.tokens -= 1;
+    this.hour.tokens -= 1;
+    this.lastStart = this.clock.now();
+    this.started += 1;
+  }
+}
