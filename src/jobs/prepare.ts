@@ -16,6 +16,7 @@ import { readRepoInstructions } from "../context/repo-instructions.js";
 import type { JobRecord } from "../queue/types.js";
 import { makeCheckout } from "../workspace/checkout.js";
 import { readDefaultBranchFiles } from "../workspace/default-branch.js";
+import { detectRepoFeatures, featureNotes } from "../workspace/repo-features.js";
 import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
 import { openJobReport, type JobReport } from "./job-report.js";
 import { failure } from "./outcome.js";
@@ -59,6 +60,8 @@ export interface Prepared extends Definitions {
   context: ContextSection[];
   /** `.github/crewbot.yml` of the default branch (or the organisation's), defaults filled in. */
   config: CrewbotConfig;
+  /** What the checkout lacks (submodules, LFS content), for the final comment; also in `context`. */
+  notes: string[];
 }
 
 /** A command the repository's config turned off ends the job before anything is cloned. */
@@ -81,16 +84,32 @@ export interface PrepareOptions {
   withMirror?: (mirror: string) => Promise<void>;
 }
 
-export async function prepareJob(job: JobRecord, report: Pick<JobReport, "octokit" | "token">, services: JobServices, dirs: JobDirs, options: PrepareOptions = {}): Promise<Prepared> {
+export async function prepareJob(
+  job: JobRecord,
+  report: Pick<JobReport, "octokit" | "token"> & Partial<Pick<JobReport, "set">>,
+  services: JobServices,
+  dirs: JobDirs,
+  options: PrepareOptions = {},
+): Promise<Prepared> {
   const { owner, repo, number, isPullRequest } = job.target;
   const config = options.config ?? (await loadRepoConfig(report.octokit, { owner, repo })).config;
   assertCommandOn(job, config);
   if (config.transcripts.public && !job.repo.private) services.transcripts?.makePublic(job.id);
   const defaultsDir = path.join(dirs.workDir, "default-branch");
-  const lease = await services.mirrors.sync({ owner, repo, cloneUrl: job.repo.cloneUrl, token: report.token, defaultBranch: job.repo.defaultBranch });
+  const ref = options.ref ?? (isPullRequest ? `refs/pull/${number}/head` : job.repo.defaultBranch);
+  // A PR's head is fetched for this job only; a large repository's files only for what is checked out.
+  const lease = await services.mirrors.sync({
+    owner,
+    repo,
+    cloneUrl: job.repo.cloneUrl,
+    token: report.token,
+    defaultBranch: job.repo.defaultBranch,
+    sizeKb: job.repo.size,
+    pulls: isPullRequest ? [number] : [],
+    hydrate: [ref],
+  });
   let checkout;
   try {
-    const ref = options.ref ?? (isPullRequest ? `refs/pull/${number}/head` : job.repo.defaultBranch);
     checkout = await makeCheckout({ mirror: lease.path, ref, dest: path.join(dirs.workDir, "checkout"), cloneUrl: job.repo.cloneUrl });
     await readDefaultBranchFiles(lease.path, job.repo.defaultBranch, defaultsDir);
     await options.withMirror?.(lease.path);
@@ -98,8 +117,11 @@ export async function prepareJob(job: JobRecord, report: Pick<JobReport, "octoki
     await lease.release();
   }
   const definitions = await loadDefinitions(defaultsDir);
-  const context = [...(await readRepoInstructions(defaultsDir)), ...(await issueContext(report.octokit, job, services.permissions))];
-  return { ...definitions, root: checkout.path, sha: checkout.sha, context, config };
+  const notes = featureNotes(await detectRepoFeatures(checkout.path));
+  if (notes.length > 0) report.set?.({ notes });
+  const lacks = notes.length > 0 ? [{ source: "what the checkout lacks", text: notes.join("\n") }] : [];
+  const context = [...(await readRepoInstructions(defaultsDir)), ...lacks, ...(await issueContext(report.octokit, job, services.permissions))];
+  return { ...definitions, root: checkout.path, sha: checkout.sha, context, config, notes };
 }
 
 /**

@@ -14,6 +14,7 @@ import { runJobChain, type Prepared } from "./prepare.js";
 import { RepoChecks } from "./repo-checks.js";
 import type { JobServices } from "./services.js";
 import { StepCommits } from "./step-commits.js";
+import { commandsRefusal, runsUnsandboxed, UNSANDBOXED_NOTE } from "../tools/sandbox-policy.js";
 
 export interface WriteRunOptions {
   chain: ChainDefinition;
@@ -48,7 +49,7 @@ export async function runWriteChain(
   dirs: JobDirs,
   options: WriteRunOptions,
 ): Promise<WriteRun> {
-  const notes: string[] = [];
+  const notes: string[] = [...prepared.notes]; // what the checkout lacks (submodules, LFS) comes first
   const checks = new RepoChecks(ctx, report, prepared, dirs, services, notes);
   const setupFailed = await checks.setup();
   if (setupFailed) return { setupFailed };

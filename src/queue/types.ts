@@ -33,6 +33,8 @@ export interface RepoInfo {
   cloneUrl: string;
   defaultBranch: string;
   private: boolean;
+  /** `repository.size` in KB, as the webhook gave it: a large repository gets a partial mirror. */
+  size?: number;
 }
 
 /** The issue or PR as it was when the command was written (later edits are not the request's). */

@@ -12,7 +12,7 @@ export interface CommentPayload {
   comment: { id: number; body: string; created_at: string; user: { login: string; type: string; id?: number } | null };
   issue?: { number: number; title: string; body?: string | null; locked?: boolean; pull_request?: unknown; user: { login: string } | null };
   pull_request?: { number: number; title: string; body?: string | null; locked?: boolean; user: { login: string } | null };
-  repository: { name: string; owner: { login: string }; clone_url: string; default_branch: string; private: boolean };
+  repository: { name: string; owner: { login: string }; clone_url: string; default_branch: string; private: boolean; size?: number };
   installation?: { id: number };
   sender: { login: string; type: string };
 }
@@ -117,7 +117,7 @@ export function jobGround(payload: CommentPayload, isPullRequest: boolean): Pick
       number: subject.number,
       isPullRequest,
     },
-    repo: { cloneUrl: repository.clone_url, defaultBranch: repository.default_branch, private: repository.private },
+    repo: { cloneUrl: repository.clone_url, defaultBranch: repository.default_branch, private: repository.private, size: repository.size },
     subject: {
       title: subject.title.slice(0, 1000),
       body: capMiddle(subject.body ?? "", MAX_STORED_BODY_CHARS, "of the description"),

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, realpath, rm } from "node:fs/promises";
 import path from "node:path";
 import { git, LOCAL_PROTOCOLS } from "./git.js";
+import { isPartial, PARTIAL_CONFIG } from "./mirror.js";
 import { resolveRef, validateCloneUrl } from "./refs.js";
 
 export interface Checkout {
@@ -44,6 +45,8 @@ export async function makeCheckout({ mirror, ref, dest, cloneUrl }: CheckoutOpti
     // The mirror path means nothing to agents and would leak server layout; pushes name the URL anyway.
     if (origin !== undefined) {
       await git(["remote", "set-url", "origin", origin], { ...options, cwd: dest });
+      // From a partial mirror the history lacks old files: git is told they are promised, not lost.
+      if (await isPartial(mirror)) for (const [key, value] of PARTIAL_CONFIG(origin)) await git(["config", key, value], { ...options, cwd: dest });
     } else {
       await git(["remote", "remove", "origin"], { ...options, cwd: dest });
     }

@@ -4,13 +4,28 @@ import { lstat, mkdir, readdir, rename, rm, stat, utimes, writeFile } from "node
 import path from "node:path";
 import { git, GitError, REMOTE_PROTOCOLS } from "./git.js";
 import { isLocked, withLock } from "./lock.js";
-import { NAME, validateBranch, validateCloneUrl, validateRepoName } from "./refs.js";
+import { NAME, resolveRef, validateBranch, validateCloneUrl, validateRepoName } from "./refs.js";
 
 /**
- * What a mirror holds: branches, tags and pull-request heads. `refs/pull/<n>/merge` is left out:
- * GitHub recomputes it whenever the base moves, so it would churn every fetch for nothing.
+ * What a mirror holds: branches and tags, plus the head of each pull request a job needed
+ * (`refs/pull/<n>/head`, fetched on demand): every PR head ever pushed would be most of a large
+ * active repository. `refs/pull/<n>/merge` is never fetched: GitHub recomputes it whenever the
+ * base moves, so it would churn every fetch for nothing.
  */
-export const MIRROR_REFSPECS = ["+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*", "+refs/pull/*/head:refs/pull/*/head"];
+export const MIRROR_REFSPECS = ["+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*"];
+
+/** The refspec of one pull request's head. */
+export const pullRefspec = (n: number) => `+refs/pull/${n}/head:refs/pull/${n}/head`;
+
+/**
+ * Repositories larger than this (`repository.size`, in KB) are mirrored as partial clones
+ * (`--filter=blob:none`): history without file contents, whose blobs are fetched for the trees a
+ * job checks out. 1 GB: below it a full mirror is fetched once and then only what is new.
+ */
+export const PARTIAL_CLONE_ABOVE_KB = 1024 * 1024;
+
+/** The promisor remote of a partial mirror (and of checkouts made from it). */
+const PROMISOR = "origin";
 
 /** Marker file inside a bare mirror whose mtime is its last use (survives restarts). */
 const USED_STAMP = "crewbot-last-used";
@@ -27,6 +42,8 @@ export interface MirrorStoreOptions {
   minIdleMs?: number;
   /** Per network command (first clone of a large repository included). Default 30 min. */
   timeoutMs?: number;
+  /** `repository.size` (KB) above which a new mirror is a partial clone. Default PARTIAL_CLONE_ABOVE_KB. */
+  partialAboveKb?: number;
 }
 
 export interface RemoteRepo {
@@ -38,6 +55,16 @@ export interface RemoteRepo {
   token?: string;
   /** `repository.default_branch`: the mirror's HEAD, so `git log` in it and its clones mean something. */
   defaultBranch?: string;
+  /** `repository.size` in KB (GitHub's figure): a large repository gets a partial mirror. */
+  sizeKb?: number;
+  /** Pull requests whose heads this job needs: `refs/pull/<n>/head` fetched with the branches. */
+  pulls?: number[];
+  /**
+   * Commits (branch names, `refs/pull/<n>/head`, shas) a job will check out or diff: in a partial
+   * mirror the files of their trees, of the default branch and of their merge bases with it are
+   * fetched now, with the token, so that checkouts and diffs later need no network.
+   */
+  hydrate?: string[];
 }
 
 /** A mirror kept from eviction until released; check out and read definitions, then release. */
@@ -55,6 +82,7 @@ export class MirrorStore {
   readonly maxBytes: number;
   readonly minIdleMs: number;
   readonly timeoutMs: number;
+  readonly partialAboveKb: number;
   /** Leases per mirror path, shared by every store of this process. */
   private readonly leases = leases;
 
@@ -63,6 +91,7 @@ export class MirrorStore {
     this.maxBytes = options.maxBytes ?? DEFAULT_MIRROR_MAX_BYTES;
     this.minIdleMs = options.minIdleMs ?? 10 * 60_000;
     this.timeoutMs = options.timeoutMs ?? 30 * 60_000;
+    this.partialAboveKb = options.partialAboveKb ?? PARTIAL_CLONE_ABOVE_KB;
   }
 
   mirrorPath(owner: string, repo: string): string {
@@ -79,15 +108,19 @@ export class MirrorStore {
     const mirror = this.mirrorPath(remote.owner, remote.repo);
     const url = validateCloneUrl(remote.cloneUrl).href;
     if (remote.defaultBranch !== undefined) await validateBranch(remote.defaultBranch);
+    const pulls = [...new Set(remote.pulls ?? [])];
+    for (const n of pulls) if (!Number.isSafeInteger(n) || n < 1) throw new Error(`invalid pull request number ${n}`);
     const lease = this.lease(mirror);
     try {
       await mkdir(path.dirname(mirror), { recursive: true }); // the lock file lives next to the mirror
       await withLock(mirror, async () => {
-        if (existsSync(path.join(mirror, "HEAD"))) await this.fetch(mirror, url, remote.token);
-        else await this.create(mirror, url, remote.token);
+        const partial = (remote.sizeKb ?? 0) > this.partialAboveKb;
+        if (existsSync(path.join(mirror, "HEAD"))) await this.fetch(mirror, url, remote.token, pulls);
+        else await this.create(mirror, url, remote.token, pulls, partial);
         if (remote.defaultBranch !== undefined) {
           await git(["symbolic-ref", "HEAD", `refs/heads/${remote.defaultBranch}`], { cwd: mirror, workspace: true });
         }
+        if (await isPartial(mirror)) await this.hydrate(mirror, remote);
         // Stamped before the lock is let go: another process's eviction that gets the lock next
         // sees it as just used and keeps it while we check out.
         await touch(mirror);
@@ -117,9 +150,16 @@ export class MirrorStore {
     };
   }
 
-  private async fetch(mirror: string, url: string, token: string | undefined): Promise<void> {
+  /**
+   * `fetch --prune` of branches, tags and the PRs' heads. A partial mirror fetches from its
+   * promisor remote (the same URL, kept in its config) so that what arrives is marked as such.
+   */
+  private async fetch(mirror: string, url: string, token: string | undefined, pulls: number[]): Promise<void> {
+    const partial = await isPartial(mirror);
+    if (partial) await git(["config", `remote.${PROMISOR}.url`, url], { cwd: mirror, workspace: true }); // a renamed repository
+    const source = partial ? ["--filter=blob:none", PROMISOR] : [url];
     try {
-      await git(["fetch", "--prune", "--no-tags", "--quiet", url, ...MIRROR_REFSPECS], {
+      await git(["fetch", "--prune", "--no-tags", "--quiet", "--no-write-fetch-head", ...source, ...MIRROR_REFSPECS, ...pulls.map(pullRefspec)], {
         cwd: mirror,
         token,
         workspace: true,
@@ -127,17 +167,62 @@ export class MirrorStore {
         timeoutMs: this.timeoutMs,
       });
     } catch (error) {
+      const missing = /couldn't find remote ref refs\/pull\/(\d+)\/head/.exec((error as GitError).stderr ?? "");
+      if (missing) throw new GitError(`pull request #${missing[1]} has no head on GitHub (refs/pull/${missing[1]}/head): was it deleted?`);
       throw explain(error, url);
     }
   }
 
+  /**
+   * In a partial mirror: the files of the trees a job needs (HEAD, `remote.hydrate` and their
+   * merge bases with HEAD) that are not here yet, fetched by id in batches with the token.
+   */
+  private async hydrate(mirror: string, remote: RemoteRepo): Promise<void> {
+    const inMirror = { cwd: mirror, workspace: true };
+    const head = remote.defaultBranch !== undefined
+      ? await resolveRef(mirror, remote.defaultBranch).catch(() => undefined)
+      : (await git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], inMirror).catch(() => "")).trim() || undefined;
+    const tips = head ? [head] : [];
+    for (const rev of remote.hydrate ?? []) {
+      const sha = await resolveRef(mirror, rev).catch(() => undefined);
+      if (!sha) continue; // checking it out will say what is wrong
+      tips.push(sha);
+      const base = head ? (await git(["merge-base", "--end-of-options", head, sha], inMirror).catch(() => "")).trim() : "";
+      if (base) tips.push(base);
+    }
+    if (tips.length === 0) return;
+    const listing = await git(["rev-list", "--objects", "--no-object-names", "--missing=print", "--end-of-options", ...new Set(tips.map((t) => `${t}^{tree}`)), "--"], {
+      ...inMirror,
+      maxBuffer: 512 * 1024 * 1024,
+    });
+    const missing = listing.split("\n").filter((line) => line.startsWith("?")).map((line) => line.slice(1));
+    for (let i = 0; i < missing.length; i += 1000) {
+      const batch = missing.slice(i, i + 1000);
+      try {
+        // As git's own lazy fetch does it: no negotiation, the ids asked for are all that is wanted.
+        await git(["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--recurse-submodules=no", "--filter=blob:none", PROMISOR, ...batch], {
+          cwd: mirror,
+          token: remote.token,
+          workspace: true,
+          config: [...REMOTE_PROTOCOLS, "fetch.negotiationAlgorithm=noop"],
+          timeoutMs: this.timeoutMs,
+        });
+      } catch (error) {
+        throw explain(error, validateCloneUrl(remote.cloneUrl).href);
+      }
+    }
+  }
+
   /** Built in a temporary directory and renamed into place: a half-made mirror is never used. */
-  private async create(mirror: string, url: string, token: string | undefined): Promise<void> {
+  private async create(mirror: string, url: string, token: string | undefined, pulls: number[], partial: boolean): Promise<void> {
     const temp = `${mirror}.tmp-${randomBytes(4).toString("hex")}`;
     try {
       // An empty template: no sample hooks, nothing of the host's template dir.
       await git(["init", "--quiet", "--bare", "--template=", temp], { cwd: path.dirname(mirror), workspace: true });
-      await this.fetch(temp, url, token);
+      if (partial) {
+        for (const [key, value] of PARTIAL_CONFIG(url)) await git(["config", key, value], { cwd: temp, workspace: true });
+      }
+      await this.fetch(temp, url, token, pulls);
       await rm(mirror, { recursive: true, force: true }); // leftovers of a crash (no HEAD)
       await rename(temp, mirror);
     } finally {
@@ -159,24 +244,42 @@ export class MirrorStore {
     const removed: string[] = [];
     for (const m of mirrors.sort((a, b) => a.usedMs - b.usedMs)) {
       if (total <= this.maxBytes) break;
-      if (this.leases.has(m.path) || isLocked(m.path) || Date.now() - m.usedMs < this.minIdleMs) continue;
-      const gone = await withLock(m.path, async () => {
-        // Leased or synced (by any process) while we waited for the lock: keep it.
-        if (this.leases.has(m.path) || !existsSync(m.path)) return false;
-        const usedMs = await stat(path.join(m.path, USED_STAMP)).then((info) => info.mtimeMs, () => 0);
-        if (usedMs > m.usedMs && Date.now() - usedMs < this.minIdleMs) return false;
-        // Renamed first so that no reader ever sees a half-deleted mirror.
-        const trash = path.join(this.root, `.trash-${randomBytes(6).toString("hex")}`);
-        await rename(m.path, trash);
-        await rm(trash, { recursive: true, force: true });
-        return true;
-      });
-      if (gone) {
+      if (await this.removeIdle(m, this.minIdleMs)) {
         total -= m.bytes;
         removed.push(m.path);
       }
     }
     return removed;
+  }
+
+  /**
+   * Removes every mirror not used for `olderThanMs` (its last sync, checkout or lease release),
+   * skipping any this process has leased or locked: repositories no longer used stop taking disk.
+   * Returns the removed paths.
+   */
+  async pruneMirrors(olderThanMs: number): Promise<string[]> {
+    if (!Number.isFinite(olderThanMs) || olderThanMs < 0) throw new Error(`pruneMirrors: invalid age ${olderThanMs}`);
+    const removed: string[] = [];
+    for (const m of await this.list()) {
+      if (Date.now() - m.usedMs >= olderThanMs && (await this.removeIdle(m, olderThanMs))) removed.push(m.path);
+    }
+    return removed;
+  }
+
+  /** Removes one mirror unless it is leased, locked, or was used within `idleMs` (by any process). */
+  private async removeIdle(m: { path: string; usedMs: number }, idleMs: number): Promise<boolean> {
+    if (this.leases.has(m.path) || isLocked(m.path) || Date.now() - m.usedMs < idleMs) return false;
+    return withLock(m.path, async () => {
+      // Leased or synced (by any process) while we waited for the lock: keep it.
+      if (this.leases.has(m.path) || !existsSync(m.path)) return false;
+      const usedMs = await stat(path.join(m.path, USED_STAMP)).then((info) => info.mtimeMs, () => 0);
+      if (usedMs > m.usedMs && Date.now() - usedMs < idleMs) return false;
+      // Renamed first so that no reader ever sees a half-deleted mirror.
+      const trash = path.join(this.root, `.trash-${randomBytes(6).toString("hex")}`);
+      await rename(m.path, trash);
+      await rm(trash, { recursive: true, force: true });
+      return true;
+    });
   }
 
   /** Every mirror on disk with its size and last use. */
@@ -197,6 +300,21 @@ export class MirrorStore {
     }
     return result;
   }
+}
+
+/** The config of a partial clone whose missing objects come from `url` (the clone URL, no credentials). */
+export const PARTIAL_CONFIG = (url: string): [string, string][] => [
+  ["core.repositoryformatversion", "1"],
+  [`remote.${PROMISOR}.url`, url],
+  [`remote.${PROMISOR}.promisor`, "true"],
+  [`remote.${PROMISOR}.partialclonefilter`, "blob:none"],
+  ["extensions.partialClone", PROMISOR],
+];
+
+/** Whether the repository at `dir` is a partial clone (some blobs come from its promisor remote). */
+export async function isPartial(dir: string): Promise<boolean> {
+  const value = await git(["config", "--get", "extensions.partialClone"], { cwd: dir, workspace: true }).catch(() => "");
+  return value.trim() !== "";
 }
 
 async function touch(mirror: string): Promise<void> {

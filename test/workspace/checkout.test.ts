@@ -11,8 +11,8 @@ async function mirrored(files: Record<string, string>) {
   const served = await serve();
   const src = await served.repo("octo", "demo", files);
   const store = new MirrorStore({ dataDir: served.dataDir });
-  const sync = async () => {
-    const lease = await store.sync({ owner: "octo", repo: "demo", cloneUrl: src.cloneUrl, token: TOKEN });
+  const sync = async (pulls: number[] = []) => {
+    const lease = await store.sync({ owner: "octo", repo: "demo", cloneUrl: src.cloneUrl, token: TOKEN, pulls });
     await lease.release();
     return lease.path;
   };
@@ -35,7 +35,7 @@ describe("checkout", () => {
     gitSync(src.dir, "checkout", "-q", "main");
     gitSync(src.dir, "update-ref", "refs/pull/7/head", prSha);
     gitSync(src.dir, "branch", "-D", "feature");
-    const mirror = await sync();
+    const mirror = await sync([7]); // the PR's head is fetched because the job names it
 
     const pr = await makeCheckout({ mirror, ref: "refs/pull/7/head", dest: path.join(dataDir, "pr") });
     expect(pr.sha).toBe(prSha);

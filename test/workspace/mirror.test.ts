@@ -183,3 +183,103 @@ describe("mirror", () => {
     await expect(store.sync({ owner: "o", repo: "r", cloneUrl: "https://github.com/o/r.git", defaultBranch: "-x" })).rejects.toThrow(/invalid branch/);
   });
 });
+
+describe("mirror: what it fetches", () => {
+  it("fetches branches and tags, and of the pull requests only the heads a job names", async () => {
+    const { dataDir, repo } = await serve();
+    const src = await repo("octo", "prs", { "a.txt": "a\n" });
+    gitSync(src.dir, "tag", "v1");
+    const heads: Record<number, string> = {};
+    for (const n of [1, 2, 3]) {
+      heads[n] = await commit(src.dir, { [`pr${n}.txt`]: `${n}\n` }, `pr ${n}`);
+      gitSync(src.dir, "update-ref", `refs/pull/${n}/head`, heads[n]!);
+      gitSync(src.dir, "update-ref", `refs/pull/${n}/merge`, heads[n]!);
+      gitSync(src.dir, "reset", "-q", "--hard", "HEAD~1");
+    }
+    const store = new MirrorStore({ dataDir });
+    const refs = () => gitSync(store.mirrorPath("octo", "prs"), "for-each-ref", "--format=%(refname)").trim().split("\n");
+
+    await (await store.sync({ owner: "octo", repo: "prs", cloneUrl: src.cloneUrl, token: TOKEN, defaultBranch: "main" })).release();
+    expect(refs()).toEqual(["refs/heads/main", "refs/tags/v1"]);
+
+    await (await store.sync({ owner: "octo", repo: "prs", cloneUrl: src.cloneUrl, token: TOKEN, pulls: [2] })).release();
+    expect(refs()).toEqual(["refs/heads/main", "refs/pull/2/head", "refs/tags/v1"]);
+    expect(gitSync(store.mirrorPath("octo", "prs"), "rev-parse", "refs/pull/2/head").trim()).toBe(heads[2]);
+    // The other heads' commits never came.
+    expect(() => gitSync(store.mirrorPath("octo", "prs"), "cat-file", "-e", heads[1]!)).toThrow();
+
+    await expect(store.sync({ owner: "octo", repo: "prs", cloneUrl: src.cloneUrl, token: TOKEN, pulls: [9] })).rejects.toThrow(
+      "pull request #9 has no head on GitHub (refs/pull/9/head): was it deleted?",
+    );
+    await expect(store.sync({ owner: "octo", repo: "prs", cloneUrl: src.cloneUrl, token: TOKEN, pulls: [0] })).rejects.toThrow(/invalid pull request number/);
+  });
+
+  it("mirrors a large repository as a partial clone, fetching the files of what is checked out, and the checkout works offline", async () => {
+    const { server, dataDir, repo } = await serve();
+    const src = await repo("octo", "huge", { "big.txt": noise(200_000), "keep.txt": "keep\n" });
+    const oldBig = gitSync(src.dir, "rev-parse", "HEAD:big.txt").trim();
+    await commit(src.dir, { "big.txt": noise(200_000) }, "new big");
+    gitSync(src.dir, "checkout", "-q", "-b", "feature");
+    const prSha = await commit(src.dir, { "feature.txt": "f\n" }, "feature");
+    gitSync(src.dir, "checkout", "-q", "main");
+    gitSync(src.dir, "update-ref", "refs/pull/5/head", prSha);
+    // GitHub serves partial clones and fetches of objects by id.
+    gitSync(src.dir, "config", "uploadpack.allowFilter", "true");
+    gitSync(src.dir, "config", "uploadpack.allowAnySHA1InWant", "true");
+    const store = new MirrorStore({ dataDir, partialAboveKb: 100 });
+    const remote = { owner: "octo", repo: "huge", cloneUrl: src.cloneUrl, token: TOKEN, defaultBranch: "main", sizeKb: 101, pulls: [5], hydrate: ["refs/pull/5/head"] };
+
+    const lease = await store.sync(remote);
+    const mirror = lease.path;
+    expect(gitSync(mirror, "config", "remote.origin.promisor").trim()).toBe("true");
+    expect(gitSync(mirror, "config", "extensions.partialClone").trim()).toBe("origin");
+    expect(gitSync(mirror, "config", "remote.origin.url").trim()).toBe(src.cloneUrl);
+    // History without old contents: the first big.txt was never downloaded.
+    expect(gitSync(mirror, "rev-list", "--objects", "--missing=print", "--all").split("\n")).toContain(`?${oldBig}`);
+    const sent = server.fetches().reduce((sum, r) => sum + r.responseBytes, 0);
+    expect(sent).toBeLessThan(350_000); // one big.txt (~200 KB), not two
+
+    await server.close(); // from here on no network: the checkout needs none
+    const co = await makeCheckout({ mirror, ref: "refs/pull/5/head", dest: path.join(dataDir, "co"), cloneUrl: src.cloneUrl });
+    await lease.release();
+    expect(co.sha).toBe(prSha);
+    expect(await readFile(path.join(co.path, "feature.txt"), "utf8")).toBe("f\n");
+    expect((await readFile(path.join(co.path, "big.txt"), "utf8")).length).toBe(200_000);
+    expect(gitSync(co.path, "status", "--porcelain")).toBe("");
+    expect(gitSync(co.path, "config", "extensions.partialClone").trim()).toBe("origin");
+    expect(gitSync(co.path, "diff", "HEAD~1", "HEAD", "--stat")).toContain("feature.txt");
+    expect(await filesContaining(dataDir, TOKEN)).toEqual([]);
+    expect(await filesContaining(dataDir, b64)).toEqual([]);
+  });
+
+  it("keeps a small repository's mirror whole", async () => {
+    const { dataDir, repo } = await serve();
+    const src = await repo("octo", "small", { "a.txt": "a\n" });
+    const lease = await new MirrorStore({ dataDir }).sync({ owner: "octo", repo: "small", cloneUrl: src.cloneUrl, token: TOKEN, sizeKb: 12 });
+    await lease.release();
+    expect(() => gitSync(lease.path, "config", "extensions.partialClone")).toThrow();
+    expect(gitSync(lease.path, "remote")).toBe("");
+  });
+});
+
+describe("pruneMirrors", () => {
+  it("removes mirrors unused for longer than the given age, never one in use", async () => {
+    const { dataDir, repo } = await serve();
+    const store = new MirrorStore({ dataDir });
+    for (const name of ["old", "held", "fresh"]) {
+      const src = await repo("octo", name, { "a.txt": `${name}\n` });
+      await (await store.sync({ owner: "octo", repo: name, cloneUrl: src.cloneUrl, token: TOKEN })).release();
+    }
+    const monthAgo = new Date(Date.now() - 31 * 24 * 3600_000);
+    for (const name of ["old", "held"]) await utimes(path.join(store.mirrorPath("octo", name), "crewbot-last-used"), monthAgo, monthAgo);
+    const held = store.lease(store.mirrorPath("octo", "held"));
+
+    expect(await store.pruneMirrors(30 * 24 * 3600_000)).toEqual([store.mirrorPath("octo", "old")]);
+    expect(existsSync(store.mirrorPath("octo", "old"))).toBe(false);
+    expect(existsSync(store.mirrorPath("octo", "held"))).toBe(true);
+    expect(existsSync(store.mirrorPath("octo", "fresh"))).toBe(true);
+    await held.release(); // a release is a use: it is fresh again
+    expect(await store.pruneMirrors(30 * 24 * 3600_000)).toEqual([]);
+    await expect(store.pruneMirrors(-1)).rejects.toThrow(/invalid age/);
+  });
+});
