@@ -16,6 +16,14 @@ export interface OperatorLimits {
   jobsPerHour?: number;
   /** USD per installation per calendar month, UTC (`CREWBOT_MONTHLY_BUDGET_USD`); unset = no limit. */
   monthlyBudgetUsd?: number;
+  /** Least time between two edits of one progress comment (`CREWBOT_EDIT_INTERVAL_S`, default 10 s). */
+  editIntervalMs?: number;
+  /** One person's commands per installation at once (`CREWBOT_COMMANDS_BURST`, default 20)… */
+  commandsBurst?: number;
+  /** …then this many a minute (`CREWBOT_COMMANDS_PER_MINUTE`, default 10). */
+  commandsPerMinute?: number;
+  /** Ended jobs, deliveries, review records, transcripts, artifacts and unused mirrors older than this are deleted (`CREWBOT_RETENTION_DAYS`, default 30). */
+  retentionDays?: number;
 }
 
 const VARIABLES = {
@@ -24,6 +32,10 @@ const VARIABLES = {
   global: "CREWBOT_GLOBAL_CONCURRENCY",
   jobsPerHour: "CREWBOT_JOBS_PER_HOUR",
   monthlyBudgetUsd: "CREWBOT_MONTHLY_BUDGET_USD",
+  editIntervalS: "CREWBOT_EDIT_INTERVAL_S",
+  commandsBurst: "CREWBOT_COMMANDS_BURST",
+  commandsPerMinute: "CREWBOT_COMMANDS_PER_MINUTE",
+  retentionDays: "CREWBOT_RETENTION_DAYS",
 } as const;
 
 function positive(env: NodeJS.ProcessEnv, name: string, integer: boolean): number | undefined {
@@ -44,6 +56,10 @@ export function operatorLimits(env: NodeJS.ProcessEnv): OperatorLimits {
     global: positive(env, VARIABLES.global, true),
     jobsPerHour: positive(env, VARIABLES.jobsPerHour, true),
     monthlyBudgetUsd: positive(env, VARIABLES.monthlyBudgetUsd, false),
+    editIntervalMs: (positive(env, VARIABLES.editIntervalS, false) ?? 10) * 1000,
+    commandsBurst: positive(env, VARIABLES.commandsBurst, true) ?? 20,
+    commandsPerMinute: positive(env, VARIABLES.commandsPerMinute, false) ?? 10,
+    retentionDays: positive(env, VARIABLES.retentionDays, false) ?? 30,
   };
 }
 

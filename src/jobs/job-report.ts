@@ -44,7 +44,7 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
   const token = await services.tokenFor(octokit);
   const writer = services.writerFor(job.target.installationId, octokit, [token]);
   services.transcripts?.begin(job, [token]); // issue 7: the job's transcript, redacted with its token
-  const reporter = jobReporter(job, writer, services.log);
+  const reporter = jobReporter(job, writer, services.log, { editIntervalMs: services.limits.editIntervalMs });
   const progress: ProgressTracker = progressFromEvents(jobProgress(job, services.publicUrl));
 
   if (job.progressCommentId === undefined && job.trigger.commentId !== undefined) {

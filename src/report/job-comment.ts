@@ -6,9 +6,9 @@ import { transcriptUrl } from "./render.js";
 import type { ProgressState, Terminal } from "./types.js";
 
 /** The reporter of a job's progress comment on its issue or PR (editing the one it already has). */
-export function jobReporter(job: JobRecord, writer: GitHubWriter, log?: ReportLog): ProgressReporter {
+export function jobReporter(job: JobRecord, writer: GitHubWriter, log?: ReportLog, options: { editIntervalMs?: number } = {}): ProgressReporter {
   const target = { owner: job.target.owner, repo: job.target.repo, number: job.target.number };
-  return new ProgressReporter({ writer, target, jobId: job.id, commentId: job.progressCommentId, log });
+  return new ProgressReporter({ writer, target, jobId: job.id, commentId: job.progressCommentId, log, editIntervalMs: options.editIntervalMs });
 }
 
 /** A job's first state: nothing done yet, the transcript linked. */

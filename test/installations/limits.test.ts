@@ -5,9 +5,11 @@ import type { UsageLedger } from "../../src/installations/types.js";
 const HOUR = 3_600_000;
 
 describe("operatorLimits", () => {
-  it("defaults to 2 per installation, 4 in all, no hourly limit and no budget", () => {
+  const DEFAULTS = { editIntervalMs: 10_000, commandsBurst: 20, commandsPerMinute: 10, retentionDays: 30 };
+
+  it("defaults to 2 per installation, 4 in all, no hourly limit and no budget; 10 s between edits, 20 commands then 10 a minute, 30 days kept", () => {
     const limits = operatorLimits({});
-    expect(limits).toEqual({ perInstallation: 2, perWorker: 4, global: undefined, jobsPerHour: undefined, monthlyBudgetUsd: undefined });
+    expect(limits).toEqual({ perInstallation: 2, perWorker: 4, global: undefined, jobsPerHour: undefined, monthlyBudgetUsd: undefined, ...DEFAULTS });
   });
 
   it.each([
@@ -18,8 +20,15 @@ describe("operatorLimits", () => {
     ["CREWBOT_MONTHLY_BUDGET_USD", "50", { monthlyBudgetUsd: 50 }],
     ["CREWBOT_MONTHLY_BUDGET_USD", "12.5", { monthlyBudgetUsd: 12.5 }],
     ["CREWBOT_JOBS_PER_HOUR", " 7 ", { jobsPerHour: 7 }],
+    ["CREWBOT_EDIT_INTERVAL_S", "30", { editIntervalMs: 30_000 }],
+    ["CREWBOT_EDIT_INTERVAL_S", "2.5", { editIntervalMs: 2500 }],
+    ["CREWBOT_COMMANDS_BURST", "50", { commandsBurst: 50 }],
+    ["CREWBOT_COMMANDS_PER_MINUTE", "3", { commandsPerMinute: 3 }],
+    ["CREWBOT_COMMANDS_PER_MINUTE", "0.5", { commandsPerMinute: 0.5 }],
+    ["CREWBOT_RETENTION_DAYS", "7", { retentionDays: 7 }],
+    ["CREWBOT_RETENTION_DAYS", "0.5", { retentionDays: 0.5 }],
   ])("reads %s=%j", (name, value, expected) => {
-    const base = { perInstallation: 2, perWorker: 4, global: undefined, jobsPerHour: undefined, monthlyBudgetUsd: undefined };
+    const base = { perInstallation: 2, perWorker: 4, global: undefined, jobsPerHour: undefined, monthlyBudgetUsd: undefined, ...DEFAULTS };
     expect(operatorLimits({ [name]: value })).toEqual({ ...base, ...expected });
   });
 
@@ -32,10 +41,12 @@ describe("operatorLimits", () => {
         CREWBOT_JOBS_PER_HOUR: "5",
         CREWBOT_MONTHLY_BUDGET_USD: "0.25",
       }),
-    ).toEqual({ perInstallation: 1, perWorker: 3, global: 8, jobsPerHour: 5, monthlyBudgetUsd: 0.25 });
+    ).toEqual({ perInstallation: 1, perWorker: 3, global: 8, jobsPerHour: 5, monthlyBudgetUsd: 0.25, ...DEFAULTS });
   });
 
-  it.each(["CREWBOT_INSTALLATION_CONCURRENCY", "CREWBOT_WORKER_CONCURRENCY", "CREWBOT_GLOBAL_CONCURRENCY", "CREWBOT_JOBS_PER_HOUR", "CREWBOT_MONTHLY_BUDGET_USD"])(
+  const ALL = ["CREWBOT_INSTALLATION_CONCURRENCY", "CREWBOT_WORKER_CONCURRENCY", "CREWBOT_GLOBAL_CONCURRENCY", "CREWBOT_JOBS_PER_HOUR", "CREWBOT_MONTHLY_BUDGET_USD"];
+  const NEW = ["CREWBOT_EDIT_INTERVAL_S", "CREWBOT_COMMANDS_BURST", "CREWBOT_COMMANDS_PER_MINUTE", "CREWBOT_RETENTION_DAYS"];
+  it.each([...ALL, ...NEW])(
     "takes an empty %s as unset",
     (name) => {
       expect(operatorLimits({ [name]: "" })).toEqual(operatorLimits({}));
@@ -43,17 +54,19 @@ describe("operatorLimits", () => {
     },
   );
 
-  const integers = ["CREWBOT_INSTALLATION_CONCURRENCY", "CREWBOT_WORKER_CONCURRENCY", "CREWBOT_GLOBAL_CONCURRENCY", "CREWBOT_JOBS_PER_HOUR"];
+  const integers = ["CREWBOT_INSTALLATION_CONCURRENCY", "CREWBOT_WORKER_CONCURRENCY", "CREWBOT_GLOBAL_CONCURRENCY", "CREWBOT_JOBS_PER_HOUR", "CREWBOT_COMMANDS_BURST"];
   const bad = ["0", "-1", "x", "1.5", "Infinity", "NaN"];
   it.each(integers.flatMap((name) => bad.map((value) => [name, value] as const)))("refuses %s=%j, naming the variable", (name, value) => {
     expect(() => operatorLimits({ [name]: value })).toThrow(`${name} must be a whole number above 0, got "${value}"`);
   });
 
-  it.each(["0", "-1", "x", "-0.5", "Infinity"])("refuses CREWBOT_MONTHLY_BUDGET_USD=%j, naming the variable", (value) => {
-    expect(() => operatorLimits({ CREWBOT_MONTHLY_BUDGET_USD: value })).toThrow(
-      `CREWBOT_MONTHLY_BUDGET_USD must be a number above 0, got "${value}"`,
-    );
-  });
+  const numbers = ["CREWBOT_MONTHLY_BUDGET_USD", "CREWBOT_EDIT_INTERVAL_S", "CREWBOT_COMMANDS_PER_MINUTE", "CREWBOT_RETENTION_DAYS"];
+  it.each(numbers.flatMap((name) => ["0", "-1", "x", "-0.5", "Infinity", "10s"].map((value) => [name, value] as const)))(
+    "refuses %s=%j, naming the variable",
+    (name, value) => {
+      expect(() => operatorLimits({ [name]: value })).toThrow(`${name} must be a number above 0, got "${value}"`);
+    },
+  );
 
   it("ignores unrelated variables", () => {
     expect(operatorLimits({ PORT: "0", CREWBOT_OTHER: "x" })).toEqual(operatorLimits({}));
