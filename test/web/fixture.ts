@@ -11,6 +11,7 @@ import { TranscriptRecorder } from "../../src/transcripts/recorder.js";
 import { SqliteTranscriptStore } from "../../src/transcripts/sqlite-store.js";
 import { createWebHandler, type WebHandler } from "../../src/web/handler.js";
 import { tempDir } from "../helpers/git-repo.js";
+import { checkedLikeGitHub } from "../helpers/github-refusals.js";
 
 export const CLIENT_ID = "Iv1.standin0client";
 export const CLIENT_SECRET = "standin-client-secret-0123456789";
@@ -48,7 +49,8 @@ export async function startStandInGitHub(readable: string[], publicRepos: string
   const open = new Set(publicRepos.map((r) => r.toLowerCase()));
   const codes = new Set<string>();
   const state = { readable: new Set(readable.map((r) => r.toLowerCase())) };
-  const server = createServer(async (req, res) => {
+  // Checked against GitHub's own description first: a request GitHub would refuse fails the test.
+  const server = createServer(checkedLikeGitHub(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://localhost");
     requests.push(`${req.method} ${url.pathname}`);
     if (url.pathname === "/login/oauth/authorize") {
@@ -80,7 +82,7 @@ export async function startStandInGitHub(readable: string[], publicRepos: string
       return state.readable.has(key) ? json(res, 200, { full_name: key, private: true }) : json(res, 404, { message: "Not Found" });
     }
     json(res, 404, { message: "Not Found" });
-  });
+  }));
   const port = await listen(server);
   return {
     url: `http://127.0.0.1:${port}`,
