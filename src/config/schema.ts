@@ -38,6 +38,8 @@ export const ConfigSchema = z.strictObject({
     .strictObject(
       {
         auto: flag(true),
+        /** Whose pull requests are reviewed automatically: trusted = author_association OWNER, MEMBER or COLLABORATOR. */
+        authors: z.enum(["trusted", "everyone"], expect("trusted or everyone")).default("trusted"),
         drafts: flag(false),
         ignoreAuthors: strings("logins (strings)").default([]),
         includeBots: strings("bot logins (strings)").default([]),

@@ -67,7 +67,10 @@ async function runCommandReview(job: JobRecord, ctx: JobContext, services: JobSe
  */
 async function beforeReview(job: JobRecord, config: CrewbotConfig, services: JobServices): Promise<{ skip?: string; runAt?: number } | undefined> {
   const event = job.review!;
-  const facts = { title: job.subject?.title ?? "", author: job.subject?.author ?? "", authorType: event.authorType, draft: event.draft, labels: event.labels };
+  const facts = {
+    ...{ title: job.subject?.title ?? "", author: job.subject?.author ?? "", authorType: event.authorType },
+    ...{ authorAssociation: event.authorAssociation, draft: event.draft, labels: event.labels },
+  };
   const skip = automaticReviewSkip(facts, config.review);
   if (skip) return { skip };
   const runAt = event.event === "synchronize" ? event.eventAt + config.review.debounceSeconds * 1000 : 0;
@@ -100,6 +103,11 @@ async function runAutomaticReview(job: JobRecord, ctx: JobContext, services: Job
   let dirs: JobDirs | undefined;
   try {
     const { config } = await loadRepoConfig(octokit, job.target);
+    if (!config.review.auto) {
+      // Off means off: not even a skipped check run on every push of every PR.
+      services.log.info(`job ${job.id}: automatic review not run: review.auto is false (no check run)`);
+      return { state: "succeeded", outcome: "✅ Skipped: automatic reviews are off (review.auto: false); no check run" };
+    }
     const gate = await beforeReview(job, config, services);
     if (gate?.skip) {
       const { conclusion, output } = renderSkippedCheck(gate.skip);

@@ -60,6 +60,7 @@ function validateReview(r: ReviewRequest): void {
   if (!isText(r.headRepo) || !/^[^/\s]+\/[^/\s]+$/.test(r.headRepo)) throw bad("headRepo as owner/repo");
   if (typeof r.draft !== "boolean") throw bad("draft (a boolean)");
   if (!Array.isArray(r.labels) || !r.labels.every((l) => typeof l === "string")) throw bad("labels (strings)");
+  if (r.authorAssociation !== undefined && !isText(r.authorAssociation)) throw bad("authorAssociation (a non-empty string) when set");
   if (!isTime(r.eventAt)) throw bad("eventAt (epoch ms)");
 }
 

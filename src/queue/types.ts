@@ -27,6 +27,22 @@ export interface JobTrigger {
   commentKind?: "issue_comment" | "review_comment";
   /** ISO time the comment was created; later comments are left out of the agents' context. */
   commentCreatedAt?: string;
+  /** A review comment's place in the diff and its thread, as it was when the command was written. */
+  reviewComment?: ReviewCommentPlace;
+}
+
+/** Where a review comment sits: the feedback's place for the worker, and the thread crewbot answers in. */
+export interface ReviewCommentPlace {
+  path: string;
+  /** Its (last) line; undefined on an outdated comment whose line is gone from the diff. */
+  line?: number;
+  /** The first line of a multi-line comment. */
+  startLine?: number;
+  side?: "LEFT" | "RIGHT";
+  /** GitHub's `diff_hunk`: the diff up to the commented line (its end kept when long). */
+  diffHunk: string;
+  /** The thread's top-level comment, when this comment is a reply in it. */
+  inReplyToId?: number;
 }
 
 export interface RepoInfo {
@@ -60,6 +76,11 @@ export interface ReviewRequest {
   labels: string[];
   /** The pull request author's account type: "User" | "Bot" | … */
   authorType: string;
+  /**
+   * The author's `author_association` with the repository (OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, …),
+   * from the pull_request payload; absent for `/review` and for jobs queued before it was recorded.
+   */
+  authorAssociation?: string;
   /** When the push (or event) happened, epoch ms: the debounce counts from here. */
   eventAt: number;
 }

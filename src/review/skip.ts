@@ -9,9 +9,14 @@ export interface PullRequestFacts {
   author: string;
   /** GitHub's user type of the author: `User`, `Bot`, `Organization`. */
   authorType: string;
+  /** The payload's `author_association`; undefined when not known (counts as not trusted). */
+  authorAssociation?: string;
   draft: boolean;
   labels: readonly string[];
 }
+
+/** The associations `review.authors: trusted` reviews: people the repository's owners let in. */
+export const TRUSTED_ASSOCIATIONS: readonly string[] = ["OWNER", "MEMBER", "COLLABORATOR"];
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
@@ -21,8 +26,17 @@ export function automaticReviewSkip(pr: PullRequestFacts, review: CrewbotConfig[
   if (pr.draft && !review.drafts) return "the pull request is a draft (review.drafts: false); it is reviewed when marked ready";
   if (review.ignoreAuthors.some((login) => same(login, pr.author))) return `@${pr.author} is in review.ignoreAuthors`;
   const isBot = pr.authorType === "Bot" || /\[bot\]$/i.test(pr.author);
-  if (isBot && !review.includeBots.some((login) => same(login, pr.author))) {
+  const includedBot = isBot && review.includeBots.some((login) => same(login, pr.author));
+  if (isBot && !includedBot) {
     return `@${pr.author} is a bot (add it to review.includeBots to review its pull requests)`;
+  }
+  // A bot the config names in includeBots is trusted by that naming: its association is often NONE.
+  if (review.authors === "trusted" && !includedBot && !TRUSTED_ASSOCIATIONS.includes(pr.authorAssociation?.toUpperCase() ?? "")) {
+    const association = pr.authorAssociation ? `author_association ${pr.authorAssociation}` : "author_association unknown";
+    return (
+      `@${pr.author} is not a trusted author (${association}; review.authors: trusted reviews pull requests by owners, members and collaborators); ` +
+      "a maintainer can comment /review, or set review.authors: everyone"
+    );
   }
   const label = pr.labels.find((l) => review.ignoreLabels.some((ignored) => same(ignored, l)));
   if (label !== undefined) return `the pull request has the label "${label}" (review.ignoreLabels)`;

@@ -23,6 +23,8 @@ export interface PullRequestPayload {
     draft?: boolean;
     state: string;
     user: { login: string; type: string } | null;
+    /** How the author is associated with the repository: OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE, … */
+    author_association?: string;
     labels?: Array<{ name: string }>;
     head: { sha: string; ref: string; repo: { full_name: string } | null };
     base: { sha: string; ref: string };
@@ -69,6 +71,7 @@ export function decidePullRequestEvent(payload: PullRequestPayload, deliveryId: 
         draft: pr.draft ?? false,
         labels: (pr.labels ?? []).map((l) => l.name),
         authorType: pr.user?.type ?? "User",
+        authorAssociation: pr.author_association ?? "NONE",
         eventAt: now,
       },
     },

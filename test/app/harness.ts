@@ -190,6 +190,28 @@ export interface JobCommentsMock {
   conversation?: unknown[] | false;
   /** `.github/crewbot.yml` as GitHub serves it (default: none anywhere); false when the job ends before reading it. */
   config?: { repo?: string; org?: string } | false;
+  /** A pull request's job also reads its review comments and reviews (default none) after the conversation. */
+  pull?: Omit<PullConversation, "number">;
+}
+
+export interface PullConversation {
+  number?: number;
+  /** `GET …/pulls/{n}/comments` (review comments). */
+  reviewComments?: unknown[];
+  /** `GET …/pulls/{n}/reviews`. */
+  reviews?: unknown[];
+}
+
+/** What a pull request job reads beyond the conversation: its review comments and its reviews. */
+export function mockPullConversation(o: PullConversation = {}): nock.Scope {
+  const n = o.number ?? 1;
+  return nock(API)
+    .get(`${REPO_PATH}/pulls/${n}/comments`)
+    .query(true)
+    .reply(200, o.reviewComments ?? [])
+    .get(`${REPO_PATH}/pulls/${n}/reviews`)
+    .query(true)
+    .reply(200, o.reviews ?? []);
 }
 
 /** A job's own traffic on its issue or PR: 👀, the progress comment, the conversation, the edits. */
@@ -204,6 +226,7 @@ export function mockJobComments(o: JobCommentsMock): nock.Scope {
   }
   scope = scope.post(`${REPO_PATH}/issues/${n}/comments`).reply(201, { id: o.progressId });
   if (o.conversation !== false) scope = scope.get(`${REPO_PATH}/issues/${n}/comments`).query(true).reply(200, o.conversation ?? []);
+  if (o.conversation !== false && o.pull) mockPullConversation({ ...o.pull, number: n });
   const record = (body: { body: string }) => (o.edits.push(body.body), true);
   return scope
     .patch(`${REPO_PATH}/issues/comments/${o.progressId}`, record)

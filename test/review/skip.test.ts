@@ -8,6 +8,7 @@ const pr = (o: Partial<PullRequestFacts> = {}): PullRequestFacts => ({
   title: "Make the greeting friendlier",
   author: "octocat",
   authorType: "User",
+  authorAssociation: "COLLABORATOR",
   draft: false,
   labels: [],
   ...o,
@@ -19,11 +20,14 @@ const DRAFT = "the pull request is a draft (review.drafts: false); it is reviewe
 const ignored = (login: string) => `@${login} is in review.ignoreAuthors`;
 const bot = (login: string) => `@${login} is a bot (add it to review.includeBots to review its pull requests)`;
 const label = (name: string) => `the pull request has the label "${name}" (review.ignoreLabels)`;
+const untrusted = (login: string, association: string) =>
+  `@${login} is not a trusted author (${association}; review.authors: trusted reviews pull requests by owners, members and collaborators); ` +
+  "a maintainer can comment /review, or set review.authors: everyone";
 const title = (word: string) => `the title contains "${word}" (review.ignoreTitles)`;
 
 describe("automaticReviewSkip", () => {
   it("the defaults are what the table below assumes", () => {
-    expect(DEFAULT_CONFIG.review).toMatchObject({ auto: true, drafts: false, ignoreAuthors: [], includeBots: [], ignoreLabels: [], ignoreTitles: [] });
+    expect(DEFAULT_CONFIG.review).toMatchObject({ auto: true, authors: "trusted", drafts: false, ignoreAuthors: [], includeBots: [], ignoreLabels: [], ignoreTitles: [] });
   });
 
   it.each<[string, PullRequestFacts, Review, string | undefined]>([
@@ -43,6 +47,19 @@ describe("automaticReviewSkip", () => {
     ["another bot than the included one", pr({ author: "renovate[bot]", authorType: "Bot" }), cfg({ includeBots: ["dependabot[bot]"] }), bot("renovate[bot]")],
     ["an included bot still needs the other rules", pr({ author: "dependabot[bot]", authorType: "Bot", labels: ["deps"] }), cfg({ includeBots: ["dependabot[bot]"], ignoreLabels: ["deps"] }), label("deps")],
     ["includeBots does not let a person skip anything", pr({ author: "alice" }), cfg({ includeBots: ["alice"] }), undefined],
+    ...(["OWNER", "MEMBER", "COLLABORATOR", "member"] as const).map((a): [string, PullRequestFacts, Review, undefined] => [`a trusted author (${a})`, pr({ authorAssociation: a }), cfg(), undefined]),
+    ...(["CONTRIBUTOR", "FIRST_TIME_CONTRIBUTOR", "FIRST_TIMER", "NONE", "MANNEQUIN"] as const).map((a): [string, PullRequestFacts, Review, string] => [
+      `an untrusted author (${a})`,
+      pr({ author: "stranger", authorAssociation: a }),
+      cfg(),
+      untrusted("stranger", `author_association ${a}`),
+    ]),
+    ["an author whose association is not known", pr({ author: "stranger", authorAssociation: undefined }), cfg(), untrusted("stranger", "author_association unknown")],
+    ["an untrusted author with review.authors: everyone", pr({ authorAssociation: "FIRST_TIME_CONTRIBUTOR" }), cfg({ authors: "everyone" }), undefined],
+    ["an included bot with association NONE is trusted by being named", pr({ author: "dependabot[bot]", authorType: "Bot", authorAssociation: "NONE" }), cfg({ includeBots: ["dependabot[bot]"] }), undefined],
+    ["a bot not included gets the bot reason, not the trust one", pr({ author: "renovate[bot]", authorType: "Bot", authorAssociation: "NONE" }), cfg(), bot("renovate[bot]")],
+    ["ignoreAuthors comes before the trust rule", pr({ author: "alice", authorAssociation: "NONE" }), cfg({ ignoreAuthors: ["alice"] }), ignored("alice")],
+    ["the trust rule comes before labels", pr({ author: "bob", authorAssociation: "NONE", labels: ["deps"] }), cfg({ ignoreLabels: ["deps"] }), untrusted("bob", "author_association NONE")],
     ["an ignored label", pr({ labels: ["wip", "skip-review"] }), cfg({ ignoreLabels: ["skip-review"] }), label("skip-review")],
     ["an ignored label, other case (reason names the PR's label)", pr({ labels: ["Skip-Review"] }), cfg({ ignoreLabels: ["SKIP-review"] }), label("Skip-Review")],
     ["the first of the PR's labels that is ignored", pr({ labels: ["b", "a"] }), cfg({ ignoreLabels: ["a", "b"] }), label("b")],

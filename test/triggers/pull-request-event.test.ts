@@ -34,6 +34,7 @@ const expected = (event: string): NewJob => ({
     draft: false,
     labels: [],
     authorType: "User",
+    authorAssociation: "OWNER",
     eventAt: NOW,
   },
 });
@@ -82,6 +83,8 @@ describe("decidePullRequestEvent", () => {
     ["a deleted user (ghost)", {}, (p) => (p.pull_request.user = null), { authorType: "User" }, { subject: { title: "Make the greeting friendlier", body: "Changes the greeting.", author: "ghost" } }],
     ["a null body", {}, (p) => (p.pull_request.body = null), {}, { subject: { title: "Make the greeting friendlier", body: "", author: "Codertocat" } }],
     ["another head ref, base and number", { headRef: "topic/x", base: "develop", number: 42 }, () => {}, { headRef: "topic/x", baseRef: "develop" }, { target: { installationId: INSTALLATION_ID, owner: "Codertocat", repo: "Hello-World", number: 42, isPullRequest: true } }],
+    ["a first-time contributor", { association: "FIRST_TIME_CONTRIBUTOR" }, () => {}, { authorAssociation: "FIRST_TIME_CONTRIBUTOR" }, {}],
+    ["no author_association (counts as none)", {}, (p) => delete p.pull_request.author_association, { authorAssociation: "NONE" }, {}],
     ["a sender without an id", {}, (p) => delete p.sender.id, {}, { trigger: { sender: "Codertocat", senderId: undefined, request: "", commentCreatedAt: "2024-05-06T07:08:09.010Z" } }],
   ])("%s", (_what, o, edit, review, job) => {
     const base = expected("opened");
