@@ -3,6 +3,7 @@ import { PermissionCache } from "../github/permission-cache.js";
 import { canWrite, type InstallationOctokit } from "../github/types.js";
 import type { JobRecord } from "../queue/types.js";
 import { cleanText } from "./clean-text.js";
+import { fetchPullItems, placeSection, pullTimeline, threadComments, threadTop, triggerPlace, type Dated } from "./pull-context.js";
 
 /** Above this, the oldest comments are left out (the newest say most about the request). */
 export const MAX_CONTEXT_CHARS = 120_000;
@@ -22,9 +23,11 @@ interface IssueComment {
 
 /**
  * What the agents read of the issue or PR: its title and body as they were when the command was
- * written, and the comments written before the command and not edited since — cleaned of hidden
- * text, each marked with its author, and marked third-party when the author cannot write to the
- * repository. Bots' comments are left out (crewbot's own progress comments among them).
+ * written, and the comments written before the command and not edited since — on a PR also its
+ * review bodies and review comments, in one timeline — cleaned of hidden text, each marked with
+ * its author, and marked third-party when the author cannot write to the repository. Bots'
+ * comments are left out (crewbot's own progress comments among them). A command typed in a
+ * review thread comes with its place in the diff and its thread, ahead of the timeline.
  */
 export async function issueContext(
   octokit: InstallationOctokit,
@@ -63,16 +66,32 @@ export async function issueContext(
       Date.parse(c.updated_at) <= triggerTime,
   );
 
-  const rendered: ContextSection[] = [];
-  for (const comment of before) {
-    const author = comment.user?.login ?? "ghost";
-    rendered.push({
-      source: `comment by @${author} on ${comment.created_at}`,
-      text: capMiddle(cleanText(comment.body ?? ""), MAX_COMMENT_CHARS, "of this comment"),
-      thirdParty: !(await writers.canWrite(author)),
-    });
+  const timeline: Dated[] = before.map((c) => ({
+    at: Date.parse(c.created_at),
+    author: c.user?.login ?? "ghost",
+    source: `comment by @${c.user?.login ?? "ghost"} on ${c.created_at}`,
+    text: cleanText(c.body ?? ""),
+  }));
+  if (isPullRequest) {
+    const items = await fetchPullItems(octokit, job);
+    const place = job.trigger.commentKind === "review_comment" ? triggerPlace(job, items) : undefined;
+    const top = place && job.trigger.commentId !== undefined ? threadTop({ id: job.trigger.commentId, in_reply_to_id: place.inReplyToId }) : undefined;
+    if (place) sections.push(placeSection(place));
+    if (top !== undefined) sections.push(...(await rendered(threadComments(items, job, top, triggerTime), writers)));
+    timeline.push(...pullTimeline(items, job, triggerTime, top));
   }
-  return [...sections, ...newestWithin(rendered, MAX_CONTEXT_CHARS - size(sections))];
+  timeline.sort((a, b) => a.at - b.at);
+  return [...sections, ...newestWithin(await rendered(timeline, writers), MAX_CONTEXT_CHARS - size(sections))];
+}
+
+/** Capped, and marked third-party unless the author can write (no author: a bot's, always third-party). */
+async function rendered(items: Dated[], writers: ReturnType<typeof writersOf>): Promise<ContextSection[]> {
+  const out: ContextSection[] = [];
+  for (const item of items) {
+    const text = capMiddle(item.text, MAX_COMMENT_CHARS, "of this comment");
+    out.push({ source: item.source, text, thirdParty: item.author === "" || !(await writers.canWrite(item.author)) });
+  }
+  return out;
 }
 
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim().slice(0, 1000);

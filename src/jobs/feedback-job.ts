@@ -1,6 +1,7 @@
 import { cleanText } from "../context/clean-text.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
+import type { GitHubWriter } from "../report/github-writer.js";
 import { neutraliseMentions } from "../report/markdown.js";
 import { fromWorker, implementChain, inJobFrame, prepareJob } from "./prepare.js";
 import { publishBranch } from "./publish-branch.js";
@@ -13,7 +14,7 @@ const FEEDBACK_TASK =
   "End with `## Completed`, `## Files Changed` and `## Notes`.\n\nThe request:\n{task}";
 
 interface PullRequestHead {
-  head: { ref: string; repo: { full_name: string } | null };
+  head: { ref: string; sha: string; repo: { full_name: string } | null };
   base: { repo: { full_name: string } };
 }
 
@@ -57,16 +58,31 @@ export async function runFeedbackJob(job: JobRecord, ctx: JobContext, services: 
     const final = await report.finish({ ...ending, patch: { notes, commands: checks.results } });
     if (job.trigger.commentKind === "review_comment" && job.trigger.commentId !== undefined) {
       const answer = pushed.pushed ? `Done in ${pushed.sha.slice(0, 7)}. ${final.outcome}` : final.outcome;
-      await report.writer
-        .write("POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies", {
-          owner,
-          repo,
-          pull_number: number,
-          comment_id: job.trigger.commentId,
-          body: neutraliseMentions(answer),
-        })
-        .catch(() => undefined);
+      await replyInThread(job, report.writer, pr.head.sha, neutraliseMentions(answer)).catch((err: unknown) => {
+        services.log.warn(`job ${job.id}: could not answer in the review thread (the progress comment has the outcome): ${(err as Error).message}`);
+      });
     }
     return final;
+  });
+}
+
+/**
+ * The answer in the review thread of the triggering comment. GitHub threads are flat: a reply
+ * goes to the thread's top-level comment (`in_reply_to`), never to a reply, and through
+ * `POST …/pulls/{n}/comments` — the `…/replies` route is not enabled for GitHub Apps. With
+ * `in_reply_to` GitHub ignores every field but `body`; `commit_id` and `path` are sent because
+ * the API's description lists them as required.
+ */
+function replyInThread(job: JobRecord, writer: GitHubWriter, headSha: string, body: string) {
+  const { owner, repo, number } = job.target;
+  const place = job.trigger.reviewComment;
+  return writer.write("POST /repos/{owner}/{repo}/pulls/{pull_number}/comments", {
+    owner,
+    repo,
+    pull_number: number,
+    body,
+    in_reply_to: place?.inReplyToId ?? job.trigger.commentId,
+    commit_id: headSha,
+    path: place?.path ?? "",
   });
 }

@@ -1,15 +1,29 @@
 import { canWrite } from "../github/types.js";
 import { capMiddle } from "../context/issue-context.js";
-import type { NewJob } from "../queue/types.js";
+import type { NewJob, ReviewCommentPlace } from "../queue/types.js";
 import { parseCommand, type Command } from "./parse-command.js";
 import { MAX_STORED_BODY_CHARS, REVIEW_GROUP } from "./pull-request-event.js";
 
 /** A request longer than this is answered, not run: no one writes a 20 KB command on purpose. */
 export const MAX_REQUEST_CHARS = 20_000;
 
+/** A stored diff hunk keeps at most this much of its end (where the commented line is). */
+export const MAX_STORED_HUNK_CHARS = 20_000;
+
+/** What a `pull_request_review_comment` adds to a comment: its place in the diff and its thread. */
+export interface ReviewCommentFields {
+  path?: string;
+  line?: number | null;
+  original_line?: number | null;
+  start_line?: number | null;
+  side?: string | null;
+  diff_hunk?: string;
+  in_reply_to_id?: number;
+}
+
 /** The parts of an `issue_comment` (or review comment) payload the trigger reads. */
 export interface CommentPayload {
-  comment: { id: number; body: string; created_at: string; user: { login: string; type: string; id?: number } | null };
+  comment: { id: number; body: string; created_at: string; user: { login: string; type: string; id?: number } | null } & ReviewCommentFields;
   issue?: { number: number; title: string; body?: string | null; locked?: boolean; pull_request?: unknown; user: { login: string } | null };
   pull_request?: { number: number; title: string; body?: string | null; locked?: boolean; user: { login: string } | null };
   repository: { name: string; owner: { login: string }; clone_url: string; default_branch: string; private: boolean; size?: number };
@@ -100,9 +114,25 @@ export function decide(
         commentId: payload.comment.id,
         commentKind,
         commentCreatedAt: payload.comment.created_at,
+        ...(commentKind === "review_comment" ? { reviewComment: reviewCommentPlace(payload.comment) } : {}),
       },
     },
   };
+}
+
+/** A review comment's place as the worker is told it; an outdated comment keeps its original line. Pure. */
+export function reviewCommentPlace(c: ReviewCommentFields): ReviewCommentPlace {
+  const hunk = c.diff_hunk ?? "";
+  const place: ReviewCommentPlace = {
+    path: c.path ?? "",
+    diffHunk: hunk.length > MAX_STORED_HUNK_CHARS ? hunk.slice(-MAX_STORED_HUNK_CHARS) : hunk,
+  };
+  const line = c.line ?? c.original_line;
+  if (typeof line === "number") place.line = line;
+  if (typeof c.start_line === "number" && c.start_line !== line) place.startLine = c.start_line;
+  if (c.side === "LEFT" || c.side === "RIGHT") place.side = c.side;
+  if (typeof c.in_reply_to_id === "number") place.inReplyToId = c.in_reply_to_id;
+  return place;
 }
 
 /** Where any job of this payload works: its target, its repository, and the issue or PR as it is now. */

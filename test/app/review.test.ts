@@ -11,7 +11,7 @@ import { issueCommentCreated, pullRequestEvent } from "../fixtures/payloads.js";
 import { gitSync } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
 import { githubReviewProblems } from "../helpers/github-review-check.js";
-import { API, mockInstallationToken, mockJobComments, mockPermission, mockRepoConfig, REPO_PATH, startStack, TOKEN, type Stack } from "./harness.js";
+import { API, mockInstallationToken, mockJobComments, mockPermission, mockPullConversation, mockRepoConfig, REPO_PATH, startStack, TOKEN, type Stack } from "./harness.js";
 
 useNock();
 
@@ -52,6 +52,7 @@ function mockReviewJob(stack: Stack, t: Traffic, o: { config?: string; checkId: 
   if (o.context !== false) {
     if (!o.cached) mockPermission("Codertocat", "write");
     scope.get(`${REPO_PATH}/issues/1/comments`).query(true).reply(200, []);
+    mockPullConversation();
     scope.patch(`${REPO_PATH}/check-runs/${o.checkId}`, (b) => (t.checks.push({ method: "PATCH", body: b }), true)).reply(200, {});
   }
   if (o.review) {
@@ -244,7 +245,7 @@ describe("/review on a pull request", () => {
     const edits: string[] = [];
     const t: Traffic = { reviews: [], checks: [], rejected: [] };
     const diff = gitSync(stack.remoteDir, "diff", "-M", "main...feature");
-    mockJobComments({ progressId: 95, edits, trigger: { id: payload.comment.id }, config: { repo: "review:\n  auto: false\n" } })
+    mockJobComments({ progressId: 95, edits, trigger: { id: payload.comment.id }, config: { repo: "review:\n  auto: false\n" }, pull: {} })
       .get(`${REPO_PATH}/pulls/1`)
       .reply(200, { head: { sha, repo: { full_name: "Codertocat/Hello-World" } }, base: { ref: "main" } })
       .post(`${REPO_PATH}/pulls/1/reviews`, (b) => (t.reviews.push(b), githubReviewProblems(diff, b).length === 0))

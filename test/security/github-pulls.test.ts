@@ -15,7 +15,7 @@ useNock();
 
 const use = (name: string, input: unknown) => ({ type: "tool_use" as const, name, input });
 const pr = (ref: string, head: string | null = `${REPO_OWNER}/${REPO_NAME}`) => ({
-  head: { ref, repo: head === null ? null : { full_name: head } },
+  head: { ref, sha: "c0ffee".padEnd(40, "0"), repo: head === null ? null : { full_name: head } },
   base: { repo: { full_name: `${REPO_OWNER}/${REPO_NAME}` } },
 });
 
@@ -65,10 +65,10 @@ describe("a review comment on a renamed file's old path", () => {
     mockBotUser();
     mockPermission("Codertocat", "write");
     let reply = "";
-    mockJobComments({ progressId: 71, edits: [], number: 2, trigger: { id: payload.comment.id, review: true } })
+    mockJobComments({ progressId: 71, edits: [], number: 2, trigger: { id: payload.comment.id, review: true }, pull: { reviewComments: [payload.comment] } })
       .get(`${REPO_PATH}/pulls/2`)
       .reply(200, pr("renamed"))
-      .post(`${REPO_PATH}/pulls/2/comments/${payload.comment.id}/replies`, (b) => ((reply = b.body), true))
+      .post(`${REPO_PATH}/pulls/2/comments`, (b) => ((reply = b.body), b.in_reply_to === payload.comment.id))
       .reply(201, {});
 
     const job = await stack.runToEnd("pull_request_review_comment", payload, "renamed-review");

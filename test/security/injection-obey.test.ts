@@ -158,6 +158,8 @@ describe("an agent that obeys injected instructions is still fenced in", () => {
       nock(API)
         .post(`${REPO_PATH}/check-runs`).reply(201, { id: 611 })
         .get(`${REPO_PATH}/issues/1/comments`).query(true).reply(200, [])
+        .get(`${REPO_PATH}/pulls/1/comments`).query(true).reply(200, [])
+        .get(`${REPO_PATH}/pulls/1/reviews`).query(true).reply(200, [])
         .patch(`${REPO_PATH}/check-runs/611`).reply(200, {})
         .post(`${REPO_PATH}/pulls/1/reviews`).reply(200, { id: 711, html_url: "https://github.com/Codertocat/Hello-World/pull/1#pullrequestreview-711" }),
     );

@@ -152,6 +152,8 @@ describe("secrets stay secret through real jobs", () => {
       nock(API)
         .post(`${REPO_PATH}/check-runs`).reply(201, { id: 601 })
         .get(`${REPO_PATH}/issues/1/comments`).query(true).reply(200, [])
+        .get(`${REPO_PATH}/pulls/1/comments`).query(true).reply(200, [])
+        .get(`${REPO_PATH}/pulls/1/reviews`).query(true).reply(200, [])
         .patch(`${REPO_PATH}/check-runs/601`).reply(200, {})
         .post(`${REPO_PATH}/pulls/1/reviews`).reply(200, { id: 701, html_url: "https://github.com/Codertocat/Hello-World/pull/1#pullrequestreview-701" }),
     );

@@ -64,6 +64,8 @@ describe("decide: /review", () => {
           commentId: 284312630,
           commentKind: "review_comment",
           commentCreatedAt: "2019-05-15T15:20:37Z",
+          // GitHub's example is an outdated comment without a line.
+          reviewComment: { path: "README.md", diffHunk: "@@ -1 +1 @@\n-# Hello-World" },
         },
         repo: { cloneUrl: "https://github.com/Codertocat/Hello-World.git", defaultBranch: "master", private: false },
         subject: { title: "Update the README with new information.", body: "This is a pretty simple change that we need to pull into master.", author: "Codertocat" },
