@@ -29,7 +29,7 @@ import { endJobComment } from "../report/job-comment.js";
 import { redact, redactingLogger, secretsFromEnv } from "../report/redact.js";
 import { detectSandbox } from "../tools/sandbox.js";
 import { createAct, enqueueJob } from "../triggers/act.js";
-import { Admission } from "../triggers/admission.js";
+import { Admission, commandRateLimit } from "../triggers/admission.js";
 import { Background } from "../triggers/background.js";
 import type { TriggerDeps } from "../triggers/deps.js";
 import { MirrorStore } from "../workspace/mirror.js";
@@ -138,7 +138,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
       installationEvent: async (event, payload) => void (await applyInstallationEvent(event, payload, { installations, queue, runner, log })),
       permissions,
       appSlug,
-      admission: new Admission(), // issue 8: redeliveries and the per-person rate limit
+      admission: new Admission(commandRateLimit(limits)), // redeliveries and the per-person rate limit (CREWBOT_COMMANDS_*)
       coverage: async (installationId, fullName) => coverageRefusal(await installations.get(installationId), fullName), // issue 8
     },
     runner,

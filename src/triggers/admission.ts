@@ -1,8 +1,8 @@
 /**
  * What the comment handlers check before any request to GitHub, in memory: a delivery seen a
  * moment ago (GitHub's redelivery, or the same delivery twice at once) is dropped before the
- * permission lookup, and one person's commands on an installation are rate-limited by a small
- * token bucket. Both are per process; the queue still drops a duplicate delivery across processes.
+ * permission lookup, and one person's commands on an installation are rate-limited by a token
+ * bucket (`CREWBOT_COMMANDS_BURST` at once, then `CREWBOT_COMMANDS_PER_MINUTE`). Both are per process; the queue still drops a duplicate delivery across processes.
  */
 
 /** Deliveries remembered, newest last; older ones are forgotten first. */
@@ -11,14 +11,24 @@ const MAX_DELIVERIES = 10_000;
 const MAX_BUCKETS = 10_000;
 
 export interface RateLimit {
-  /** Commands one person may give at once on one installation. */
+  /** Commands one person may give at once on one installation (`CREWBOT_COMMANDS_BURST`). */
   burst: number;
-  /** One more command every this many ms. */
-  refillMs: number;
+  /** Then this many a minute (`CREWBOT_COMMANDS_PER_MINUTE`). */
+  perMinute: number;
 }
 
-/** Five commands at once, then one every 12 s (five a minute): more than any person types. */
-export const DEFAULT_RATE_LIMIT: RateLimit = { burst: 5, refillMs: 12_000 };
+/**
+ * Twenty commands at once, then ten a minute: a maintainer triaging a backlog (a `/plan` on each of
+ * a dozen issues) is never refused, a script firing hundreds is.
+ */
+export const DEFAULT_RATE_LIMIT: RateLimit = { burst: 20, perMinute: 10 };
+
+/** The operator's setting (`operatorLimits`), the defaults where unset. */
+export function commandRateLimit(limits: { commandsBurst?: number; commandsPerMinute?: number }): RateLimit {
+  return { burst: limits.commandsBurst ?? DEFAULT_RATE_LIMIT.burst, perMinute: limits.commandsPerMinute ?? DEFAULT_RATE_LIMIT.perMinute };
+}
+
+const refillMs = (limit: RateLimit) => 60_000 / limit.perMinute;
 
 /** `go`: run it; `slow-down`: refuse with one answer; `drop`: refuse silently (already answered). */
 export type RateVerdict = "go" | "slow-down" | "drop";
@@ -78,12 +88,12 @@ export class Admission {
     const bucket = this.buckets.get(`${installationId}/${login.toLowerCase()}`);
     if (!bucket) return 0;
     const missing = 1 - this.refilled(bucket, this.now()).tokens;
-    return missing <= 0 ? 0 : Math.ceil((missing * this.limit.refillMs) / 1000);
+    return missing <= 0 ? 0 : Math.ceil((missing * refillMs(this.limit)) / 1000);
   }
 
   private refilled(bucket: Bucket | undefined, now: number): Bucket {
     if (!bucket) return { tokens: this.limit.burst, at: now, answered: false };
-    const gained = Math.max(0, now - bucket.at) / this.limit.refillMs;
+    const gained = Math.max(0, now - bucket.at) / refillMs(this.limit);
     bucket.tokens = Math.min(this.limit.burst, bucket.tokens + gained);
     bucket.at = now;
     return bucket;
@@ -98,9 +108,9 @@ export class Admission {
   }
 }
 
-/** The one answer to a person over the rate limit. */
+/** The one answer to a person over the rate limit: what the limit is, how long to wait, that nothing ran. */
 export function renderSlowDown(login: string, seconds: number, limit: RateLimit): string {
-  const perMinute = Math.max(1, Math.round(60_000 / limit.refillMs));
+  const perMinute = Number.isInteger(limit.perMinute) ? String(limit.perMinute) : limit.perMinute.toFixed(1);
   return (
     `Slow down, @\u200B${login.replace(/[^A-Za-z0-9_.[\]-]/g, "").slice(0, 60)}: crewbot takes at most ${limit.burst} commands at once from one person, then ${perMinute} a minute. ` +
     `This command and any more in the next ${Math.max(1, seconds)} s were not started; nothing else will be said about them.`

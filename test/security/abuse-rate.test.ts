@@ -1,6 +1,6 @@
 /**
- * Adversarial suite, resource abuse (issue 8): one person firing commands. A token bucket per
- * person and installation (5 at once, then one every 12 s) lets the first commands through,
+ * Adversarial suite, resource abuse: one person firing commands. A token bucket per person and
+ * installation (here set to 5 at once, then 5 a minute, with CREWBOT_COMMANDS_*) lets the first commands through,
  * answers "slow down" once, and drops the rest without a word; a queued command waits behind
  * the running one on its issue (never two jobs at once there). Nock fails on any extra write.
  */
@@ -12,6 +12,9 @@ import { useNock } from "../helpers/github.js";
 import { API, mockInstallationToken, mockPermission, REPO_PATH, startStack, type Stack } from "../app/harness.js";
 
 useNock();
+
+/** A small bucket keeps these tests short (each queued command writes twice, a second apart). */
+const FIVE = { env: { CREWBOT_COMMANDS_BURST: "5", CREWBOT_COMMANDS_PER_MINUTE: "5" } };
 
 const receive = (stack: Stack, payload: unknown, id: string) => stack.probot.receive({ id, name: "issue_comment", payload } as never);
 
@@ -27,7 +30,7 @@ function posts(n: number, times: number, id: number): string[] {
 
 describe("100 /plan comments in a minute from one person", () => {
   it("on one issue: five queued one behind the other, one 'slow down', the rest dropped; cancel still works", async () => {
-    const stack = await startStack([], { runner: false });
+    const stack = await startStack([], { runner: false, ...FIVE });
     mockInstallationToken();
     mockPermission("Codertocat", "write");
     const base = issueCommentCreated("/plan");
@@ -57,7 +60,7 @@ describe("100 /plan comments in a minute from one person", () => {
   });
 
   it("on 100 issues: five jobs, one 'slow down' on the sixth issue, nothing on the rest", async () => {
-    const stack = await startStack([], { runner: false });
+    const stack = await startStack([], { runner: false, ...FIVE });
     mockInstallationToken();
     mockPermission("Codertocat", "write");
     const slowDown = posts(6, 1, 600);
@@ -74,7 +77,7 @@ describe("100 /plan comments in a minute from one person", () => {
   });
 
   it("someone without write access: at most five 'not allowed' answers and one 'slow down', nothing queued", async () => {
-    const stack = await startStack([], { runner: false });
+    const stack = await startStack([], { runner: false, ...FIVE });
     mockInstallationToken();
     mockPermission("mallory", "read");
     const bodies = posts(1, 6, 700);
@@ -86,7 +89,7 @@ describe("100 /plan comments in a minute from one person", () => {
   });
 
   it("another person is not slowed down by the first one", async () => {
-    const stack = await startStack([], { runner: false });
+    const stack = await startStack([], { runner: false, ...FIVE });
     mockInstallationToken();
     mockPermission("Codertocat", "write");
     mockPermission("hubot", "write");
@@ -107,7 +110,7 @@ describe("100 /plan comments in a minute from one person", () => {
 describe("the bucket", () => {
   it("refills one command every 12 s, and answers 'slow down' once per time it runs dry", () => {
     let now = 0;
-    const admission = new Admission(undefined, () => now);
+    const admission = new Admission({ burst: 5, perMinute: 5 }, () => now);
     const take = () => admission.take(1, "Codertocat");
     expect(Array.from({ length: 5 }, take)).toEqual(["go", "go", "go", "go", "go"]);
     expect([take(), take(), take()]).toEqual(["slow-down", "drop", "drop"]);
