@@ -15,8 +15,9 @@ import type { GitHubWriter } from "../report/github-writer.js";
 import { safeBlock } from "../report/markdown.js";
 import type { ReviewFacts } from "../report/render-review.js";
 import { buildReview, type BuiltReview, type SeverityCounts } from "../review/build-review.js";
-import { commentablePositions, parseDiff, positionKey, type DiffFile } from "../review/diff-lines.js";
+import { parseDiff, positionKey, type DiffFile } from "../review/diff-lines.js";
 import { postedFingerprints } from "../review/fingerprint.js";
+import { withinPullRequest, type IncrementalDiff } from "../review/incremental-diff.js";
 import { reviewContext } from "../review/review-context.js";
 import { selectFiles } from "../review/select-files.js";
 import { diffBetween, isAncestor, mergeBase } from "../workspace/diff.js";
@@ -60,6 +61,8 @@ interface Diffs {
   /** The files to review: the commits since the last review, or the full diff. */
   scope: DiffFile[];
   since?: string;
+  /** An incremental review: where inline comments may go, and what the merged base brought in. */
+  incremental?: Pick<IncrementalDiff, "commentable" | "leftOut">;
   fullBecause?: string;
   known: string[];
 }
@@ -92,15 +95,16 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
       if (run.full || !state) return void (diffs = { full, scope: full, known });
       if (state.headSha === head.headSha) return void (diffs = { full, scope: [], since: head.headSha, known });
       if (await isAncestor(mirror, state.headSha, head.headSha)) {
-        const scope = parseDiff(await diffBetween(mirror, state.headSha, head.headSha));
-        return void (diffs = { full, scope, since: state.headSha, known });
+        // After "Update branch" last..head holds the base's changes: only the PR's own are reviewed.
+        const { files, ...incremental } = withinPullRequest(parseDiff(await diffBetween(mirror, state.headSha, head.headSha)), full);
+        return void (diffs = { full, scope: files, since: state.headSha, incremental, known });
       }
       diffs = { full, scope: full, known, fullBecause: `the last reviewed commit ${state.headSha.slice(0, 7)} is no longer in the branch (force-push or rebase): full review` };
     },
   });
-  const { full, scope, since, fullBecause, known } = diffs!;
+  const { full, scope, since, incremental, fullBecause, known } = diffs!;
   const base = { counts: ZERO, clean: true, inline: 0, repeated: 0, since, fullBecause, costUsd: 0, estimate: false };
-  if (since !== undefined && scope.length === 0) return { ...base, nothingToReview: `commit ${head.headSha.slice(0, 7)} was reviewed already` };
+  if (since !== undefined && scope.length === 0) return { ...base, nothingToReview: nothingNew(since, head.headSha, incremental) };
   const selection = selectFiles(scope, { paths: config.review.paths });
   if (selection.reviewed.length === 0) {
     const why = selection.notReviewed.length === 0 ? "no changed files" : `no file to review (${selection.notReviewed.map((n) => `${n.path}: ${n.reason}`).slice(0, 5).join("; ")})`;
@@ -111,7 +115,7 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
     chain: prepared.chains.get("review")!,
     task: job.trigger.request.trim() ? jobTask(job, "Review") : "(none)",
     mode: "plan",
-    context: reviewContext(selection, { number, headSha: head.headSha, since }),
+    context: reviewContext(selection, { number, headSha: head.headSha, since, baseLeftOut: incremental?.leftOut }),
     noBash: head.fork,
   });
   const figures = { usage: budget.usage, costUsd: budget.costUsd, estimate: budget.estimate };
@@ -119,7 +123,7 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   if (failed) return { ...base, ...figures, selection, failed };
 
   // Incremental: inline only on lines the new commits show (RIGHT side; old-side numbers differ).
-  const recent = since === undefined ? undefined : commentablePositions(scope);
+  const recent = incremental?.commentable;
   const accept = recent && ((path: string, side: "LEFT" | "RIGHT", line: number) => side === "RIGHT" && recent.has(positionKey(path, side, line)));
   const parsed = safeReview(parseReview(result.output));
   const build = (maxComments?: number) => buildReview(parsed, full, selection, { alreadyPosted: new Set(known), accept, maxComments });
@@ -131,6 +135,12 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   const posted = postedFingerprints([sent.request.body, ...sent.request.comments.map((c) => c.body)]);
   await services.reviews.record(key, number, head.headSha, [...posted]);
   return outcome;
+}
+
+/** Why an incremental review has nothing to look at: the head was reviewed, or the new commits only merged the base. */
+function nothingNew(since: string, headSha: string, incremental: Diffs["incremental"]): string {
+  if (since === headSha || !incremental) return `commit ${headSha.slice(0, 7)} was reviewed already`;
+  return `the commits since the last review (${since.slice(0, 7)}..${headSha.slice(0, 7)}) only bring in changes of the base branch`;
 }
 
 /**

@@ -27,6 +27,8 @@ export interface ReviewScope {
   headSha: string;
   /** Set for an incremental review: the commit reviewed last time. */
   since?: string;
+  /** An incremental review's changes that came from merging the base branch, left out. */
+  baseLeftOut?: { files: string[]; lines: number };
 }
 
 /**
@@ -46,6 +48,14 @@ export function reviewContext(selection: Selection, scope: ReviewScope): Context
   }
   if (leftOut.length > 0) text += `\n(The diff is too long to show whole. Read these changed files in the checkout: ${leftOut.join(", ")})\n`;
   const sections: ContextSection[] = [{ source: `${what} (git diff)`, text: text || "(no changes)" }];
+  const base = scope.baseLeftOut;
+  if (base && (base.files.length > 0 || base.lines > 0)) {
+    const files = base.files.length > 0 ? ` Files only the base branch changed: ${base.files.slice(0, 50).join(", ")}${base.files.length > 50 ? ", …" : ""}.` : "";
+    sections.push({
+      source: "changes of the base branch merged into the pull request (not to review)",
+      text: `The new commits merge the base branch; its changes are not part of this pull request and are left out of the diff above (${base.lines} changed line${base.lines === 1 ? "" : "s"} in files the pull request changes are shown as unchanged context, if at all).${files}`,
+    });
+  }
   if (selection.notReviewed.length > 0) {
     const list = selection.notReviewed.map((n) => `- ${n.path}: ${n.reason}`).join("\n");
     sections.push({ source: "changed files not to review (listed in the review body already)", text: list });

@@ -234,6 +234,43 @@ describe("reviewContext", () => {
     expect(reviewContext(selection, { number: 5, headSha: HEAD, ...(since ? { since } : {}) })).toEqual(sections);
   });
 
+  describe("what a merged base brought in", () => {
+    const BASE_SOURCE = "changes of the base branch merged into the pull request (not to review)";
+    const INCREMENTAL = "the changes of pull request #5 since the last review (abcdef0..1234567); review only these (git diff)";
+    it.each<[string, { files: string[]; lines: number } | undefined, ReturnType<typeof reviewContext>]>([
+      ["nothing left out: no note", { files: [], lines: 0 }, [{ source: INCREMENTAL, text: `${diffA}\n` }]],
+      ["no incremental facts: no note", undefined, [{ source: INCREMENTAL, text: `${diffA}\n` }]],
+      [
+        "lines and files left out",
+        { files: ["base.js", "docs/x.md"], lines: 3 },
+        [
+          { source: INCREMENTAL, text: `${diffA}\n` },
+          {
+            source: BASE_SOURCE,
+            text: "The new commits merge the base branch; its changes are not part of this pull request and are left out of the diff above (3 changed lines in files the pull request changes are shown as unchanged context, if at all). Files only the base branch changed: base.js, docs/x.md.",
+          },
+        ],
+      ],
+      [
+        "only lines",
+        { files: [], lines: 1 },
+        [
+          { source: INCREMENTAL, text: `${diffA}\n` },
+          { source: BASE_SOURCE, text: "The new commits merge the base branch; its changes are not part of this pull request and are left out of the diff above (1 changed line in files the pull request changes are shown as unchanged context, if at all)." },
+        ],
+      ],
+    ])("%s", (_what, baseLeftOut, sections) => {
+      expect(reviewContext({ reviewed: [a], notReviewed: [] }, { number: 5, headSha: HEAD, since: SINCE, ...(baseLeftOut ? { baseLeftOut } : {}) })).toEqual(sections);
+    });
+
+    it("names at most 50 files", () => {
+      const files = Array.from({ length: 60 }, (_, i) => `f${i}.js`);
+      const [, note] = reviewContext({ reviewed: [a], notReviewed: [] }, { number: 5, headSha: HEAD, since: SINCE, baseLeftOut: { files, lines: 0 } });
+      expect(note!.text).toContain("f49.js, …");
+      expect(note!.text).not.toContain("f50.js");
+    });
+  });
+
   describe("the cap", () => {
     /** A file whose rendered diff is exactly `chars` long. */
     const sized = (path: string, chars: number) => {
