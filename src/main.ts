@@ -6,6 +6,7 @@ import { crewbotApp } from "./index.js";
 import { dataDir } from "./jobs/job-dirs.js";
 import { openQueue } from "./queue/open-queue.js";
 import { metricsHandler } from "./metrics/metrics.js";
+import { sandboxHealth } from "./tools/sandbox-policy.js";
 
 export interface Started {
   server: Server;
@@ -60,11 +61,11 @@ export async function start(options: StartOptions & Parameters<typeof run>[1] = 
   };
 }
 
-/** What `/healthz` reports: the queue answers, and how many jobs wait and run. */
+/** What `/healthz` reports: the queue answers, how many jobs wait and run, and whether commands can be sandboxed. */
 async function health(crewbot: Crewbot): Promise<Record<string, unknown>> {
   const depth = queueDepth(crewbot.queue);
-  const [queued, running] = await Promise.all([depth.queued(), depth.running()]);
-  return { queue: crewbot.queueKind, queued, running };
+  const [queued, running, sandbox] = await Promise.all([depth.queued(), depth.running(), crewbot.services.sandbox()]);
+  return { queue: crewbot.queueKind, queued, running, sandbox: sandboxHealth(sandbox) };
 }
 
 function safePrivateKey(env: NodeJS.ProcessEnv): string | null {

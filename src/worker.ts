@@ -11,6 +11,7 @@ import { githubProbot, type OctokitClass } from "./github/octokit.js";
 import { composeCrewbot, type Crewbot, type CrewbotOptions } from "./app/compose.js";
 import { dataDir } from "./jobs/job-dirs.js";
 import { metricsHandler } from "./metrics/metrics.js";
+import { sandboxHealth } from "./tools/sandbox-policy.js";
 import { openQueue } from "./queue/open-queue.js";
 
 export interface WorkerOptions extends Partial<CrewbotOptions> {
@@ -46,7 +47,7 @@ export async function startWorker(options: WorkerOptions = {}): Promise<StartedW
   let server: Server | undefined;
   const port = env.CREWBOT_WORKER_PORT ? Number(env.CREWBOT_WORKER_PORT) : undefined;
   if (port !== undefined) {
-    const handle = metricsHandler(crewbot.services.metrics, async () => ({ role: "worker", queue: crewbot.queueKind, running: crewbot.runner.running.length }));
+    const handle = metricsHandler(crewbot.services.metrics, async () => ({ role: "worker", queue: crewbot.queueKind, running: crewbot.runner.running.length, sandbox: sandboxHealth(await crewbot.services.sandbox()) }));
     server = createServer((req, res) => {
       handle(req, res).then((done) => done || res.writeHead(404).end("not found"), () => res.writeHead(500).end());
     });

@@ -49,7 +49,20 @@ export async function runWriteChain(
   dirs: JobDirs,
   options: WriteRunOptions,
 ): Promise<WriteRun> {
+  // No sandbox, no commands: refused before anything runs, so nothing is pushed either.
+  const sandbox = await services.sandbox();
+  const { implement, sandbox: sandboxConfig } = prepared.config;
+  const refusal = commandsRefusal(sandbox, { network: implement.setup.length > 0 || sandboxConfig.network });
+  if (refusal !== undefined) {
+    services.log.warn(`job ${job.id}: not run: ${refusal.reason}; ${refusal.remedy}`);
+    return { setupFailed: { terminal: { kind: "failed", reason: refusal.reason }, patch: { notes: [refusal.remedy] } } };
+  }
   const notes: string[] = [...prepared.notes]; // what the checkout lacks (submodules, LFS) comes first
+  if (runsUnsandboxed(sandbox)) {
+    services.log.warn(`job ${job.id}: ${UNSANDBOXED_NOTE}`);
+    report.event({ type: "log", level: "warn", message: UNSANDBOXED_NOTE });
+    notes.push(UNSANDBOXED_NOTE);
+  }
   const checks = new RepoChecks(ctx, report, prepared, dirs, services, notes);
   const setupFailed = await checks.setup();
   if (setupFailed) return { setupFailed };

@@ -19,6 +19,7 @@ export class Metrics {
   private readonly tokens: Counter<"kind" | "type">;
   private readonly cost: Counter<"kind">;
   private readonly rateLimit: Gauge<"installation">;
+  private readonly sandboxGauge: Gauge<"feature">;
 
   constructor(depth?: QueueDepth, opts: { defaults?: boolean } = {}) {
     const registers = [this.registry];
@@ -33,6 +34,7 @@ export class Metrics {
     });
     this.tokens = new Counter({ name: "crewbot_tokens_total", help: "Model tokens used by jobs", labelNames: ["kind", "type"], registers });
     this.cost = new Counter({ name: "crewbot_cost_usd_total", help: "Model cost of jobs in US dollars (priced from the known-model table)", labelNames: ["kind"], registers });
+    this.sandboxGauge = new Gauge({ name: "crewbot_sandbox_available", help: "1 when the start-up probe found the OS sandbox working (feature=bubblewrap) and its egress-only network (feature=network), else 0", labelNames: ["feature"], registers });
     this.rateLimit = new Gauge({ name: "crewbot_github_rate_limit_remaining", help: "GitHub API requests left in the current window, per installation", labelNames: ["installation"], registers });
     if (depth) {
       new Gauge({ name: "crewbot_queue_depth", help: "Jobs waiting in the queue", registers, collect: async function () { this.set(await depth.queued()); } });
@@ -50,6 +52,11 @@ export class Metrics {
       if (n > 0) this.tokens.inc({ kind, type }, n);
     }
     if (costUsd > 0) this.cost.inc({ kind }, costUsd);
+  }
+
+  sandbox(info: { available: boolean; network?: { available: boolean } }): void {
+    this.sandboxGauge.set({ feature: "bubblewrap" }, info.available ? 1 : 0);
+    this.sandboxGauge.set({ feature: "network" }, info.network?.available === true ? 1 : 0);
   }
 
   githubRateLimit(installationId: number, remaining: string | number | undefined): void {

@@ -37,10 +37,11 @@ export function bashDescription(mode: Mode, sandbox: SandboxInfo): string {
     `Limits: files up to ${formatBytes(MAX_FILE_BYTES)} each, ${formatBytes(DISK_WRITE_MAX_BYTES)} written to disk per command, ` +
     `${formatBytes(OUTPUT_KILL_BYTES)} of output, ${MAX_PROCS} processes/threads; a command over one is stopped.`;
   if (!sandbox.available) return `${base} Runs without an OS sandbox.`;
+  const net = "the network is off unless configured (then only the outside world: no host, private or link-local address)";
   if (mode === "plan") {
-    return `${base} Runs in a read-only sandbox: nothing in the checkout can be changed (git log/diff/show work), /tmp is private and writable, the network is off unless configured.`;
+    return `${base} Runs in a read-only sandbox: nothing in the checkout can be changed (git log/diff/show work), /tmp is private and writable, ${net}.`;
   }
-  return `${base} Runs in a sandbox: the checkout is writable except .git (git status/diff/log work; do not stage or commit, crewbot commits for you), /tmp is private, nothing outside the checkout is writable, the network is off unless configured.`;
+  return `${base} Runs in a sandbox: the checkout is writable except .git (git status/diff/log work; do not stage or commit, crewbot commits for you), /tmp is private, nothing outside the checkout is writable, ${net}.`;
 }
 
 function statusLine(res: CommandRun, timeoutS: number): string {
@@ -76,6 +77,7 @@ export function createBashTool(mode: Mode, sandbox: SandboxInfo): Tool<BashInput
       const sandboxed = ctx.sandbox.available;
       // Defence in depth: toolsFor never offers this, but plan mode must never run unconfined.
       if (!sandboxed && ctx.mode !== "write") throw new ToolError("bash is not available in read-only mode: no OS sandbox on this host.");
+      if (!sandboxed && ctx.sandbox.allowUnsandboxed !== true) throw new ToolError("bash is not available: no OS sandbox on this host.");
       await mkdir(ctx.scratchDir, { recursive: true });
       await mkdir(ctx.artifactsDir, { recursive: true });
       const timeoutS = clampTimeout(input.timeout);

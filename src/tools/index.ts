@@ -20,7 +20,8 @@ export interface ToolSet {
 
 /**
  * The tools an agent gets. The mode decides what exists (plan mode never gets edit/write,
- * and gets bash only inside a working sandbox); `allow` (the agent's `tools` frontmatter)
+ * and gets bash only inside a working sandbox; write mode gets bash without one only when the
+ * operator opted in); `allow` (the agent's `tools` frontmatter)
  * can only narrow that set, never add to it.
  */
 export function toolsFor(mode: Mode, opts: { sandbox: SandboxInfo; allow?: readonly string[]; noBash?: boolean }): ToolSet {
@@ -32,8 +33,12 @@ export function toolsFor(mode: Mode, opts: { sandbox: SandboxInfo; allow?: reado
     if (mode === "write") offered.push(editTool, writeTool);
     notes.push("bash is not offered for this job (the code comes from a fork).");
   } else if (mode === "write") {
-    offered.push(createBashTool(mode, opts.sandbox), editTool, writeTool);
-    if (!opts.sandbox.available) notes.push(`bash runs without an OS sandbox (${why}).`);
+    // No sandbox, no commands — unless the operator explicitly allowed running without one.
+    if (opts.sandbox.available || opts.sandbox.allowUnsandboxed === true) offered.push(createBashTool(mode, opts.sandbox));
+    offered.push(editTool, writeTool);
+    if (!opts.sandbox.available) {
+      notes.push(opts.sandbox.allowUnsandboxed === true ? `bash runs WITHOUT an OS sandbox (${why}; CREWBOT_ALLOW_UNSANDBOXED=1).` : `bash is not offered: it needs the OS sandbox (${why}).`);
+    }
   } else if (opts.sandbox.available) {
     offered.push(createBashTool(mode, opts.sandbox));
   } else {

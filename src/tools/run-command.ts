@@ -1,12 +1,15 @@
 /**
  * The one way a model's or a repository's shell command is run (bash tool, setup, check): in the
- * sandbox when the host has one, with an environment built from scratch, under the resource
- * limits of limits.ts, and with nothing of it left running when this returns.
+ * sandbox (without one only when the operator opted in), network on only through the sandbox's
+ * egress-only namespace, with an environment built from scratch, under the resource limits of
+ * limits.ts, and with nothing of it left running when this returns.
  */
 import { buildEnv } from "./env.js";
 import { formatBytes } from "./output.js";
 import { DEFAULT_LIMITS, PidsCgroup, diskUsed, limitedShellArgv, treeBytes, type Limits } from "./limits.js";
 import { sandboxedArgv, shellPath, type SandboxContext } from "./sandbox.js";
+import { EgressNetwork } from "./sandbox-network.js";
+import { commandsRefusal } from "./sandbox-policy.js";
 import { runProcess, type RunResult } from "./spawn.js";
 import type { ToolContext } from "./types.js";
 
@@ -28,12 +31,27 @@ export interface CommandRun extends RunResult {
 const DISK_POLL_MS = 200;
 
 export async function runCommand(ctx: CommandContext, command: string, opts: CommandOptions): Promise<CommandRun> {
+  // Fail closed, whoever the caller: no sandbox (unless the operator opted in), or network on
+  // without the egress-only namespace, runs nothing.
+  const refusal = commandsRefusal(ctx.sandbox, { network: ctx.network });
+  if (refusal !== undefined) return { exitCode: null, signal: null, timedOut: false, aborted: false, spawnError: refusal.reason };
+  const net = ctx.network && ctx.sandbox.available ? await EgressNetwork.open({ allow: ctx.sandbox.allowCidrs ?? [] }).catch((e: Error) => e) : undefined;
+  if (net instanceof Error) return { exitCode: null, signal: null, timedOut: false, aborted: false, spawnError: net.message };
+  try {
+    return await runLimited(ctx, command, opts, net);
+  } finally {
+    await net?.close();
+  }
+}
+
+async function runLimited(ctx: CommandContext, command: string, opts: CommandOptions, net: EgressNetwork | undefined): Promise<CommandRun> {
   const limits = opts.limits ?? DEFAULT_LIMITS;
   const sandboxed = ctx.sandbox.available;
   // RLIMIT_NPROC only inside the sandbox: there it counts the sandbox's own user namespace; outside
   // it would count every process of this uid, the app's included.
   const inner = limitedShellArgv(shellPath(), command, limits, sandboxed);
-  let argv = sandboxed ? sandboxedArgv(ctx, inner) : inner;
+  let argv = sandboxed ? sandboxedArgv(ctx, inner, ctx.sandbox.program, net) : inner;
+  if (net !== undefined) argv = net.enter(argv);
   const cgroup = PidsCgroup.create(limits.maxProcs);
   if (cgroup !== undefined) argv = cgroup.wrap(argv);
 

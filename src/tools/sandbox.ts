@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { buildEnv } from "./env.js";
 import { TMP_MAX_BYTES } from "./limits.js";
-import { isInside } from "./paths.js";
+import { EgressNetwork } from "./sandbox-network.js";
 import { findExecutable, runProcess } from "./spawn.js";
 import type { SandboxInfo, ToolContext } from "./types.js";
 
@@ -23,7 +23,7 @@ export interface HostLayout {
   system: Array<{ path: string; symlink?: string }>;
   /** `root/.git` when it exists and is a real directory or file (a worktree's .git file). */
   gitPath?: string;
-  /** Real path of /etc/resolv.conf when it points outside the system binds (systemd-resolved), for DNS with network on. */
+  /** Real path of /etc/resolv.conf (it may point outside /etc, e.g. systemd-resolved): with network on, slirp's DNS is bound there. */
   resolvConf?: string;
   /** bwrap can size a tmpfs (`--size`, 0.8+): the private /tmp gets TMP_MAX_BYTES, not half the RAM. */
   tmpfsSize?: boolean;
@@ -31,23 +31,30 @@ export interface HostLayout {
   disableUserns?: boolean;
 }
 
-let features: { tmpfsSize: boolean; disableUserns: boolean } | undefined;
+type BwrapFeatures = { tmpfsSize: boolean; disableUserns: boolean };
+const featuresOf = new Map<string, BwrapFeatures>();
 
-/** What this bwrap supports, from its --help, checked once. */
-function bwrapFeatures(): { tmpfsSize: boolean; disableUserns: boolean } {
-  if (features !== undefined) return features;
+/** What this bwrap supports, from its --help, checked once per program. */
+function bwrapFeatures(bwrap: string | undefined): BwrapFeatures {
+  const known = bwrap === undefined ? undefined : featuresOf.get(bwrap);
+  if (known !== undefined) return known;
   let help = "";
-  const bwrap = findExecutable("bwrap");
   try {
     if (bwrap !== undefined) help = execFileSync(bwrap, ["--help"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 5000 });
   } catch (err) {
     help = String((err as { stdout?: unknown }).stdout ?? "");
   }
-  features = { tmpfsSize: help.includes("--size"), disableUserns: help.includes("--disable-userns") };
-  return features;
+  const found = { tmpfsSize: help.includes("--size"), disableUserns: help.includes("--disable-userns") };
+  if (bwrap !== undefined) featuresOf.set(bwrap, found);
+  return found;
 }
 
-export function hostLayout(root: string): HostLayout {
+/** The bubblewrap program: `CREWBOT_BWRAP` when the operator names one, else bwrap on the PATH. */
+export function bwrapProgram(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.CREWBOT_BWRAP || findExecutable("bwrap");
+}
+
+export function hostLayout(root: string, bwrap?: string): HostLayout {
   const system: HostLayout["system"] = [];
   for (const p of SYSTEM_PATHS) {
     const st = lstatSync(p, { throwIfNoEntry: false });
@@ -55,25 +62,33 @@ export function hostLayout(root: string): HostLayout {
     if (st.isSymbolicLink()) system.push({ path: p, symlink: readlinkSync(p) });
     else if (st.isDirectory()) system.push({ path: p });
   }
-  const layout: HostLayout = { system, ...bwrapFeatures() };
+  const layout: HostLayout = { system, ...bwrapFeatures(bwrap) };
   const git = path.join(root, ".git");
   const gst = lstatSync(git, { throwIfNoEntry: false });
   if (gst !== undefined && !gst.isSymbolicLink()) layout.gitPath = git;
   try {
-    const resolv = realpathSync("/etc/resolv.conf");
-    if (!system.some((s) => s.symlink === undefined && isInside(s.path, resolv))) layout.resolvConf = resolv;
+    layout.resolvConf = realpathSync("/etc/resolv.conf");
   } catch {
-    // no resolv.conf: nothing to add
+    // no resolv.conf: nothing to bind over
   }
   return layout;
+}
+
+/** With network on: the egress-only namespace bwrap is started in (sandbox-network.ts). */
+export interface SandboxNet {
+  /** A resolv.conf naming slirp's DNS forwarder. */
+  resolvConf: string;
 }
 
 /**
  * bubblewrap argv (without the bwrap program itself). Later binds win over earlier ones,
  * so the order matters: private /tmp first (the dirs below may live under the host /tmp),
  * then scratch HOME, the checkout, its .git re-bound read-only, the artifacts read-only.
+ * Network on shares only the egress namespace bwrap is started in, never the host's: without
+ * one (`net`) this refuses.
  */
-export function bwrapArgs(ctx: SandboxContext, command: readonly string[], layout: HostLayout): string[] {
+export function bwrapArgs(ctx: SandboxContext, command: readonly string[], layout: HostLayout, net?: SandboxNet): string[] {
+  if (ctx.network && net === undefined) throw new Error("network on needs the sandbox's own egress-only network namespace");
   // --cap-drop ALL: bwrap started by root keeps every capability inside its user namespace,
   // and with CAP_SYS_ADMIN `mount -o remount,bind,rw` would undo the read-only binds.
   const args = ["--die-with-parent", "--new-session", "--unshare-all", "--cap-drop", "ALL"];
@@ -85,7 +100,7 @@ export function bwrapArgs(ctx: SandboxContext, command: readonly string[], layou
     if (s.symlink !== undefined) args.push("--symlink", s.symlink, s.path);
     else args.push("--ro-bind", s.path, s.path);
   }
-  if (ctx.network && layout.resolvConf !== undefined) args.push("--ro-bind", layout.resolvConf, layout.resolvConf);
+  if (ctx.network && net !== undefined) args.push("--ro-bind", net.resolvConf, layout.resolvConf ?? "/etc/resolv.conf");
   args.push("--proc", "/proc", "--dev", "/dev");
   if (layout.tmpfsSize === true) args.push("--size", String(TMP_MAX_BYTES));
   args.push("--tmpfs", "/tmp");
@@ -103,36 +118,39 @@ export function shellPath(): string {
   return existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
 }
 
-/** Full argv to run `command` (a shell command, or an argv) inside the sandbox. */
-export function sandboxedArgv(ctx: SandboxContext, command: string | readonly string[]): string[] {
-  const bwrap = findExecutable("bwrap");
-  if (bwrap === undefined) throw new Error("bwrap is not installed");
+/** Full argv to run `command` (a shell command, or an argv) inside the sandbox, with bwrap `program`. */
+export function sandboxedArgv(ctx: SandboxContext, command: string | readonly string[], program = bwrapProgram(), net?: SandboxNet): string[] {
+  if (program === undefined) throw new Error("bwrap is not installed");
   const argv = typeof command === "string" ? [shellPath(), "-c", command] : command;
-  return [bwrap, ...bwrapArgs(ctx, argv, hostLayout(ctx.root))];
+  return [program, ...bwrapArgs(ctx, argv, hostLayout(ctx.root, program), net)];
 }
 
-let cached: Promise<SandboxInfo> | undefined;
+const probes = new Map<string, Promise<SandboxInfo>>();
 
 /**
- * Whether bubblewrap works here, checked once: installed is not enough (user namespaces
- * may be off in a container), so it runs a trivial command with the real flags, and checks
- * that a plan-mode (read-only) checkout really refuses a write.
+ * Whether bubblewrap works here, checked once per program: installed is not enough (user
+ * namespaces may be off in a container, /proc masked), so it runs a trivial command with the
+ * real flags, checks that a read-only checkout really refuses a write, and whether "network on"
+ * can have its egress-only namespace.
  */
-export function detectSandbox(opts: { fresh?: boolean } = {}): Promise<SandboxInfo> {
-  if (cached === undefined || opts.fresh === true) cached = probe();
-  return cached;
+export function detectSandbox(opts: { fresh?: boolean; program?: string } = {}): Promise<SandboxInfo> {
+  const program = opts.program ?? bwrapProgram();
+  const key = program ?? "";
+  if (!probes.has(key) || opts.fresh === true) probes.set(key, probe(program));
+  return probes.get(key)!;
 }
 
-async function probe(): Promise<SandboxInfo> {
-  if (findExecutable("bwrap") === undefined) return { available: false, reason: "bubblewrap (bwrap) is not installed" };
+async function probe(bwrap: string | undefined): Promise<SandboxInfo> {
+  if (bwrap === undefined) return { available: false, reason: "bubblewrap (bwrap) is not installed" };
   const tmp = await realpath(await mkdtemp(path.join(os.tmpdir(), "crewbot-sandbox-probe-")));
   try {
     const dirs = { root: path.join(tmp, "checkout"), scratchDir: path.join(tmp, "home"), artifactsDir: path.join(tmp, "artifacts") };
     for (const d of Object.values(dirs)) await mkdir(d);
-    const run = async (mode: "plan" | "write", command: string): Promise<{ ok: boolean; output: string }> => {
-      const ctx = { ...dirs, mode, network: false };
+    const run = async (mode: "plan" | "write", command: string, net?: EgressNetwork): Promise<{ ok: boolean; output: string }> => {
+      const ctx = { ...dirs, mode, network: net !== undefined };
       let output = "";
-      const res = await runProcess(sandboxedArgv(ctx, command), {
+      const argv = sandboxedArgv(ctx, command, bwrap, net);
+      const res = await runProcess(net ? net.enter(argv) : argv, {
         cwd: dirs.root,
         env: buildEnv({ scratchDir: dirs.scratchDir, envAllowlist: {} }),
         timeoutMs: 15_000,
@@ -144,21 +162,34 @@ async function probe(): Promise<SandboxInfo> {
       return { ok, output: (res.spawnError ?? output).trim().split("\n")[0] ?? "" };
     };
     let basic = await run("write", "true");
-    const f = bwrapFeatures();
+    const f = bwrapFeatures(bwrap);
     if (!basic.ok && (f.disableUserns || f.tmpfsSize)) {
       // A bwrap that lists the flags but cannot use them here (setuid bwrap, user namespaces off):
       // a sandbox without them still beats none.
-      features = { tmpfsSize: false, disableUserns: false };
+      featuresOf.set(bwrap, { tmpfsSize: false, disableUserns: false });
       basic = await run("write", "true");
     }
     if (!basic.ok) return { available: false, reason: `bubblewrap does not work here: ${basic.output || "it failed without a message"}` };
     const probeFile = path.join(dirs.root, "probe");
     await run("plan", "echo x > probe");
     if (existsSync(probeFile)) return { available: false, reason: "bubblewrap did not make the checkout read-only" };
-    return { available: true };
+    return { available: true, program: bwrap, network: await probeNetwork((net) => run("write", "true", net)) };
   } catch (err) {
     return { available: false, reason: `bubblewrap check failed: ${(err as Error).message}` };
   } finally {
     await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+async function probeNetwork(run: (net: EgressNetwork) => Promise<{ ok: boolean; output: string }>): Promise<{ available: boolean; reason?: string }> {
+  let net: EgressNetwork | undefined;
+  try {
+    net = await EgressNetwork.open({ allow: [] });
+    const res = await run(net);
+    return res.ok ? { available: true } : { available: false, reason: `bubblewrap does not start inside the sandbox's network namespace: ${res.output || "no message"}` };
+  } catch (err) {
+    return { available: false, reason: (err as Error).message };
+  } finally {
+    await net?.close();
   }
 }

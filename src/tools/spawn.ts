@@ -103,10 +103,11 @@ export function runProcess(argv: readonly string[], opts: RunOptions): Promise<R
 
 const found = new Map<string, string | undefined>();
 
-/** Looks a program up on the fixed safe PATH first, then on this process's PATH; cached. */
-export function findExecutable(name: string): string | undefined {
-  if (found.has(name)) return found.get(name);
-  const dirs = [...SAFE_PATH.split(":"), ...(process.env.PATH ?? "").split(":")].filter((d) => d !== "");
+/** Looks a program up on the fixed safe PATH first, then on this process's PATH, then in `extra`; cached. */
+export function findExecutable(name: string, extra: readonly string[] = []): string | undefined {
+  const key = [name, ...extra].join("\0");
+  if (found.has(key)) return found.get(key);
+  const dirs = [...SAFE_PATH.split(":"), ...(process.env.PATH ?? "").split(":"), ...extra].filter((d) => d !== "");
   let hit: string | undefined;
   for (const dir of dirs) {
     const candidate = path.join(dir, name);
@@ -120,6 +121,6 @@ export function findExecutable(name: string): string | undefined {
       // not here
     }
   }
-  found.set(name, hit);
+  found.set(key, hit);
   return hit;
 }

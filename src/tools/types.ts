@@ -5,11 +5,19 @@ export type Mode = "plan" | "write";
 
 export type ToolName = "read" | "ls" | "find" | "grep" | "bash" | "edit" | "write";
 
-/** Whether `bash` can run inside bubblewrap on this machine, and if not, why. */
+/** Whether commands can run inside bubblewrap on this machine (if not, why), and the operator's policy. */
 export interface SandboxInfo {
   available: boolean;
   /** Set when not available: shown in the run's log. */
   reason?: string;
+  /** The bubblewrap program that passed the probe. */
+  program?: string;
+  /** Whether "network on" can be had: an egress-only namespace of the sandbox's own (slirp4netns). */
+  network?: { available: boolean; reason?: string };
+  /** `CREWBOT_ALLOW_UNSANDBOXED=1`: the operator lets commands run without bubblewrap (trusted repositories only). */
+  allowUnsandboxed?: boolean;
+  /** `CREWBOT_SANDBOX_ALLOW_CIDRS`: internal destinations "network on" may reach. */
+  allowCidrs?: string[];
 }
 
 export interface ToolContext {

@@ -19,7 +19,8 @@ interface Setup {
   sandbox: SandboxInfo;
 }
 const setups: Setup[] = [
-  { label: "unsandboxed, write mode", mode: "write", sandbox: NO_SANDBOX },
+  // Only with the operator's explicit opt-in (CREWBOT_ALLOW_UNSANDBOXED=1).
+  { label: "unsandboxed (allowed), write mode", mode: "write", sandbox: { ...NO_SANDBOX, allowUnsandboxed: true } },
   { label: `sandboxed, plan mode${sandboxNote}`, mode: "plan", sandbox },
   { label: `sandboxed, write mode${sandboxNote}`, mode: "write", sandbox },
 ];

@@ -25,11 +25,14 @@ describe("toolsFor", () => {
     expect(set.notes.join("\n")).toMatch(/bash is not offered.*user namespaces are disabled/);
   });
 
-  it("write mode has all seven; without a sandbox bash stays, with a note", () => {
+  it("write mode has all seven; without a sandbox no bash (says why) unless the operator allowed it", () => {
     expect(names("write", ON)).toEqual(["read", "ls", "find", "grep", "bash", "edit", "write"]);
-    const set = toolsFor("write", { sandbox: OFF });
-    expect(set.tools.map((t) => t.name)).toContain("bash");
-    expect(set.notes.join("\n")).toMatch(/without an OS sandbox/);
+    const closed = toolsFor("write", { sandbox: OFF });
+    expect(closed.tools.map((t) => t.name)).toEqual(["read", "ls", "find", "grep", "edit", "write"]);
+    expect(closed.notes.join("\n")).toMatch(/bash is not offered: it needs the OS sandbox/);
+    const allowed = toolsFor("write", { sandbox: { ...OFF, allowUnsandboxed: true } });
+    expect(allowed.tools.map((t) => t.name)).toContain("bash");
+    expect(allowed.notes.join("\n")).toMatch(/WITHOUT an OS sandbox.*CREWBOT_ALLOW_UNSANDBOXED=1/);
   });
 
   it("allow only narrows", () => {
@@ -52,7 +55,8 @@ describe("toolsFor", () => {
     const desc = (mode: "plan" | "write", s: SandboxInfo) => toolsFor(mode, { sandbox: s }).tools.find((t) => t.name === "bash")?.description;
     expect(desc("plan", ON)).toMatch(/read-only sandbox/);
     expect(desc("write", ON)).toMatch(/writable except \.git/);
-    expect(desc("write", OFF)).toMatch(/without an OS sandbox/);
+    expect(desc("write", { ...OFF, allowUnsandboxed: true })).toMatch(/without an OS sandbox/);
+    expect(desc("write", OFF)).toBeUndefined();
   });
 
   it("every tool has a strict object schema with described fields", () => {

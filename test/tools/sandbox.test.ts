@@ -73,11 +73,13 @@ describe("bwrapArgs", () => {
     expect(o).not.toContain("--share-net");
   });
 
-  it("shares the network (and the resolver file) only when asked", () => {
-    const o = ops(bwrapArgs(sctx("plan", true), ["true"], layout));
+  it("shares only the egress namespace it is started in, with slirp's resolver bound over the host's, and only when asked", () => {
+    const o = ops(bwrapArgs(sctx("plan", true), ["true"], layout, { resolvConf: "/tmp/crewbot-net-x/resolv.conf" }));
     expect(o).toContain("--share-net");
-    expect(o).toContain("--ro-bind /run/systemd/resolve/stub-resolv.conf /run/systemd/resolve/stub-resolv.conf");
+    expect(o).toContain("--ro-bind /tmp/crewbot-net-x/resolv.conf /run/systemd/resolve/stub-resolv.conf");
     expect(ops(bwrapArgs(sctx("plan"), ["true"], layout)).join(" ")).not.toContain("resolv");
+    // Never the host's network: network on without the namespace is refused.
+    expect(() => bwrapArgs(sctx("write", true), ["true"], layout)).toThrow(/egress-only network namespace/);
   });
 
   it("omits the .git re-bind when there is no .git", () => {
@@ -85,7 +87,7 @@ describe("bwrapArgs", () => {
   });
 
   it("never exposes /root, /home, /work, /var or the data dir as a whole", () => {
-    const binds = ops(bwrapArgs(sctx("write", true), ["true"], layout)).filter((o) => /^--(ro-)?bind /.test(o));
+    const binds = ops(bwrapArgs(sctx("write", true), ["true"], layout, { resolvConf: "/tmp/n/resolv.conf" })).filter((o) => /^--(ro-)?bind /.test(o));
     for (const b of binds) expect(b).not.toMatch(/ (\/root|\/home|\/work|\/var|\/data|\/data\/ws\/1)( |$)/);
   });
 });
@@ -241,9 +243,11 @@ describe.skipIf(!sandbox.available)(`sandboxed bash${sandbox.available ? "" : ` 
       expect(r.output).not.toContain("hello-from-host");
     });
 
-    it("is on when ctx.network is set", async () => {
-      const r = await bash("plan", `timeout 5 cat < /dev/tcp/127.0.0.1/${port}`, { network: true });
-      expect(r.output).toBe("hello-from-host\n[exit code 0]");
+    it.skipIf(sandbox.network?.available !== true)("is on when ctx.network is set, in a namespace of its own: the host's loopback stays out of reach", async () => {
+      const r = await bash("plan", `ip -o -4 addr show dev tap0 | awk '{print $4}'; timeout 5 cat < /dev/tcp/127.0.0.1/${port}`, { network: true });
+      expect(r.output.split("\n")[0]).toBe("10.0.2.100/24");
+      expect(r.output).toMatch(/Connection refused/);
+      expect(r.output).not.toContain("hello-from-host");
     });
   });
 });
