@@ -82,6 +82,8 @@ export interface PrepareOptions {
   ref?: string;
   /** Runs while the mirror is up to date and held (a review's diffs are read there). */
   withMirror?: (mirror: string) => Promise<void>;
+  /** More commits `withMirror` diffs (a review's last reviewed head): their files are fetched into a partial mirror too. */
+  hydrate?: string[];
 }
 
 export async function prepareJob(
@@ -106,7 +108,7 @@ export async function prepareJob(
     defaultBranch: job.repo.defaultBranch,
     sizeKb: job.repo.size,
     pulls: isPullRequest ? [number] : [],
-    hydrate: [ref],
+    hydrate: [ref, ...(options.hydrate ?? [])],
   });
   let checkout;
   try {
