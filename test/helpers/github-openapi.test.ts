@@ -9,6 +9,7 @@ import { schemaProblems, type Schema } from "./openapi-schema.js";
 
 const GHE = "https://ghe.example.com";
 const INSTALLATION = { authorization: `token ${TOKEN}` };
+const APP_JWT = { authorization: "bearer eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiIxIn0.c2lnbmF0dXJl" };
 const json = (method: string, url: string, body: unknown, headers: Record<string, string> = INSTALLATION): CheckedRequest => ({
   method,
   url,
@@ -29,7 +30,7 @@ describe("GitHub's description as a request checker", () => {
     })],
     ["a review with inline comments", json("POST", `${API}/repos/o/r/pulls/1/reviews`, { event: "COMMENT", body: "b", comments: [{ path: "a.ts", line: 3, side: "RIGHT", body: "c" }] })],
     ["a nullable field set to null", json("PATCH", `${API}/repos/o/r/issues/1`, { milestone: null })],
-    ["the installation token, on Enterprise Server", { method: "POST", url: `${GHE}/api/v3/app/installations/4242/access_tokens`, headers: { authorization: "bearer eyJx" } }],
+    ["the installation token, on Enterprise Server", { method: "POST", url: `${GHE}/api/v3/app/installations/4242/access_tokens`, headers: APP_JWT }],
     ["a user token on an endpoint closed to apps", { method: "GET", url: `${API}/user`, headers: { authorization: "token ghu_user" } }],
     ["GraphQL", json("POST", `${API}/graphql`, { query: "query($id: ID!) { node(id: $id) { id } }", variables: { id: "x" } })],
     ["GraphQL on Enterprise Server", json("POST", `${GHE}/api/graphql`, { query: "{ viewer { login } }" })],
@@ -54,6 +55,8 @@ describe("GitHub's description as a request checker", () => {
     ["an integer path parameter that is not one", { method: "GET", url: `${API}/repos/o/r/pulls/undefined` }, 'GET /repos/o/r/pulls/undefined: path parameter pull_number must be an integer (got "undefined") (as /repos/{owner}/{repo}/pulls/{pull_number})'],
     ["a query enum", { method: "GET", url: `${API}/repos/o/r/issues?state=opened` }, 'GET /repos/o/r/issues?state=opened: query parameter state must be one of "open", "closed", "all" (got "opened")'],
     ["an endpoint closed to GitHub Apps, with an installation token", json("POST", `${API}/repos/o/r/pulls/1/comments/3/replies`, { body: "x" }), "POST /repos/o/r/pulls/1/comments/3/replies: POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies is not enabled for GitHub Apps: an installation token is refused"],
+    ["an app endpoint called with an installation token", { method: "POST", url: `${API}/app/installations/4242/access_tokens`, headers: INSTALLATION }, "POST /app/installations/4242/access_tokens: POST /app/installations/{installation_id}/access_tokens takes only the app's JWT, not a token"],
+    ["a repository endpoint called with the app's JWT", { method: "GET", url: `${API}/repos/o/r/pulls/1`, headers: APP_JWT }, "GET /repos/o/r/pulls/1: GET /repos/{owner}/{repo}/pulls/{pull_number} takes an installation or user token: the app's JWT reaches only the app's own endpoints"],
     ["an Enterprise Server path outside /api/v3", { method: "GET", url: `${GHE}/repos/o/r` }, "GET /repos/o/r: not a GitHub Enterprise Server API path (REST is under /api/v3, GraphQL at /api/graphql)"],
     ["an endpoint Enterprise Server does not have", { method: "GET", url: `${GHE}/api/v3/orgs/o/copilot/billing` }, "GET /api/v3/orgs/o/copilot/billing: no such endpoint in ghes-3.17's description"],
     ["GraphQL by GET", { method: "GET", url: `${API}/graphql?query=x` }, "GET /graphql?query=x: GraphQL is POST only (got GET)"],

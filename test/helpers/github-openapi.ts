@@ -8,6 +8,7 @@
  * parameter and body schemas, the component schemas those refer to) and cached on disk by package
  * version, so a test process reads a few hundred KB, not the whole file.
  */
+import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -18,8 +19,6 @@ export type Flavour = "api.github.com" | "ghes";
 /** The oldest GHES release the package describes: a call it accepts works on every newer one. */
 export const GHES_DESCRIPTION = "ghes-3.17";
 const FILES: Record<Flavour, string> = { "api.github.com": "api.github.com", ghes: GHES_DESCRIPTION };
-/** Bumped when the compiled form changes, so an old cache is not read. */
-const INDEX_FORMAT = 1;
 
 interface Parameter {
   name: string;
@@ -35,6 +34,8 @@ interface Operation {
   queryParams: Parameter[];
   body?: { required: boolean; content: Record<string, Schema> };
   enabledForGitHubApps: boolean;
+  /** Its documentation says "You must use a JWT": only the app itself, not a token, may call it. */
+  jwtOnly: boolean;
 }
 
 interface CompiledDescription {
@@ -100,6 +101,7 @@ export function compileDescription(description: Json): CompiledDescription {
           },
         }),
         enabledForGitHubApps: op["x-github"]?.enabledForGitHubApps !== false,
+        jwtOnly: /must use a \[?JWT/i.test(String(op.description ?? "")),
       });
     }
   }
@@ -112,18 +114,25 @@ export function compileDescription(description: Json): CompiledDescription {
   return { version: String(description.info?.version ?? ""), operations, schemas };
 }
 
+// The cache is named by the package's version and this compiler's own code: either changing makes a new one.
+const compilerHash = createHash("sha256").update(`${compileDescription}${strip}${SCHEMA_KEYWORDS.join()}`).digest("hex").slice(0, 12);
+
 function compiled(flavour: Flavour): CompiledDescription {
   const file = FILES[flavour];
-  const cache = path.join(packageDir, "..", "..", ".cache", "crewbot-openapi", `${file}-${packageVersion}-${INDEX_FORMAT}.json`);
+  const cache = path.join(packageDir, "..", "..", ".cache", "crewbot-openapi", `${file}-${packageVersion}-${compilerHash}.json`);
   try {
     return JSON.parse(readFileSync(cache, "utf8")) as CompiledDescription;
   } catch {
     const result = compileDescription(JSON.parse(readFileSync(path.join(packageDir, "generated", `${file}.json`), "utf8")) as Json);
-    mkdirSync(path.dirname(cache), { recursive: true });
-    // Written aside and renamed: parallel test processes never read half a file.
-    const partial = `${cache}.${process.pid}.tmp`;
-    writeFileSync(partial, JSON.stringify(result));
-    renameSync(partial, cache);
+    try {
+      mkdirSync(path.dirname(cache), { recursive: true });
+      // Written aside and renamed: parallel test processes never read half a file.
+      const partial = `${cache}.${process.pid}.tmp`;
+      writeFileSync(partial, JSON.stringify(result));
+      renameSync(partial, cache);
+    } catch {
+      // A read-only node_modules only costs the next process the same compile.
+    }
     return result;
   }
 }
@@ -219,9 +228,13 @@ export function restProblems(flavour: Flavour, req: CheckedRequest, apiPath: str
 
 function operationProblems(op: LoadedOperation, req: CheckedRequest, query: URLSearchParams, index: Index): string[] {
   const problems: string[] = [];
-  if (!op.enabledForGitHubApps && /^(token|bearer) ghs_/i.test(header(req, "authorization"))) {
+  const authorization = header(req, "authorization");
+  const jwt = /^bearer eyJ[\w-]*\.[\w-]*\.[\w-]*$/i.test(authorization);
+  if (!op.enabledForGitHubApps && /^(token|bearer) ghs_/i.test(authorization)) {
     problems.push(`${op.method} ${op.template} is not enabled for GitHub Apps: an installation token is refused`);
   }
+  if (op.jwtOnly && !jwt) problems.push(`${op.method} ${op.template} takes only the app's JWT, not a token`);
+  if (!op.jwtOnly && jwt) problems.push(`${op.method} ${op.template} takes an installation or user token: the app's JWT reaches only the app's own endpoints`);
   for (const p of op.queryParams) {
     const raw = query.get(p.name);
     if (raw === null) {
