@@ -139,7 +139,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
       permissions,
       appSlug,
       admission: new Admission(commandRateLimit(limits)), // redeliveries and the per-person rate limit (CREWBOT_COMMANDS_*)
-      coverage: async (installationId, fullName) => coverageRefusal(await installations.get(installationId), fullName), // issue 8
+      coverage: async (installationId, repository) => coverageRefusal(await installations.get(installationId), repository), // issue 8
     },
     runner,
     queue,

@@ -16,12 +16,31 @@ export async function permissionOf(octokit: InstallationOctokit, owner: string, 
       repo,
       username,
     });
-    // `role_name` knows maintain/triage; `permission` folds them into write/read.
-    return (data as { role_name?: string }).role_name || data.permission;
+    return effectivePermission(data as PermissionAnswer);
   } catch (error) {
     if ((error as { status?: number }).status === 404) return "none";
     throw error;
   }
+}
+
+/** GitHub's own roles; any other `role_name` is an organisation's custom role. */
+const BASE_ROLES = new Set(["admin", "maintain", "write", "triage", "read", "none"]);
+
+interface PermissionAnswer {
+  /** `admin`, `write`, `read` or `none`: maintain folded into write, triage into read, a custom role into its base. */
+  permission?: string;
+  /** `admin`, `maintain`, `write`, `triage`, `read`, or the name of a custom role (`deployer`). */
+  role_name?: string;
+}
+
+/**
+ * Pure: the permission of GitHub's answer. `role_name` when it is one of GitHub's roles (it tells
+ * maintain and triage apart); for a custom role, the `permission` it grants — its name says nothing.
+ */
+export function effectivePermission(answer: PermissionAnswer): string {
+  const role = answer.role_name?.toLowerCase();
+  if (role && BASE_ROLES.has(role)) return role;
+  return answer.permission?.toLowerCase() || "none";
 }
 
 export const canWrite = (permission: string) => WRITE_PERMISSIONS.has(permission);

@@ -4,16 +4,20 @@
  * suspension or a repository's removal — late, redelivered or replayed — starts nothing there.
  */
 import { listComplete } from "./events.js";
-import type { InstallationRecord } from "./types.js";
+import { sameRepository, type InstallationRecord, type RepositoryRef } from "./types.js";
 
-/** Why the installation does not cover `owner/name`; undefined when it does (or nothing is recorded). */
-export function coverageRefusal(record: InstallationRecord | undefined, fullName: string): string | undefined {
+/**
+ * Why the installation does not cover the repository; undefined when it does (or nothing is
+ * recorded). Matched by the repository's id — the webhook's `repository.id` — so a repository
+ * renamed or transferred since it was selected is still covered, and a new one that took an old
+ * name is not; by name only for entries recorded without an id.
+ */
+export function coverageRefusal(record: InstallationRecord | undefined, repository: RepositoryRef): string | undefined {
   // No record: installed before crewbot kept them; GitHub's own checks still apply to every request.
   if (!record) return undefined;
   if (record.state !== "active") return `the installation is ${record.state}`;
   if (record.allRepositories) return undefined;
-  const name = fullName.toLowerCase();
-  const has = (list: string[] | undefined) => (list ?? []).some((r) => r.toLowerCase() === name);
+  const has = (list: RepositoryRef[] | undefined) => (list ?? []).some((r) => sameRepository(r, repository));
   // A complete list says which repositories are covered; a partial one only which were removed.
   if (listComplete(record) ? !has(record.repositories) : has(record.removedRepositories)) {
     return "the repository is not (or no longer) among the installation's repositories";

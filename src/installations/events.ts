@@ -2,16 +2,22 @@
  * `installation` and `installation_repositories` events → what crewbot records and which queued
  * jobs can no longer run. Pure: the handler stores the record and cancels the jobs.
  */
-import type { InstallationRecord } from "./types.js";
+import { sameRepository, type InstallationRecord, type RepositoryRef } from "./types.js";
 
 export interface InstallationPayload {
   action: string;
   installation: { id: number; account: { login: string } | null; repository_selection?: "all" | "selected" };
-  repositories?: Array<{ full_name: string }>;
-  repositories_added?: Array<{ full_name: string }>;
-  repositories_removed?: Array<{ full_name: string }>;
+  repositories?: PayloadRepository[];
+  repositories_added?: PayloadRepository[];
+  repositories_removed?: PayloadRepository[];
   repository_selection?: "all" | "selected";
   sender: { login: string };
+}
+
+/** How installation events list repositories (GitHub sends `id`, `name`, `full_name`, `private`). */
+export interface PayloadRepository {
+  full_name: string;
+  id?: number;
 }
 
 export interface InstallationChange {
@@ -28,8 +34,12 @@ export interface InstallationChange {
  */
 export const listComplete = (record: InstallationRecord) => record.installedBy !== undefined;
 
-const names = (list?: Array<{ full_name: string }>) => (list ?? []).map((r) => r.full_name);
-const unique = (list: string[]) => [...new Set(list)].sort((a, b) => a.localeCompare(b));
+const refs = (list?: PayloadRepository[]): RepositoryRef[] =>
+  (list ?? []).map((r) => (typeof r.id === "number" ? { fullName: r.full_name, id: r.id } : { fullName: r.full_name }));
+/** Each repository once — the later entry wins, so a re-added repository carries its current name — sorted by name. */
+const unique = (list: RepositoryRef[]) =>
+  list.filter((r, i) => !list.slice(i + 1).some((later) => sameRepository(r, later))).sort((a, b) => a.fullName.localeCompare(b.fullName));
+const without = (list: RepositoryRef[], gone: RepositoryRef[]) => list.filter((r) => !gone.some((g) => sameRepository(r, g)));
 
 /** The new record (from the stored one, if any) and what to cancel; undefined for actions that change nothing. */
 export function installationChange(event: "installation" | "installation_repositories", payload: InstallationPayload, before: InstallationRecord | undefined, now = Date.now()): InstallationChange | undefined {
@@ -46,18 +56,16 @@ export function installationChange(event: "installation" | "installation_reposit
   const who = `@${payload.sender.login}`;
 
   if (event === "installation_repositories") {
-    const added = names(payload.repositories_added);
-    const removed = names(payload.repositories_removed);
+    const added = refs(payload.repositories_added);
+    const removed = refs(payload.repositories_removed);
     record.allRepositories = (payload.repository_selection ?? installation.repository_selection) === "all";
-    const gone = new Set(removed.map((r) => r.toLowerCase()));
-    record.repositories = record.allRepositories ? [] : unique([...record.repositories, ...added].filter((r) => !gone.has(r.toLowerCase())));
+    record.repositories = record.allRepositories ? [] : unique(without([...record.repositories, ...added], removed));
     // Without the installation's creation the list is partial: removals are remembered apart.
-    const back = new Set(added.map((r) => r.toLowerCase()));
-    const stillRemoved = record.allRepositories || listComplete(record) ? [] : unique([...(record.removedRepositories ?? []), ...removed]).filter((r) => !back.has(r.toLowerCase()));
+    const stillRemoved = record.allRepositories || listComplete(record) ? [] : without(unique([...(record.removedRepositories ?? []), ...removed]), added);
     if (stillRemoved.length > 0) record.removedRepositories = stillRemoved;
     else delete record.removedRepositories;
     const summary = `${who} changed the repositories of installation ${installation.id}: +${added.length} −${removed.length}`;
-    return { record, summary, ...(removed.length > 0 ? { cancel: { repositories: removed } } : {}) };
+    return { record, summary, ...(removed.length > 0 ? { cancel: { repositories: removed.map((r) => r.fullName) } } : {}) };
   }
   switch (payload.action) {
     case "created": {
@@ -69,7 +77,7 @@ export function installationChange(event: "installation" | "installation_reposit
           installedBy: payload.sender.login,
           allRepositories: installation.repository_selection === "all",
           // With "all repositories" the list would only go stale: every repository is covered.
-          repositories: installation.repository_selection === "all" ? [] : unique(names(payload.repositories)),
+          repositories: installation.repository_selection === "all" ? [] : unique(refs(payload.repositories)),
         },
         summary: `${who} installed crewbot on ${record.account} (installation ${installation.id})`,
       };

@@ -4,6 +4,7 @@
  * of job costs. Entries older than 40 days are trimmed as new ones arrive.
  */
 import { Redis } from "ioredis";
+import { storedRefs, type StoredRepository } from "./stored-repositories.js";
 import type { InstallationRecord, InstallationStore, UsageLedger } from "./types.js";
 
 const KEEP_MS = 40 * 24 * 3_600_000;
@@ -21,7 +22,10 @@ export class RedisInstallations implements InstallationStore, UsageLedger {
 
   async get(id: number): Promise<InstallationRecord | undefined> {
     const raw = await this.redis.get(this.key("installation", id));
-    return raw ? (JSON.parse(raw) as InstallationRecord) : undefined;
+    if (!raw) return undefined;
+    const record = JSON.parse(raw) as Omit<InstallationRecord, "repositories" | "removedRepositories"> & { repositories: StoredRepository[]; removedRepositories?: StoredRepository[] };
+    const { removedRepositories, ...rest } = record;
+    return { ...rest, repositories: storedRefs(record.repositories), ...(removedRepositories ? { removedRepositories: storedRefs(removedRepositories) } : {}) };
   }
 
   async put(record: InstallationRecord): Promise<void> {

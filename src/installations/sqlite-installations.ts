@@ -1,6 +1,7 @@
 /** Installations and job usage in the embedded SQLite file (tables `installations`, `job_usage`). */
 import type Database from "better-sqlite3";
 import { openDatabase, statementCache } from "../queue/sqlite-db.js";
+import { storedRefs, type StoredRepository } from "./stored-repositories.js";
 import type { InstallationRecord, InstallationStore, UsageLedger } from "./types.js";
 
 interface Row {
@@ -80,7 +81,8 @@ function repositoriesJson(r: InstallationRecord): string {
 }
 
 function repositoriesFrom(json: string): Pick<InstallationRecord, "repositories" | "removedRepositories"> {
-  const value = JSON.parse(json) as string[] | { selected: string[]; removed: string[] };
-  if (Array.isArray(value)) return { repositories: value };
-  return { repositories: value.selected, ...(value.removed.length > 0 ? { removedRepositories: value.removed } : {}) };
+  const value = JSON.parse(json) as StoredRepository[] | { selected: StoredRepository[]; removed: StoredRepository[] };
+  if (Array.isArray(value)) return { repositories: storedRefs(value) };
+  const removed = storedRefs(value.removed);
+  return { repositories: storedRefs(value.selected), ...(removed.length > 0 ? { removedRepositories: removed } : {}) };
 }

@@ -2,6 +2,21 @@
 
 export type InstallationState = "active" | "suspended" | "deleted";
 
+/**
+ * A repository as installation events name it. Its id stays the same through a rename or a
+ * transfer; the name is the one it had then (records written before ids were kept have none).
+ */
+export interface RepositoryRef {
+  fullName: string;
+  id?: number;
+}
+
+/** Pure: the same repository — by id when both have one, else by name (GitHub's names are case-insensitive). */
+export function sameRepository(a: RepositoryRef, b: RepositoryRef): boolean {
+  if (a.id !== undefined && b.id !== undefined) return a.id === b.id;
+  return a.fullName.toLowerCase() === b.fullName.toLowerCase();
+}
+
 export interface InstallationRecord {
   id: number;
   /** The user or organisation the app is installed on. */
@@ -9,15 +24,15 @@ export interface InstallationRecord {
   /** Who installed it (the `installation.created` sender). */
   installedBy?: string;
   state: InstallationState;
-  /** `owner/name` of the selected repositories; empty with `allRepositories`. */
-  repositories: string[];
+  /** The selected repositories; empty with `allRepositories`. */
+  repositories: RepositoryRef[];
   allRepositories: boolean;
   /**
    * Repositories taken out of the installation (`installation_repositories.removed`) and not
    * added back: the triggers refuse commands there from this local record, asking GitHub nothing.
    * Kept apart from `repositories`, which is only complete when crewbot saw the installation made.
    */
-  removedRepositories?: string[];
+  removedRepositories?: RepositoryRef[];
   updatedAt: number;
 }
 

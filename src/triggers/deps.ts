@@ -21,10 +21,21 @@ export interface TriggerDeps {
   /** Redelivered webhooks and the per-person rate limit, decided in memory before any request. */
   admission: Admission;
   /**
-   * Why the installation no longer covers `owner/name` (uninstalled, suspended, the repository
+   * Why the installation no longer covers the repository (uninstalled, suspended, the repository
    * removed), from crewbot's local record of installation events; undefined when it does.
    */
-  coverage(installationId: number, fullName: string): Promise<string | undefined>;
+  coverage(installationId: number, repository: { id?: number; fullName: string }): Promise<string | undefined>;
   /** Stores a job made without a comment (an automatic review) and wakes the runner. */
   enqueue(job: NewJob, octokit: InstallationOctokit): Promise<void>;
+}
+
+/** What every webhook payload says of its repository. */
+export interface RepositoryPayload {
+  repository: { id?: number; name: string; owner: { login: string } };
+}
+
+/** The repository of a payload for the coverage check: its id (stable through renames and transfers) and name. */
+export function repositoryOf(payload: RepositoryPayload): { id?: number; fullName: string } {
+  const { id, name, owner } = payload.repository;
+  return { ...(typeof id === "number" ? { id } : {}), fullName: `${owner.login}/${name}` };
 }

@@ -2,7 +2,7 @@ import type { Context } from "probot";
 import { canWrite } from "../github/types.js";
 import { detectApproval, type CommentEditedPayload } from "./approval.js";
 import { jobGround, type CommentPayload, type Decision } from "./comment-command.js";
-import type { TriggerDeps } from "./deps.js";
+import { repositoryOf, type TriggerDeps } from "./deps.js";
 
 /**
  * An edited comment: only the approval box of a finished `/plan` going from `[ ]` to `[x]`, ticked
@@ -15,7 +15,7 @@ export async function onCommentEdited(context: Context<"issue_comment.edited">, 
   if (!deps.admission.firstDelivery(context.id)) return deps.log.info({ deliveryId: context.id }, "redelivered edit dropped");
   try {
     const { owner, name } = { owner: payload.repository.owner.login, name: payload.repository.name };
-    const uncovered = await deps.coverage(payload.installation!.id, `${owner}/${name}`);
+    const uncovered = await deps.coverage(payload.installation!.id, repositoryOf(payload));
     if (uncovered) return deps.log.info({ deliveryId: context.id, owner, repo: name, reason: uncovered }, "approval on a repository not covered: ignored");
     const permission = await deps.permissions.get(context.octokit, owner, name, approval.by);
     if (!canWrite(permission)) {

@@ -1,7 +1,7 @@
 import type { Context } from "probot";
 import { renderSlowDown } from "./admission.js";
 import { decide, preflight, type CommentPayload } from "./comment-command.js";
-import type { TriggerDeps } from "./deps.js";
+import { repositoryOf, type TriggerDeps } from "./deps.js";
 
 type CommentContext = Context<"issue_comment.created"> | Context<"pull_request_review_comment.created">;
 
@@ -21,7 +21,7 @@ export async function onComment(context: CommentContext, deps: TriggerDeps): Pro
   try {
     const { owner, name } = { owner: payload.repository.owner.login, name: payload.repository.name };
     const installationId = payload.installation!.id;
-    const uncovered = await deps.coverage(installationId, `${owner}/${name}`);
+    const uncovered = await deps.coverage(installationId, repositoryOf(payload));
     if (uncovered) return deps.log.info({ deliveryId: context.id, owner, repo: name, reason: uncovered }, "comment on a repository not covered: ignored");
 
     const permission = pre.command.kind === "help" ? undefined : await deps.permissions.get(context.octokit, owner, name, pre.login);

@@ -1,5 +1,5 @@
 import type { Context } from "probot";
-import type { TriggerDeps } from "./deps.js";
+import { repositoryOf, type RepositoryPayload, type TriggerDeps } from "./deps.js";
 import { decidePullRequestEvent, type PullRequestPayload } from "./pull-request-event.js";
 
 type PullRequestContext = Context<"pull_request.opened" | "pull_request.reopened" | "pull_request.ready_for_review" | "pull_request.synchronize">;
@@ -9,7 +9,7 @@ export async function onPullRequest(context: PullRequestContext, deps: TriggerDe
   const decision = decidePullRequestEvent(context.payload as unknown as PullRequestPayload, context.id);
   if (decision.action === "ignore") return deps.log.debug({ deliveryId: context.id, reason: decision.reason }, "pull_request event ignored");
   const { installationId, owner, repo } = decision.job.target;
-  const uncovered = await deps.coverage(installationId, `${owner}/${repo}`);
+  const uncovered = await deps.coverage(installationId, repositoryOf(context.payload as unknown as RepositoryPayload));
   if (uncovered) return deps.log.info({ deliveryId: context.id, owner, repo, reason: uncovered }, "pull_request event on a repository not covered: ignored");
   await deps.enqueue(decision.job, context.octokit);
 }

@@ -138,7 +138,11 @@ describe("installation events, end to end", () => {
         account: "Codertocat",
         installedBy: "installer",
         state: "active",
-        repositories: ["Codertocat/Hello-World", "Codertocat/Space"],
+        // By id too, so a rename keeps the repository covered.
+        repositories: [
+          { fullName: "Codertocat/Hello-World", id: created.repositories[0].id },
+          { fullName: "Codertocat/Space", id: added.repositories_added[0].id },
+        ],
         allRepositories: false,
       });
     } finally {

@@ -109,7 +109,7 @@ describe("applyInstallationEvent", () => {
 
   it("cancels only the removed repository's queued jobs, whatever the case of its name", async () => {
     const { queue, installations, deps } = await setUp();
-    await installations.put({ id: 1, account: "Octo", installedBy: "octo-admin", state: "active", repositories: ["Octo/Hello", "Octo/Other"], allRepositories: false, updatedAt: 1 });
+    await installations.put({ id: 1, account: "Octo", installedBy: "octo-admin", state: "active", repositories: [{ fullName: "Octo/Hello" }, { fullName: "Octo/Other" }], allRepositories: false, updatedAt: 1 });
     const removed = [await enqueue(queue, { inst: 1, repo: "Hello", number: 1 }), await enqueue(queue, { inst: 1, repo: "Hello", number: 2 })];
     const kept = [
       await enqueue(queue, { inst: 1, repo: "Other", number: 1 }),
@@ -128,9 +128,9 @@ describe("applyInstallationEvent", () => {
 
   it("records the stored repositories without the removed ones", async () => {
     const { installations, deps } = await setUp();
-    await installations.put({ id: 1, account: "Octo", state: "active", repositories: ["Octo/Hello", "Octo/Other"], allRepositories: false, updatedAt: 1 });
+    await installations.put({ id: 1, account: "Octo", state: "active", repositories: [{ fullName: "Octo/Hello" }, { fullName: "Octo/Other" }], allRepositories: false, updatedAt: 1 });
     expect(await applyInstallationEvent("installation_repositories", event("installation_repositories", "removed", 1, { removed: ["Octo/Hello"] }), deps)).toBe(0);
-    expect(installations.records.get(1)?.repositories).toEqual(["Octo/Other"]);
+    expect(installations.records.get(1)?.repositories).toEqual([{ fullName: "Octo/Other" }]);
   });
 
   it("cancels nothing when repositories are added, an installation is created, or it is unsuspended", async () => {

@@ -36,7 +36,7 @@ describe("installationChange: installation events", () => {
         account: "Codertocat",
         installedBy: "hubot",
         state: "active",
-        repositories: ["Codertocat/Another", "Codertocat/Hello-World"],
+        repositories: [{ fullName: "Codertocat/Another" }, { fullName: "Codertocat/Hello-World" }],
         allRepositories: false,
         updatedAt: NOW,
       },
@@ -55,14 +55,14 @@ describe("installationChange: installation events", () => {
 
   it("makes a reinstall active again, with its new installer and repositories", () => {
     const payload = example("installation", "created");
-    const before = stored({ id: 957387, state: "deleted", installedBy: "someone-else", repositories: ["Codertocat/Gone"], allRepositories: true });
+    const before = stored({ id: 957387, state: "deleted", installedBy: "someone-else", repositories: [{ fullName: "Codertocat/Gone" }], allRepositories: true });
     const change = installationChange("installation", payload, before, NOW)!;
     expect(change.record).toEqual({
       id: 957387,
       account: "Codertocat",
       installedBy: "Codertocat",
       state: "active",
-      repositories: ["Codertocat/Hello-World"],
+      repositories: [{ fullName: "Codertocat/Hello-World", id: 186853002 }],
       allRepositories: false,
       updatedAt: NOW,
     });
@@ -70,7 +70,7 @@ describe("installationChange: installation events", () => {
 
   it("marks an uninstall deleted and cancels all of the installation's jobs, keeping what was known", () => {
     const payload = example("installation", "deleted");
-    const before = stored({ id: 2, account: "octocat", installedBy: "octocat-admin", repositories: ["octocat/Hello-World", "octocat/Spoon-Knife"] });
+    const before = stored({ id: 2, account: "octocat", installedBy: "octocat-admin", repositories: [{ fullName: "octocat/Hello-World" }, { fullName: "octocat/Spoon-Knife" }] });
     const change = installationChange("installation", payload, before, NOW);
     expect(change).toEqual({
       record: { ...before, state: "deleted", updatedAt: NOW },
@@ -128,7 +128,7 @@ describe("installationChange: installation_repositories events", () => {
   it("adds repositories to an installation it never saw, cancelling nothing", () => {
     const change = installationChange("installation_repositories", example("installation_repositories", "added"), undefined, NOW);
     expect(change).toEqual({
-      record: { id: 957387, account: "Codertocat", state: "active", repositories: ["Codertocat/Space"], allRepositories: false, updatedAt: NOW },
+      record: { id: 957387, account: "Codertocat", state: "active", repositories: [{ fullName: "Codertocat/Space", id: 186853007 }], allRepositories: false, updatedAt: NOW },
       summary: "@Codertocat changed the repositories of installation 957387: +1 −0",
     });
     expect(change).not.toHaveProperty("cancel");
@@ -137,11 +137,11 @@ describe("installationChange: installation_repositories events", () => {
   it("merges added repositories into the stored record, once each, keeping who installed it", () => {
     const payload = example("installation_repositories", "added");
     payload.repositories_added!.push({ full_name: "Codertocat/Hello-World" }, { full_name: "Codertocat/Alpha" });
-    const before = stored({ id: 957387, installedBy: "Codertocat", repositories: ["Codertocat/Hello-World"] });
+    const before = stored({ id: 957387, installedBy: "Codertocat", repositories: [{ fullName: "Codertocat/Hello-World" }] });
     const change = installationChange("installation_repositories", payload, before, NOW)!;
     expect(change.record).toEqual({
       ...before,
-      repositories: ["Codertocat/Alpha", "Codertocat/Hello-World", "Codertocat/Space"],
+      repositories: [{ fullName: "Codertocat/Alpha" }, { fullName: "Codertocat/Hello-World" }, { fullName: "Codertocat/Space", id: 186853007 }],
       updatedAt: NOW,
     });
     expect(change.cancel).toBeUndefined();
@@ -150,10 +150,10 @@ describe("installationChange: installation_repositories events", () => {
 
   it("drops removed repositories and cancels only their jobs", () => {
     const payload = example("installation_repositories", "removed");
-    const before = stored({ id: 2, account: "octocat", installedBy: "octocat", repositories: ["octocat/Hello-World", "octocat/Spoon-Knife"] });
+    const before = stored({ id: 2, account: "octocat", installedBy: "octocat", repositories: [{ fullName: "octocat/Hello-World" }, { fullName: "octocat/Spoon-Knife" }] });
     const change = installationChange("installation_repositories", payload, before, NOW);
     expect(change).toEqual({
-      record: { ...before, repositories: ["octocat/Spoon-Knife"], updatedAt: NOW },
+      record: { ...before, repositories: [{ fullName: "octocat/Spoon-Knife" }], updatedAt: NOW },
       cancel: { repositories: ["octocat/Hello-World"] },
       summary: "@octocat changed the repositories of installation 2: +0 −1",
     });
@@ -163,9 +163,9 @@ describe("installationChange: installation_repositories events", () => {
     const payload = example("installation_repositories", "removed");
     payload.repositories_added = [{ full_name: "octocat/New" }];
     payload.repositories_removed!.push({ full_name: "octocat/Never-Stored" });
-    const before = stored({ id: 2, account: "octocat", repositories: ["octocat/Hello-World", "octocat/Spoon-Knife"] });
+    const before = stored({ id: 2, account: "octocat", repositories: [{ fullName: "octocat/Hello-World" }, { fullName: "octocat/Spoon-Knife" }] });
     const change = installationChange("installation_repositories", payload, before, NOW)!;
-    expect(change.record.repositories).toEqual(["octocat/New", "octocat/Spoon-Knife"]);
+    expect(change.record.repositories).toEqual([{ fullName: "octocat/New" }, { fullName: "octocat/Spoon-Knife" }]);
     expect(change.cancel).toEqual({ repositories: ["octocat/Hello-World", "octocat/Never-Stored"] });
   });
 

@@ -106,7 +106,7 @@ describe.each(backends)("%s", (_name, make) => {
 
   it("gives back what was put, and the latest put", async () => {
     const store = await open();
-    const first = record({ id: 7, installedBy: "hubot", repositories: ["Codertocat/A", "Codertocat/B"] });
+    const first = record({ id: 7, installedBy: "hubot", repositories: [{ fullName: "Codertocat/A" }, { fullName: "Codertocat/B" }] });
     await store.put(first);
     expect(await store.get(7)).toEqual(first);
 
@@ -115,11 +115,21 @@ describe.each(backends)("%s", (_name, make) => {
     expect(await store.get(7)).toEqual(second);
   });
 
+  it("keeps repository ids, and reads a record written before ids were kept (names only) as names", async () => {
+    const store = await open();
+    const withIds = record({ id: 12, installedBy: "hubot", repositories: [{ fullName: "Codertocat/A", id: 101 }, { fullName: "Codertocat/B" }], removedRepositories: [{ fullName: "Codertocat/C", id: 103 }] });
+    await store.put(withIds);
+    expect(await store.get(12)).toEqual(withIds);
+    // The stored form of older records: plain `owner/name` strings.
+    await store.put({ ...record({ id: 13, installedBy: "hubot" }), repositories: ["Codertocat/Old"], removedRepositories: ["Codertocat/Gone"] } as unknown as InstallationRecord);
+    expect(await store.get(13)).toEqual(record({ id: 13, installedBy: "hubot", repositories: [{ fullName: "Codertocat/Old" }], removedRepositories: [{ fullName: "Codertocat/Gone" }] }));
+  });
+
   it("keeps who installed it when a later put has no installer", async () => {
     const store = await open();
     await store.put(record({ id: 8, installedBy: "hubot" }));
-    await store.put(record({ id: 8, state: "deleted", repositories: ["Codertocat/X"], updatedAt: 2 }));
-    expect(await store.get(8)).toEqual(record({ id: 8, installedBy: "hubot", state: "deleted", repositories: ["Codertocat/X"], updatedAt: 2 }));
+    await store.put(record({ id: 8, state: "deleted", repositories: [{ fullName: "Codertocat/X" }], updatedAt: 2 }));
+    expect(await store.get(8)).toEqual(record({ id: 8, installedBy: "hubot", state: "deleted", repositories: [{ fullName: "Codertocat/X" }], updatedAt: 2 }));
   });
 
   it("stores a record without an installer as such", async () => {
@@ -225,14 +235,14 @@ describe("SqliteInstallations", () => {
     const dataDir = await tempDir("crewbot-inst-");
     const first = new SqliteInstallations({ dataDir });
     const t0 = Date.now() - 1000;
-    await first.put(record({ id: 11, installedBy: "hubot", repositories: ["Codertocat/A"] }));
+    await first.put(record({ id: 11, installedBy: "hubot", repositories: [{ fullName: "Codertocat/A" }] }));
     await first.recordStart(11, "job-x", t0);
     await first.recordCost(11, "job-x", 0.5);
     await first.close();
 
     const second = new SqliteInstallations({ dataDir });
     opened.push(second);
-    expect(await second.get(11)).toEqual(record({ id: 11, installedBy: "hubot", repositories: ["Codertocat/A"] }));
+    expect(await second.get(11)).toEqual(record({ id: 11, installedBy: "hubot", repositories: [{ fullName: "Codertocat/A" }] }));
     expect(await second.jobsSince(11, t0)).toBe(1);
     expect(await second.costSince(11, t0)).toBeCloseTo(0.5, 10);
   });
