@@ -45,7 +45,7 @@ export async function runFeedbackJob(job: JobRecord, ctx: JobContext, services: 
     if (run.setupFailed) return report.finish(run.setupFailed);
     const { checks, notes, failed, checkFailed } = run;
     const pushed = await publishBranch({ job, report, prepared, dirs, publicUrl: services.publicUrl, branch: pr.head.ref, prHeadBranch: pr.head.ref });
-    if (pushed.refused) notes.push(...pushed.refused.notes);
+    if (pushed.refused) notes.push(...(failed ? [`The branch was not pushed: ${pushed.refused.reason}`] : []), ...pushed.refused.notes);
     const ending =
       failed ??
       (pushed.refused

@@ -50,7 +50,8 @@ export async function runImplementJob(job: JobRecord, ctx: JobContext, services:
     work.useRemoteShas(pushed.remade);
     if (pushed.refused) {
       work.unpublished();
-      notes.push(...pushed.refused.notes);
+      // When the chain stopped too, its reason heads the comment: the refusal is told below it.
+      notes.push(...(failed ? [`The branch was not pushed: ${pushed.refused.reason}`] : []), ...pushed.refused.notes);
     }
     const links = pushed.pushed ? { branch: { name: branch, url: `${webUrl(job.repo.cloneUrl)}/tree/${branch}` } } : {};
     const patch = { ...work.patch(), commands: checks.results, links };
