@@ -20,7 +20,9 @@ Options:
   --max-output-tokens <n>  (default ${DEFAULT_BUDGETS.maxOutputTokens})
   --max-cost <usd>         (default ${DEFAULT_BUDGETS.maxCostUsd})
   --max-minutes <n>        (default ${DEFAULT_BUDGETS.maxMinutes})
-  --network                allow network access inside the bash sandbox
+  --network                network inside the bash sandbox: the outside world only (egress-only)
+  --allow-unsandboxed      let a write chain run commands without an OS sandbox (trusted code only;
+                           the same as CREWBOT_ALLOW_UNSANDBOXED=1)
   -h, --help               this text
 
 Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL, CREWBOT_DATA_DIR (default ./data).
@@ -38,6 +40,8 @@ export interface RunArgs {
   model?: string;
   budgets: Budgets;
   network: boolean;
+  /** Commands may run without bubblewrap (the operator's explicit opt-in). */
+  allowUnsandboxed: boolean;
   request: string;
 }
 
@@ -87,6 +91,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         json: { type: "boolean" },
         model: { type: "string" },
         network: { type: "boolean" },
+        "allow-unsandboxed": { type: "boolean" },
         help: { type: "boolean", short: "h" },
         ...Object.fromEntries(Object.keys(BUDGET_FLAGS).map((flag) => [flag, { type: "string" as const }])),
       },
@@ -122,6 +127,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
     model: values.model as string | undefined,
     budgets,
     network: Boolean(values.network),
+    allowUnsandboxed: Boolean(values["allow-unsandboxed"]),
     request,
   };
 }

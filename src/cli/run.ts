@@ -9,7 +9,7 @@ import type { ContextSection } from "../chain/prompt.js";
 import { chainMode, runChain, type ChainResult } from "../chain/run-chain.js";
 import { readRepoInstructions } from "../context/repo-instructions.js";
 import { cleanJobDirs, makeJobDirs, newJobId } from "../jobs/job-dirs.js";
-import { detectSandbox } from "../tools/sandbox.js";
+import { commandsRefusal, sandboxFor, sandboxPolicy, UNSANDBOXED_NOTE, runsUnsandboxed } from "../tools/sandbox-policy.js";
 import type { Mode } from "../tools/types.js";
 import { git } from "../workspace/git.js";
 import { addWorktree, diffAgainst, removeWorktree, repoTop, type Worktree } from "../workspace/worktree.js";
@@ -53,6 +53,21 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
   }
 
   const mode = chainMode(chain);
+  // As the app: no sandbox, no commands for a write chain, unless explicitly allowed.
+  let sandbox;
+  try {
+    const policy = sandboxPolicy(io.env);
+    sandbox = await sandboxFor(io.env, { ...policy, allowUnsandboxed: policy.allowUnsandboxed || args.allowUnsandboxed });
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+  if (mode === "write") {
+    const refusal = commandsRefusal(sandbox, { network: args.network });
+    if (refusal) return fail(`${refusal.reason}. ${refusal.remedy.replace("set CREWBOT_ALLOW_UNSANDBOXED=1", "pass --allow-unsandboxed")}`);
+    if (runsUnsandboxed(sandbox)) io.stderr(`crewbot: warning: ${UNSANDBOXED_NOTE}`);
+  } else if (args.network && sandbox.available && sandbox.network?.available !== true) {
+    return fail(commandsRefusal(sandbox, { network: true })!.reason);
+  }
   const jobId = newJobId("local");
   const dirs = await makeJobDirs(cliDataDir(io.env), jobId);
   let worktree: Worktree | undefined;
@@ -73,7 +88,7 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
       stepContext: async (agent) => (worktree && agent === "reviewer" ? changesSoFar(worktree) : []),
       mode,
       workspace: { root, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
-      sandbox: await detectSandbox(),
+      sandbox,
       network: args.network,
       budget,
       models: args.model ? Object.fromEntries([...definitions.agents.keys()].map((name) => [name, args.model!])) : undefined,

@@ -9,7 +9,7 @@ describe("parseCliArgs", () => {
 
   it("reads a full run", () => {
     expect(
-      parseCliArgs(["run", "--repo", "/r", "--chain", "implement", "--json", "--max-cost", "0.5", "--network", "fix", "the bug"]),
+      parseCliArgs(["run", "--repo", "/r", "--chain", "implement", "--json", "--max-cost", "0.5", "--network", "--allow-unsandboxed", "fix", "the bug"]),
     ).toEqual({
       command: "run",
       repo: "/r",
@@ -18,12 +18,13 @@ describe("parseCliArgs", () => {
       model: undefined,
       budgets: { ...DEFAULT_BUDGETS, maxCostUsd: 0.5 },
       network: true,
+      allowUnsandboxed: true,
       request: "fix the bug",
     });
   });
 
-  it("defaults to the plan chain in the current directory", () => {
-    expect(parseCliArgs(["run", "do it"])).toMatchObject({ command: "run", repo: ".", chain: "plan", json: false });
+  it("defaults to the plan chain in the current directory, sandboxed", () => {
+    expect(parseCliArgs(["run", "do it"])).toMatchObject({ command: "run", repo: ".", chain: "plan", json: false, allowUnsandboxed: false });
   });
 
   it.each([

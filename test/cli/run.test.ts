@@ -148,3 +148,38 @@ describe("crewbot run", () => {
     expect(r.stderr).toMatch(/\.github\/crewbot\/agents\/planner\.md: (description|tools)/);
   });
 });
+
+describe("crewbot run without a working sandbox", () => {
+  async function brokenBwrap(): Promise<string> {
+    const file = path.join(await tempDir("crewbot-fake-bwrap-"), "bwrap");
+    await writeFile(file, "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace' >&2\nexit 1\n", { mode: 0o755 });
+    return file;
+  }
+
+  it("refuses a write chain with exit status 1, naming the sandbox and the flag, and runs nothing", async () => {
+    const repo = await makeRepo({ "README.md": "hello\n" });
+    const r = await run(["--repo", repo, "--chain", "implement", "add a greeting"], [{ text: "never" }], { CREWBOT_BWRAP: await brokenBwrap() });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^crewbot: no OS sandbox on this worker \(bubblewrap does not work here: bwrap: No permissions to creating new namespace\): crewbot runs no commands without one\. .*pass --allow-unsandboxed/);
+    expect(r.requests).toHaveLength(0);
+  });
+
+  it("runs it with --allow-unsandboxed, warning that it does", async () => {
+    const repo = await makeRepo({ "README.md": "hello\n" });
+    const r = await run(
+      ["--repo", repo, "--chain", "implement", "--allow-unsandboxed", "add a greeting"],
+      [{ text: "Scout report." }, { text: PLAN }, { content: [toolUse("bash", { command: "echo hi > greeting.txt" })] }, { text: "[DONE:1]\n[DONE:2]\n## Completed\nDone." }],
+      { CREWBOT_BWRAP: await brokenBwrap() },
+    );
+    expect(r.stderr).toContain("crewbot: warning: commands run WITHOUT an OS sandbox");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("+hi");
+  });
+
+  it("still plans read-only, without bash", async () => {
+    const repo = await makeRepo({ "README.md": "hello\n" });
+    const r = await run(["--repo", repo, "add a greeting"], [{ text: "Scout report." }, { text: PLAN }], { CREWBOT_BWRAP: await brokenBwrap() });
+    expect(r.code).toBe(0);
+    expect(r.requests[0]!.body.tools.map((t: { name: string }) => t.name)).not.toContain("bash");
+  });
+});
