@@ -31,10 +31,30 @@ export interface TokenOptions {
  */
 export async function installationToken(octokit: InstallationAuth, { renew = false, now = Date.now }: TokenOptions = {}): Promise<InstallationToken> {
   if (!renew) {
-    const cached = tokenOf(await octokit.auth({ type: "installation" }));
+    const cached = await mint(octokit, false);
     if (!expiresSoon(cached, now())) return cached;
   }
-  return tokenOf(await octokit.auth({ type: "installation", refresh: true }));
+  return mint(octokit, true);
+}
+
+async function mint(octokit: InstallationAuth, refresh: boolean): Promise<InstallationToken> {
+  try {
+    return tokenOf(await octokit.auth(refresh ? { type: "installation", refresh: true } : { type: "installation" }));
+  } catch (error) {
+    throw mintRefused(error);
+  }
+}
+
+/** GitHub's refusal to mint, with what it means for an operator (the status is kept). */
+function mintRefused(error: unknown): unknown {
+  const e = error as { status?: number; message?: string };
+  const why =
+    e.status === 404 ? "the app is no longer installed there (or the installation id is wrong)"
+    : e.status === 403 ? "the installation is suspended"
+    : e.status === 401 ? "the app's own credentials were refused (check APP_ID and the private key)"
+    : undefined;
+  if (why && typeof e.message === "string") e.message = `GitHub would not mint an installation token (${e.status}): ${why} (${e.message})`;
+  return error;
 }
 
 /** Pure: whether a token must be replaced before it is used at `now`. */

@@ -225,3 +225,13 @@ describe("a REST call answered 401", () => {
     }
   });
 });
+
+describe("a token GitHub will not mint", () => {
+  it("names the cause: an uninstalled app", async () => {
+    nock(API).post(`/app/installations/${INSTALLATION_ID}/access_tokens`).reply(404, { message: "Not Found" });
+    const octokit = (await probot().auth(INSTALLATION_ID)) as InstallationOctokit;
+    const failure = await installationToken(octokit).catch((e: Error & { status?: number }) => e);
+    expect(failure).toMatchObject({ status: 404 });
+    expect((failure as Error).message).toMatch(/^GitHub would not mint an installation token \(404\): the app is no longer installed there/);
+  });
+});
