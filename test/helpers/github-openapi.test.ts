@@ -1,3 +1,5 @@
+import { execFile } from "node:child_process";
+import { writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import nock from "nock";
@@ -5,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { githubRequestProblems, type CheckedRequest } from "./github-openapi.js";
 import { checkedLikeGitHub, takeRefusals } from "./github-refusals.js";
 import { API, newOctokit, TOKEN, useNock } from "./github.js";
+import { tempDir } from "./git-repo.js";
 import { schemaProblems, type Schema } from "./openapi-schema.js";
 
 const GHE = "https://ghe.example.com";
@@ -127,4 +130,23 @@ describe("the stand-ins check every request", () => {
       "POST /api/v3/repos/o/r/nowhere: no such endpoint in ghes-3.17's description",
     ]);
   });
+});
+
+describe("a test that makes a call GitHub would refuse", () => {
+  it("fails, naming the method, the path and the field; its neighbour with a correct call passes", async () => {
+    const dir = await tempDir("crewbot-refusal-");
+    const config = `${dir}/vitest.config.mjs`;
+    await writeFile(config, `export default { test: { root: ${JSON.stringify(process.cwd())}, include: ["test/helpers/refused-call.check.ts"], pool: "forks" } };`);
+    const run = await new Promise<{ code: number | null; output: string }>((resolve) => {
+      const child = execFile(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--config", config, "--reporter", "verbose", "--no-color"], { timeout: 60_000 }, (error, stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: stdout + stderr }),
+      );
+      child.stdin?.end();
+    });
+    expect(run.code).toBe(1);
+    expect(run.output).toMatch(/× .*sends a check run with a conclusion GitHub does not have/);
+    expect(run.output).toMatch(/✓ .*sends a correct check run/);
+    expect(run.output).toContain('POST /repos/o/r/check-runs: body.conclusion must be one of');
+    expect(run.output).toContain('(got \\"passed\\")');
+  }, 60_000);
 });
