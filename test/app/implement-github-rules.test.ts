@@ -197,3 +197,40 @@ describe("/implement with implement.commits: api", () => {
     expect(existsSync(path.join(stack.dataDir, "jobs", job.id, "artifacts", "commits.patch"))).toBe(false);
   });
 });
+
+describe("/implement with implement.commits: api where a ruleset refuses the new branch", () => {
+  it("fails naming the rule of GitHub's 422, opens no PR, and keeps the commits", async () => {
+    const { stack, payload, edits, comments } = await start("implement: { commits: api }\n");
+    let n = 0;
+    const next = () => ({ sha: String(++n).repeat(40).slice(0, 40) });
+    comments
+      .post(`${REPO_PATH}/git/blobs`)
+      .times(2)
+      .reply(201, () => next())
+      .post(`${REPO_PATH}/git/trees`)
+      .times(2)
+      .reply(201, () => ({ ...next(), tree: [], truncated: false }))
+      .post(`${REPO_PATH}/git/commits`)
+      .times(2)
+      .reply(201, () => next())
+      .post(`${REPO_PATH}/git/refs`)
+      .reply(422, {
+        message: "Repository rule violations found\n\nCannot create ref due to creations being restricted.\n\n",
+        documentation_url: "https://docs.github.com/rest/git/refs#create-a-reference",
+        status: "422",
+      });
+
+    const job = await stack.runToEnd("issue_comment", payload, "implement-api-refused");
+
+    expect(job.state).toBe("failed");
+    const final = edits.at(-1)!;
+    expect(final.split("\n")[0]).toMatch(
+      new RegExp(
+        `^❌ Failed: updating ${BRANCH.replaceAll("/", "\\/")} was refused by a branch rule \\(HTTP 422\\): “Cannot create ref due to creations being restricted”; ask a repository admin to exclude \`crewbot\\/\\*\\*\` branches from the rule`,
+      ),
+    );
+    expect(final).toContain(`The 2 commits are kept in this job's artifacts: https://crewbot.example.com/jobs/${job.id}/artifacts/commits.patch`);
+    expect(final).not.toContain("Pull request");
+    expect(pushes(stack)).toEqual([]);
+  });
+});
