@@ -45,11 +45,11 @@ function permissions(map: Record<string, string>) {
 function paged(route: string, items: unknown[], size: number) {
   const pages = Math.max(1, Math.ceil(items.length / size));
   for (let page = 1; page <= pages; page++) {
-    const link = page < pages ? { link: `<${API}${route}?per_page=100&page=${page + 1}>; rel="next"` } : {};
+    const link: Record<string, string> = page < pages ? { link: `<${API}${route}?per_page=100&page=${page + 1}>; rel="next"` } : {};
     nock(API)
       .get(route)
       .query((q) => (q.page ?? "1") === String(page))
-      .reply(200, items.slice((page - 1) * size, page * size), link);
+      .reply(200, items.slice((page - 1) * size, page * size) as nock.Body, link);
   }
 }
 
