@@ -1,8 +1,10 @@
 # crewbot: the app (`npm start`) and its workers (`npm run worker`) from one image.
 # Build: docker build -t crewbot .   Run: see compose.yaml and the README ("Running it in containers").
-FROM node:20-bookworm-slim AS build
+# Node 24, a supported LTS (20 reached its end of life in April 2026); the project itself still
+# runs and tests on Node 20 (package.json `engines`).
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
-# better-sqlite3 compiles from source on Node 20: python3, make and g++ for node-gyp.
+# better-sqlite3 compiles from source where no prebuilt binary fits: python3, make and g++ for node-gyp.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
@@ -11,11 +13,13 @@ COPY src ./src
 # `npm ci` builds dist/ through the prepare script.
 RUN npm ci && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
-# git for checkouts and pushes, bubblewrap for the agents' sandbox, ripgrep for grep, tini as PID 1
-# (it reaps the sandboxes' processes and passes SIGTERM on, so running jobs drain).
+FROM node:24-bookworm-slim
+# git for checkouts and pushes, bubblewrap for the agents' sandbox, slirp4netns and iproute2 for its
+# egress-only network ("network on"; util-linux's unshare and nsenter come with the base image),
+# ripgrep for grep, tini as PID 1 (it reaps the sandboxes' processes and passes SIGTERM on, so
+# running jobs drain).
 RUN apt-get update \
- && apt-get install -y --no-install-recommends git bubblewrap ripgrep ca-certificates tini curl \
+ && apt-get install -y --no-install-recommends git bubblewrap slirp4netns iproute2 ripgrep ca-certificates tini curl \
  && rm -rf /var/lib/apt/lists/*
 # A non-root user owns the data volume; the agents' commands run as this user inside bubblewrap.
 RUN useradd --create-home --uid 10001 crewbot \
