@@ -2,7 +2,7 @@
  * An incremental review reads `last..head`, which after "Update branch" (the base merged into
  * the pull request) holds the base's changes too. Only what is also in the pull request's own
  * diff (`merge-base..head`) is kept: an added line when the PR's diff adds that head line, a
- * deleted line when the PR's diff deletes the same text at the same place of the head. Lines the
+ * deleted line when the PR's diff deletes the same text between the same two lines of the head. Lines the
  * base brought in stay as context (they are in the head) and are never commented on. Pure.
  */
 import { positionKey, type DiffFile, type DiffHunk, type DiffLine } from "./diff-lines.js";
@@ -19,17 +19,49 @@ export interface IncrementalDiff {
   leftOut: { files: string[]; lines: number };
 }
 
-/** The head line a deleted line sits after (0: before the first line), for matching across diffs. */
-function deletionKeys(file: DiffFile): Set<string> {
-  const keys = new Set<string>();
+/** The head line before a hunk's first line (0: the top of the file). */
+const hunkStart = (hunk: DiffHunk) => (hunk.newLines === 0 ? hunk.newStart : hunk.newStart - 1);
+
+/** Each deleted text, with the head lines it sits after (0: before the first line), for matching across diffs. */
+function deletions(file: DiffFile): Map<string, number[]> {
+  const found = new Map<string, number[]>();
   for (const hunk of file.hunks) {
-    let after = hunk.newLines === 0 ? hunk.newStart : hunk.newStart - 1;
+    let after = hunkStart(hunk);
     for (const line of hunk.lines) {
       if (line.newLine !== undefined) after = line.newLine;
-      else keys.add(`${after}\0${line.text}`);
+      else found.set(line.text, [...(found.get(line.text) ?? []), after]);
     }
   }
-  return keys;
+  return found;
+}
+
+/**
+ * For each line: the head lines of the context around its run of changes. Git prints a run's
+ * deletions before its additions, so a deleted line is only placed between those two context
+ * lines; the PR's diff, against another base, may order the same run differently.
+ */
+function contextAround(hunk: DiffHunk): Array<[number, number]> {
+  const around: Array<[number, number]> = [];
+  let before = hunkStart(hunk);
+  for (const line of hunk.lines) {
+    around.push([before, 0]);
+    if (line.kind === "context") before = line.newLine!;
+  }
+  let after = hunkStart(hunk) + hunk.newLines + 1;
+  for (let i = hunk.lines.length - 1; i >= 0; i--) {
+    around[i]![1] = after;
+    if (hunk.lines[i]!.kind === "context") after = hunk.lines[i]!.newLine!;
+  }
+  return around;
+}
+
+/** Whether the PR's diff deletes `text` between head lines `from` and `to`; a match is used once. */
+function takeDeletion(deleted: Map<string, number[]>, text: string, [from, to]: [number, number]): boolean {
+  const places = deleted.get(text) ?? [];
+  const i = places.findIndex((after) => after >= from && after < to);
+  if (i < 0) return false;
+  places.splice(i, 1);
+  return true;
 }
 
 const addedLines = (file: DiffFile) => new Set(file.hunks.flatMap((h) => h.lines.filter((l) => l.kind === "add").map((l) => l.newLine!)));
@@ -42,16 +74,15 @@ interface Marked {
 }
 
 /** One hunk's lines with the base's changes neutralised: its adds become context, its deletions go. */
-function markHunk(hunk: DiffHunk, added: Set<number>, deleted: Set<string>, counts: { lines: number }): Marked[] {
+function markHunk(hunk: DiffHunk, added: Set<number>, deleted: Map<string, number[]>, counts: { lines: number }): Marked[] {
   const out: Marked[] = [];
-  let after = hunk.newLines === 0 ? hunk.newStart : hunk.newStart - 1;
-  for (const line of hunk.lines) {
+  const around = contextAround(hunk);
+  for (const [i, line] of hunk.lines.entries()) {
     if (line.kind === "del") {
-      if (deleted.has(`${after}\0${line.text}`)) out.push({ line, change: true, base: false });
+      if (takeDeletion(deleted, line.text, around[i]!)) out.push({ line, change: true, base: false });
       else counts.lines++;
       continue;
     }
-    after = line.newLine!;
     if (line.kind === "add" && !added.has(line.newLine!)) {
       counts.lines++;
       out.push({ line: { ...line, kind: "context" }, change: false, base: true });
@@ -108,7 +139,7 @@ const shift = (m: Marked) => (m.change ? (m.line.kind === "del" ? 1 : -1) : 0);
 function keepFile(file: DiffFile, pr: DiffFile, commentable: Set<string>, counts: { lines: number }): DiffFile | undefined {
   if (file.binary || file.hunks.length === 0) return file;
   const added = addedLines(pr);
-  const deleted = deletionKeys(pr);
+  const deleted = deletions(pr);
   const hunks: DiffHunk[] = [];
   let delta = 0;
   for (const hunk of file.hunks) {
@@ -116,7 +147,7 @@ function keepFile(file: DiffFile, pr: DiffFile, commentable: Set<string>, counts
     // Before each line: the head line it follows, and the old-minus-new offset of the kept changes.
     const afterAt: number[] = [];
     const deltaAt: number[] = [];
-    let after = hunk.newLines === 0 ? hunk.newStart : hunk.newStart - 1;
+    let after = hunkStart(hunk);
     marked.forEach((m, i) => {
       afterAt[i] = after;
       deltaAt[i] = delta;

@@ -119,6 +119,39 @@ describe("withinPullRequest", () => {
     await appliesToHead(r.dir, r.head, kept.files);
   });
 
+  it("interleaved base and PR changes that shift lines (inserts, deletes, next to each other): exactly the PR's new changes, true to the head", async () => {
+    const base = [
+      ["a 2\n", "a 2\nbase inserted 1\nbase inserted 2\n"],
+      ["a 14\n", ""],
+      ["a 25\n", "base 25\n"],
+    ] as const;
+    const mine = [
+      ["a 9\n", "a 9\npr inserted\n"],
+      ["a 16\n", ""],
+      ["a 26\n", "pr 26\n"],
+      ["a 38\n", "pr 38a\npr 38b\n"],
+    ] as const;
+    const apply = (text: string, pairs: ReadonlyArray<readonly [string, string]>) => pairs.reduce((t, [from, to]) => edit(t, from, to), text);
+    const r = await updatedBranch({ "a.txt": A }, { "a.txt": edit(A, "a 1\n", "pr 1\n") }, { "a.txt": apply(A, base) }, { "a.txt": apply(apply(edit(A, "a 1\n", "pr 1\n"), base), mine) });
+
+    const kept = withinPullRequest(r.since, r.full);
+
+    expect(added(kept.files)).toEqual([
+      "a.txt +pr inserted",
+      "a.txt -a 16",
+      "a.txt -a 26",
+      "a.txt +pr 26",
+      "a.txt -a 38",
+      "a.txt +pr 38a",
+      "a.txt +pr 38b",
+    ]);
+    expect(kept.leftOut.lines).toBe(5);
+    const shown = kept.files[0]!.hunks.flatMap((h) => h.lines.filter((l) => l.text.startsWith("base")).map((l) => l.newLine!));
+    expect(shown.length).toBeGreaterThan(0);
+    for (const line of shown) expect(kept.commentable.has(positionKey("a.txt", "RIGHT", line))).toBe(false);
+    await appliesToHead(r.dir, r.head, kept.files);
+  });
+
   it("a merge of the base and nothing else leaves nothing to review", async () => {
     const r = await updatedBranch({ "a.txt": A }, { "a.txt": edit(A, "a 5\n", "pr 5\n") }, { "a.txt": edit(A, "a 30\n", "base 30\n"), "n.txt": "n\n" }, {});
 
