@@ -7,7 +7,8 @@ import type { SandboxInfo } from "../../src/tools/types.js";
 import { keepSetupOutOfCommits, outputTail, runRepoCommands, TAIL_CHARS, type RunCommandsOptions } from "../../src/workspace/repo-commands.js";
 import { gitSync, makeRepo, tempDir } from "../helpers/git-repo.js";
 
-const NO_SANDBOX: SandboxInfo = { available: false, reason: "test" };
+// These test the runner itself; running it without a sandbox takes the operator's opt-in.
+const NO_SANDBOX: SandboxInfo = { available: false, reason: "test", allowUnsandboxed: true };
 
 async function setup(sandbox: SandboxInfo = NO_SANDBOX): Promise<RunCommandsOptions & { repo: string }> {
   const repo = await realpath(await makeRepo({ "README.md": "# hi\n", "package.json": "{}\n" }));
