@@ -35,6 +35,8 @@ import type { TriggerDeps } from "../triggers/deps.js";
 import { MirrorStore } from "../workspace/mirror.js";
 import { dataDir as dataDirOf } from "../jobs/job-dirs.js";
 import { openTranscripts, type Transcripts } from "../transcripts/index.js"; // issue 7
+import { activeIn, DAY_MS, jobDirsTarget, jobsTarget, reviewsTarget, startRetention, type RetentionTarget } from "../queue/retention.js";
+import { sqliteInstallationsTargets } from "../installations/usage-retention.js";
 import { createWebHandler, type WebHandler } from "../web/handler.js"; // issue 7
 
 export interface CrewbotOptions {
@@ -85,7 +87,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const stores = options.stores ?? sqliteStores(dataDir);
   const { queue } = stores;
   const metrics = options.metrics ?? new Metrics(queueDepth(queue));
-  const transcripts = openTranscripts({ env, dataDir, secrets: operatorSecrets, log }); // issue 7
+  const transcripts = openTranscripts({ env, dataDir, secrets: operatorSecrets, log, autoPrune: false }); // issue 7; pruned by the retention sweep
   const services: JobServices = {
     octokitFor: async (installationId) => {
       const octokit = (await app.auth(installationId)) as InstallationOctokit;
@@ -108,6 +110,9 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
     usage: installations,
     log,
   };
+
+  const retentionDays = limits.retentionDays ?? 30;
+  const retention = startRetention({ days: retentionDays, log, targets: retentionTargets(stores, transcripts, services, !env.REDIS_URL, retentionDays) });
 
   const handler = measured(metrics, log, operatorSecrets, async (job, ctx) => {
     if (job.kind === "plan") return runPlanJob(job, ctx, services);
@@ -149,6 +154,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
     transcripts, // issue 7
     web, // issue 7
     async close() {
+      await retention.stop();
       await background.idle();
       await stores.close();
       web.close(); // issue 7
@@ -158,6 +164,18 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   };
 }
 
+/** What the retention sweep deletes, oldest first in the data flow: jobs, reviews, usage, transcripts, job dirs, mirrors. */
+function retentionTargets(stores: OpenedQueue, transcripts: Transcripts, services: JobServices, sqlite: boolean, days: number): RetentionTarget[] {
+  return [
+    jobsTarget(stores.queue, services.dataDir),
+    reviewsTarget(stores.reviews),
+    ...(sqlite ? sqliteInstallationsTargets(services.dataDir) : []),
+    { name: "transcripts", prune: (_before, now) => transcripts.prune(now) },
+    jobDirsTarget(services.dataDir, activeIn(stores.queue)),
+    { name: "mirrors", prune: async () => (await services.mirrors.pruneMirrors(days * DAY_MS)).length },
+  ];
+}
+
 function sqliteStores(dataDir: string): OpenedQueue {
   const queue = new SqliteQueue({ dataDir });
   const reviews = new SqliteReviewStore({ dataDir });
@@ -165,9 +183,8 @@ function sqliteStores(dataDir: string): OpenedQueue {
 }
 
 /** Jobs waiting and running, for the queue gauges (read when /metrics is scraped). */
-export function queueDepth(queue: Pick<JobQueue, "listRecent">) {
-  const count = async (state: "queued" | "running") => (await queue.listRecent({ state, limit: 100_000 })).length;
-  return { queued: () => count("queued"), running: () => count("running") };
+export function queueDepth(queue: Pick<JobQueue, "count">) {
+  return { queued: () => queue.count("queued"), running: () => queue.count("running") };
 }
 
 /**

@@ -103,6 +103,13 @@ export interface JobQueue {
   recoverStale(now?: number, opts?: RecoverOptions): Promise<StaleRecovery>;
   /** Jobs newest first, optionally of one target or state. */
   listRecent(opts?: ListOptions): Promise<JobRecord[]>;
+  /** How many jobs are in a state, however many (the queue-depth gauges). */
+  count(state: JobState): Promise<number>;
+  /**
+   * Deletes the jobs that ended before `before` (epoch ms), with their delivery ids (a redelivery
+   * that old is a new delivery); returns their ids. Queued and running jobs are never touched.
+   */
+  prune(before: number): Promise<string[]>;
   /** Releases the store; the queue is unusable afterwards. */
   close(): Promise<void>;
 }

@@ -2,6 +2,7 @@
  * Chooses crewbot's durable stores: BullMQ on Redis when `REDIS_URL` is set (any number of worker
  * processes on any machines share it), else the embedded SQLite file in the data directory.
  */
+import { operatorLimits } from "../installations/limits.js";
 import type { JobQueue } from "./job-queue.js";
 import { RedisQueue } from "./redis-queue.js";
 import { RedisReviewStore } from "./redis-review-store.js";
@@ -22,6 +23,8 @@ export interface QueueEnv {
   REDIS_URL?: string | undefined;
   /** The Redis key prefix (default `crewbot`): deployments sharing one Redis keep apart by it. */
   REDIS_PREFIX?: string | undefined;
+  /** Days review records are kept (their Redis keys expire then); a bad value stops the app, naming it. */
+  CREWBOT_RETENTION_DAYS?: string | undefined;
 }
 
 /** Opens the queue and review store; with Redis, fails when the server cannot be reached. */
@@ -31,7 +34,7 @@ export async function openQueue(env: QueueEnv, dataDir: string): Promise<OpenedQ
     const prefix = env.REDIS_PREFIX?.trim() || undefined;
     const opts = prefix ? { url, prefix } : { url };
     const queue = await RedisQueue.connect(opts);
-    const reviews = new RedisReviewStore(opts);
+    const reviews = new RedisReviewStore({ ...opts, retentionDays: operatorLimits({ CREWBOT_RETENTION_DAYS: env.CREWBOT_RETENTION_DAYS }).retentionDays });
     return { queue, reviews, kind: "redis", close: () => closeBoth(queue, reviews) };
   }
   const queue = new SqliteQueue({ dataDir });

@@ -33,7 +33,10 @@ import { SCRIPTS, outcomeTemplates, scriptSource, type ScriptName } from "./redi
 import type { QueueLogger } from "./runner-types.js";
 import { newJobId } from "./sqlite-queue.js";
 import { extraJson, validateNewJob } from "./sqlite-rows.js";
-import { targetKey, type EnqueueResult, type JobRecord, type NewJob } from "./types.js";
+import { targetKey, type EnqueueResult, type JobRecord, type JobState, type NewJob } from "./types.js";
+
+/** Ended jobs one prune script looks at. */
+const PRUNE_BATCH = 500;
 
 export const DEFAULT_REDIS_PREFIX = "crewbot";
 /** The BullMQ queue's name (under `<prefix>:bull`). */
@@ -222,6 +225,29 @@ export class RedisQueue implements JobQueue {
       opts.targetKey !== undefined ? `target:${opts.targetKey}` : opts.state !== undefined ? `state:${opts.state}` : "all";
     const filter = opts.targetKey !== undefined && opts.state !== undefined ? opts.state : "";
     return records(await this.script("crewbotList", this.now(), index, filter, String(limit)));
+  }
+
+  async count(state: JobState): Promise<number> {
+    return this.redis.zcard(this.key(`state:${state}`));
+  }
+
+  async prune(before: number): Promise<string[]> {
+    if (!Number.isFinite(before)) throw new TypeError("prune needs a time in epoch ms");
+    const deleted: string[] = [];
+    for (const state of ["succeeded", "failed", "cancelled"] as const) {
+      // In batches, each one script: other processes' scripts run in between.
+      for (let after = "-inf"; ; ) {
+        const [ids, last, scanned] = (await this.script("crewbotPrune", this.now(), state, String(before), after, String(PRUNE_BATCH))) as [
+          string[],
+          string,
+          number,
+        ];
+        deleted.push(...ids);
+        if (scanned < PRUNE_BATCH) break;
+        after = last;
+      }
+    }
+    return deleted;
   }
 
   async close(): Promise<void> {

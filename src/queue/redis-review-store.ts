@@ -14,14 +14,20 @@ export interface RedisReviewStoreOptions {
   prefix?: string;
   /** The clock, for tests. */
   now?: () => number;
+  /** Days a pull request's record is kept after its last review (`CREWBOT_RETENTION_DAYS`); the key expires then. Default 30. */
+  retentionDays?: number;
 }
 
-/** KEYS[1]: the hash. ARGV: expected version, head sha, fingerprints JSON, now. 1 when written, 0 when it changed meanwhile. */
+/**
+ * KEYS[1]: the hash. ARGV: expected version, head sha, fingerprints JSON, now, ms to keep it. 1 when
+ * written, 0 when it changed meanwhile. Each write pushes the key's expiry out again.
+ */
 const WRITE_IF_UNCHANGED = `
 local v = redis.call('HGET', KEYS[1], 'version') or '0'
 if v ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'headSha', ARGV[2], 'fingerprints', ARGV[3], 'reviewedAt', ARGV[4],
   'version', string.format('%d', tonumber(v) + 1))
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1
 `;
 
@@ -31,12 +37,14 @@ export class RedisReviewStore implements ReviewStore {
   readonly prefix: string;
   private readonly redis: Redis;
   private readonly now: () => number;
+  private readonly keepMs: number;
   private closed: Promise<void> | undefined;
 
   constructor(opts: RedisReviewStoreOptions) {
     if (!opts.url) throw new TypeError("RedisReviewStore needs a url");
     this.prefix = opts.prefix ?? DEFAULT_REDIS_PREFIX;
     this.now = opts.now ?? Date.now;
+    this.keepMs = Math.max(1, Math.round((opts.retentionDays ?? 30) * 86_400_000));
     this.redis = new Redis(opts.url, { lazyConnect: false });
     this.redis.on("error", () => {});
     this.redis.defineCommand("crewbotReviewWrite", { numberOfKeys: 1, lua: WRITE_IF_UNCHANGED });
@@ -61,10 +69,28 @@ export class RedisReviewStore implements ReviewStore {
       const h = await this.redis.hgetall(key);
       const kept: string[] = h.fingerprints ? JSON.parse(h.fingerprints) : [];
       const merged = JSON.stringify(mergeFingerprints(kept, newFingerprints));
-      const written = await write.call(this.redis, key, h.version ?? "0", headSha, merged, String(this.now()));
+      const written = await write.call(this.redis, key, h.version ?? "0", headSha, merged, String(this.now()), String(this.keepMs));
       if (written === 1) return;
     }
     throw new Error(`recording the review of ${repoKey}#${number} kept racing other writers`);
+  }
+
+  /**
+   * Records expire by themselves; this also deletes old ones written before expiries were set,
+   * walking the review keys with SCAN (never KEYS, which would block the server).
+   */
+  async prune(before: number): Promise<number> {
+    let deleted = 0;
+    let cursor = "0";
+    do {
+      const [next, keys] = await this.redis.scan(cursor, "MATCH", `${this.prefix}:review:*`, "COUNT", 500);
+      cursor = next;
+      for (const key of keys) {
+        const reviewedAt = Number(await this.redis.hget(key, "reviewedAt"));
+        if (Number.isFinite(reviewedAt) && reviewedAt < before) deleted += await this.redis.del(key);
+      }
+    } while (cursor !== "0");
+    return deleted;
   }
 
   async close(): Promise<void> {

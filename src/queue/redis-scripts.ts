@@ -276,6 +276,34 @@ for _, r in ipairs(queued) do table.insert(running, r) end
 return running
 `;
 
+/**
+ * ARGV: end state, cutoff (epoch ms), after seq, batch size. Deletes that state's jobs that ended
+ * before the cutoff, each with its delivery key and every index entry, scanning at most one batch
+ * of the state's index from `after`. Returns {ids deleted, the last seq scanned, how many scanned}.
+ */
+const PRUNE = `
+local state, cutoff, after, batch = ARGV[A], tonumber(ARGV[A + 1]), ARGV[A + 2], tonumber(ARGV[A + 3])
+local index = P .. ':state:' .. state
+local rows = redis.call('ZRANGEBYSCORE', index, '(' .. after, '+inf', 'WITHSCORES', 'LIMIT', 0, batch)
+local deleted, last = {}, after
+for i = 1, #rows, 2 do
+  local id = rows[i]
+  last = rows[i + 1]
+  local finished, delivery, tkey = unpack(redis.call('HMGET', jk(id), 'finishedAt', 'deliveryId', 'tkey'))
+  if not delivery then
+    redis.call('ZREM', index, id) -- an index entry whose record is gone
+    redis.call('ZREM', P .. ':all', id)
+  elseif finished and tonumber(finished) < cutoff then
+    redis.call('DEL', jk(id), P .. ':delivery:' .. delivery)
+    redis.call('ZREM', index, id)
+    redis.call('ZREM', P .. ':all', id)
+    redis.call('ZREM', P .. ':target:' .. tkey, id)
+    table.insert(deleted, id)
+  end
+end
+return {deleted, last, #rows / 2}
+`;
+
 export const SCRIPTS = {
   crewbotEnqueue: ENQUEUE,
   crewbotClaim: CLAIM,
@@ -287,6 +315,7 @@ export const SCRIPTS = {
   crewbotRecover: RECOVER,
   crewbotList: LIST,
   crewbotActive: ACTIVE,
+  crewbotPrune: PRUNE,
 } as const;
 
 export type ScriptName = keyof typeof SCRIPTS;

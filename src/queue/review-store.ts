@@ -12,6 +12,8 @@ export interface ReviewStore {
   get(repoKey: string, number: number): Promise<ReviewState | undefined>;
   /** After a posted (or clean) review: the new head sha, and the fingerprints added to those kept (deduplicated, at most 5000 kept, newest win). */
   record(repoKey: string, number: number, headSha: string, newFingerprints: string[]): Promise<void>;
+  /** Forgets pull requests last reviewed before `before` (epoch ms); returns how many. */
+  prune(before: number): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -22,7 +22,7 @@ import {
 } from "./job-queue.js";
 import { openDatabase, statementCache } from "./sqlite-db.js";
 import { extraJson, toRecord, validateNewJob, type Row } from "./sqlite-rows.js";
-import { targetKey, type EnqueueResult, type JobRecord, type NewJob } from "./types.js";
+import { targetKey, type EnqueueResult, type JobRecord, type JobState, type NewJob } from "./types.js";
 
 export { DB_FILE, SCHEMA_VERSION } from "./sqlite-db.js";
 
@@ -288,6 +288,18 @@ export class SqliteQueue implements JobQueue {
       state: opts.state ?? null,
     }) as Row[];
     return rows.map(toRecord);
+  }
+
+  async count(state: JobState): Promise<number> {
+    return (this.stmt("SELECT COUNT(*) AS n FROM jobs WHERE state = ?").get(state) as { n: number }).n;
+  }
+
+  async prune(before: number): Promise<string[]> {
+    if (!Number.isFinite(before)) throw new TypeError("prune needs a time in epoch ms");
+    const rows = this.stmt(
+      `DELETE FROM jobs WHERE state IN ('succeeded', 'failed', 'cancelled') AND finished_at IS NOT NULL AND finished_at < ? RETURNING id`,
+    ).all(before) as Array<{ id: string }>;
+    return rows.map((r) => r.id);
   }
 
   async close(): Promise<void> {

@@ -64,6 +64,10 @@ export class SqliteReviewStore implements ReviewStore {
       .immediate();
   }
 
+  async prune(before: number): Promise<number> {
+    return this.stmt("DELETE FROM review_state WHERE reviewed_at < ?").run(before).changes;
+  }
+
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }

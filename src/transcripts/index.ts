@@ -1,6 +1,6 @@
 /**
  * The transcript store of this process: SQLite in `<CREWBOT_DATA_DIR>/transcripts.db` by default,
- * Redis when `REDIS_URL` is set (every process reads the same), kept `CREWBOT_TRANSCRIPT_DAYS` days
+ * Redis when `REDIS_URL` is set (every process reads the same), kept `CREWBOT_RETENTION_DAYS` days
  * (default 30) after a job's last entry; pruned on start and hourly.
  */
 import { rm } from "node:fs/promises";
@@ -17,9 +17,13 @@ export { TranscriptRecorder } from "./recorder.js";
 export const DEFAULT_TRANSCRIPT_DAYS = 30;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
+/** `CREWBOT_TRANSCRIPT_DAYS` when set (older deployments), else `CREWBOT_RETENTION_DAYS`, else 30. */
 export function transcriptDays(env: NodeJS.ProcessEnv): number {
-  const days = Number(env.CREWBOT_TRANSCRIPT_DAYS);
-  return env.CREWBOT_TRANSCRIPT_DAYS && Number.isFinite(days) && days > 0 ? days : DEFAULT_TRANSCRIPT_DAYS;
+  for (const name of ["CREWBOT_TRANSCRIPT_DAYS", "CREWBOT_RETENTION_DAYS"]) {
+    const days = Number(env[name]);
+    if (env[name] && Number.isFinite(days) && days > 0) return days;
+  }
+  return DEFAULT_TRANSCRIPT_DAYS;
 }
 
 export interface Transcripts {
@@ -39,6 +43,8 @@ export interface OpenTranscriptsOptions {
   log?: { warn(message: string): void };
   /** A store to use instead of the one the environment says (tests). */
   store?: TranscriptStore;
+  /** Prune on open and hourly by itself. Default true; false where one retention sweep calls `prune` (the app and workers). */
+  autoPrune?: boolean;
 }
 
 export function openTranscripts(options: OpenTranscriptsOptions): Transcripts {
@@ -63,9 +69,12 @@ export function openTranscripts(options: OpenTranscriptsOptions): Transcripts {
     return ids.length;
   };
   const pruneQuietly = () => void prune().catch((err: Error) => log?.warn(`pruning transcripts: ${err.message}`));
-  pruneQuietly();
-  const timer = setInterval(pruneQuietly, PRUNE_EVERY_MS);
-  timer.unref();
+  let timer: NodeJS.Timeout | undefined;
+  if (options.autoPrune !== false) {
+    pruneQuietly();
+    timer = setInterval(pruneQuietly, PRUNE_EVERY_MS);
+    timer.unref();
+  }
 
   return {
     store,
