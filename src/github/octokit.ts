@@ -17,6 +17,14 @@ export function webBaseUrl(env: NodeJS.ProcessEnv): string {
   return "https://github.com";
 }
 
+/**
+ * The domain of the noreply addresses GitHub links to accounts: `users.noreply.github.com`, or
+ * `users.noreply.<GHE_HOST>` (without a port) on Enterprise Server.
+ */
+export function noreplyDomain(env: NodeJS.ProcessEnv): string {
+  return `users.noreply.${env.GHE_HOST ? env.GHE_HOST.replace(/:\d+$/, "").toLowerCase() : "github.com"}`;
+}
+
 export type OctokitClass = typeof ProbotOctokit;
 
 type RequestFn = ((...args: unknown[]) => Promise<unknown>) & { defaults(options: { baseUrl: string }): RequestFn };

@@ -1,6 +1,7 @@
 import nock from "nock";
 import { describe, expect, it } from "vitest";
 import { botIdentityResolver } from "../../src/github/bot-identity.js";
+import { githubOctokit, noreplyDomain } from "../../src/github/octokit.js";
 import type { InstallationOctokit } from "../../src/github/types.js";
 import { TestOctokit } from "../helpers/app-stand-ins.js";
 import { API, TOKEN, useNock } from "../helpers/github.js";
@@ -24,6 +25,15 @@ describe("botIdentityResolver", () => {
     const resolve = botIdentityResolver({}, slug);
     expect(await resolve(octokit())).toEqual({ name: "my-app[bot]", email: "my-app[bot]@users.noreply.github.com" });
     expect(await resolve(octokit())).toEqual({ name: "my-app[bot]", email: "7+my-app[bot]@users.noreply.github.com" });
+  });
+
+  it("uses the Enterprise host's noreply domain under GHE_HOST", async () => {
+    nock("https://ghe.example.test").get("/api/v3/users/my-app%5Bbot%5D").reply(200, { login: "my-app[bot]", id: 55, type: "Bot" });
+    const env = { GHE_HOST: "GHE.example.test" };
+    const ghe = new (githubOctokit(env, TestOctokit))({ auth: TOKEN }) as unknown as InstallationOctokit;
+    expect(await botIdentityResolver(env, slug)(ghe)).toEqual({ name: "my-app[bot]", email: "55+my-app[bot]@users.noreply.ghe.example.test" });
+    expect(noreplyDomain({ GHE_HOST: "ghe.corp:8443" })).toBe("users.noreply.ghe.corp");
+    expect(noreplyDomain({})).toBe("users.noreply.github.com");
   });
 
   it("takes the operator's name and address without asking", async () => {
