@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { lstat, mkdir, readdir, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { git, GitError, REMOTE_PROTOCOLS } from "./git.js";
+import { git, GitError, LOCAL_PROTOCOLS, REMOTE_PROTOCOLS } from "./git.js";
 import { isLocked, withLock } from "./lock.js";
 import { NAME, resolveRef, validateBranch, validateCloneUrl, validateRepoName } from "./refs.js";
 
@@ -115,8 +115,12 @@ export class MirrorStore {
       await mkdir(path.dirname(mirror), { recursive: true }); // the lock file lives next to the mirror
       await withLock(mirror, async () => {
         const partial = (remote.sizeKb ?? 0) > this.partialAboveKb;
-        if (existsSync(path.join(mirror, "HEAD"))) await this.fetch(mirror, url, remote.token, pulls);
-        else await this.create(mirror, url, remote.token, pulls, partial);
+        if (existsSync(path.join(mirror, "HEAD"))) {
+          await dropEveryPullHead(mirror);
+          await this.fetch(mirror, url, remote.token, pulls);
+        } else {
+          await this.create(mirror, url, remote.token, pulls, partial);
+        }
         if (remote.defaultBranch !== undefined) {
           await git(["symbolic-ref", "HEAD", `refs/heads/${remote.defaultBranch}`], { cwd: mirror, workspace: true });
         }
@@ -219,6 +223,7 @@ export class MirrorStore {
     try {
       // An empty template: no sample hooks, nothing of the host's template dir.
       await git(["init", "--quiet", "--bare", "--template=", temp], { cwd: path.dirname(mirror), workspace: true });
+      await git(["config", ON_DEMAND_PULLS, "on-demand"], { cwd: temp, workspace: true });
       if (partial) {
         for (const [key, value] of PARTIAL_CONFIG(url)) await git(["config", key, value], { cwd: temp, workspace: true });
       }
@@ -300,6 +305,23 @@ export class MirrorStore {
     }
     return result;
   }
+}
+
+/** Set in mirrors that fetch PR heads on demand; a mirror without it may hold every PR head ever pushed. */
+const ON_DEMAND_PULLS = "crewbot.pullHeads";
+
+/**
+ * Once per mirror made when every PR head was fetched: those refs are deleted, so their objects
+ * can go (the heads this job needs are fetched again right after; their objects are still here).
+ * Done under the mirror's lock, before any job of this version could have checked one out.
+ */
+async function dropEveryPullHead(mirror: string): Promise<void> {
+  const inMirror = { cwd: mirror, workspace: true };
+  const marked = await git(["config", "--get", ON_DEMAND_PULLS], inMirror).catch(() => "");
+  if (marked.trim() === "on-demand") return;
+  // A prune against a namespace nobody has deletes every refs/pull/* in one command.
+  await git(["fetch", "--prune", "--no-tags", "--quiet", "--no-write-fetch-head", ".", "+refs/crewbot-none/*:refs/pull/*"], { ...inMirror, config: LOCAL_PROTOCOLS });
+  await git(["config", ON_DEMAND_PULLS, "on-demand"], inMirror);
 }
 
 /** The config of a partial clone whose missing objects come from `url` (the clone URL, no credentials). */

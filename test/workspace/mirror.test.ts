@@ -214,6 +214,24 @@ describe("mirror: what it fetches", () => {
     await expect(store.sync({ owner: "octo", repo: "prs", cloneUrl: src.cloneUrl, token: TOKEN, pulls: [0] })).rejects.toThrow(/invalid pull request number/);
   });
 
+  it("drops, once, the PR heads a mirror made before holds (every PR head ever pushed)", async () => {
+    const { dataDir, repo } = await serve();
+    const src = await repo("octo", "legacy", { "a.txt": "a\n" });
+    for (const n of [1, 2, 3]) gitSync(src.dir, "update-ref", `refs/pull/${n}/head`, "HEAD");
+    const store = new MirrorStore({ dataDir });
+    const mirror = store.mirrorPath("octo", "legacy");
+    await (await store.sync({ owner: "octo", repo: "legacy", cloneUrl: src.cloneUrl, token: TOKEN })).release();
+    // As the old refspec left it: every head, and no mark.
+    for (const n of [1, 2, 3]) gitSync(mirror, "update-ref", `refs/pull/${n}/head`, "refs/heads/main");
+    gitSync(mirror, "config", "--unset", "crewbot.pullHeads");
+    const refs = () => gitSync(mirror, "for-each-ref", "--format=%(refname)", "refs/pull/").trim().split("\n").filter(Boolean);
+
+    await (await store.sync({ owner: "octo", repo: "legacy", cloneUrl: src.cloneUrl, token: TOKEN, pulls: [2] })).release();
+    expect(refs()).toEqual(["refs/pull/2/head"]);
+    await (await store.sync({ owner: "octo", repo: "legacy", cloneUrl: src.cloneUrl, token: TOKEN, pulls: [3] })).release();
+    expect(refs()).toEqual(["refs/pull/2/head", "refs/pull/3/head"]); // a head a job fetched stays: another job may be checking it out
+  });
+
   it("mirrors a large repository as a partial clone, fetching the files of what is checked out, and the checkout works offline", async () => {
     const { server, dataDir, repo } = await serve();
     const src = await repo("octo", "huge", { "big.txt": noise(200_000), "keep.txt": "keep\n" });
