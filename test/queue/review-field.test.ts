@@ -16,6 +16,7 @@ const review: ReviewRequest = {
   draft: false,
   labels: ["bug", "needs review"],
   authorType: "User",
+  authorAssociation: "FIRST_TIME_CONTRIBUTOR",
   eventAt: 1_700_000_000_000,
 };
 
@@ -34,6 +35,13 @@ describe("SqliteQueue: the review field", () => {
     expect((await again.enqueue(newJob())).job.review).toBeUndefined();
   });
 
+  it("accepts a review without authorAssociation (a /review, or a job queued before it was recorded)", async () => {
+    const q = queues.open(await tempDataDir());
+    const { authorAssociation: _, ...older } = review;
+    const { job } = await q.enqueue(reviewJob(older));
+    expect((await q.get(job.id))?.review).toEqual(older);
+  });
+
   it.each<[string, Record<string, unknown>, RegExp]>([
     ["not an object", { review: "yes" }, /object/],
     ["automatic not a boolean", { automatic: "true" }, /automatic/],
@@ -46,6 +54,8 @@ describe("SqliteQueue: the review field", () => {
     ["labels not strings", { labels: ["ok", 3] }, /labels/],
     ["a missing authorType", { authorType: undefined }, /authorType/],
     ["eventAt not a time", { eventAt: "yesterday" }, /eventAt/],
+    ["an empty authorAssociation", { authorAssociation: "" }, /authorAssociation/],
+    ["authorAssociation not a string", { authorAssociation: 3 }, /authorAssociation/],
   ])("rejects a review with %s", async (_what, change, message) => {
     const q = queues.open(await tempDataDir());
     const r = "review" in change ? change.review : { ...review, ...change };
