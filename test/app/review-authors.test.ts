@@ -7,10 +7,10 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import nock from "nock";
 import { describe, expect, it } from "vitest";
-import { pullRequestEvent } from "../fixtures/payloads.js";
+import { issueCommentCreated, pullRequestEvent } from "../fixtures/payloads.js";
 import { gitSync } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
-import { API, mockInstallationToken, mockPermission, mockPullConversation, mockRepoConfig, REPO_PATH, startStack, type Stack } from "./harness.js";
+import { API, mockInstallationToken, mockJobComments, mockPermission, mockPullConversation, mockRepoConfig, REPO_PATH, startStack, type Stack } from "./harness.js";
 
 useNock();
 
@@ -137,5 +137,27 @@ describe("automatic reviews and the author's association", () => {
     expect(checks[0]).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(checks[0].output.summary).toContain('- `review.authors`: expected trusted or everyone, got "friends"');
     expect(stack.fake.requests).toEqual([]);
+  });
+
+  it("/review by a writer reviews a stranger's pull request: the trust rule is for automatic reviews only", async () => {
+    const stack = await startStack([{ text: "## Summary\nLooks right." }]);
+    const sha = await pushFeature(stack);
+    const payload = issueCommentCreated("/review", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
+    payload.issue.pull_request = { url: `${API}${REPO_PATH}/pulls/1` };
+    payload.issue.user = { ...payload.issue.user, login: "stranger" };
+    payload.issue.author_association = "FIRST_TIME_CONTRIBUTOR";
+    mockInstallationToken();
+    mockPermission("Codertocat", "write");
+    mockPermission("stranger", "none");
+    const edits: string[] = [];
+    mockJobComments({ progressId: 97, edits, trigger: { id: payload.comment.id }, pull: {} })
+      .get(`${REPO_PATH}/pulls/1`)
+      .reply(200, { head: { sha, repo: { full_name: "Codertocat/Hello-World" } }, base: { ref: "main" } });
+
+    const job = await stack.runToEnd("issue_comment", payload, "review-stranger");
+
+    expect(job.outcome).toMatch(/^✅ Done · /);
+    expect(stack.fake.requests).toHaveLength(1);
+    expect(edits.at(-1)).toMatch(/^✅ Done/);
   });
 });
