@@ -160,6 +160,7 @@ export function explainRefError(error: unknown, branch: string): Error {
   }
   if (/not a fast.forward/i.test(message)) return new Error(`updating ${branch} was rejected: the branch has commits crewbot does not have (crewbot never force-pushes)`);
   if (/Reference already exists/i.test(message)) return new Error(`creating ${branch} failed: a branch of that name appeared on GitHub meanwhile`);
+  if (/rate limit/i.test(message)) return new Error(`updating ${branch} failed: GitHub's rate limit held the writes back too long (${message.split(" - ")[0]})`);
   if (e.status === 403 || e.status === 404) {
     return new Error(`updating ${branch} failed (HTTP ${e.status}: ${message.split(" - ")[0]}); does the app have contents: write on this repository (and workflows, for .github/workflows)?`);
   }

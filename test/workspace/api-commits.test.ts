@@ -157,6 +157,7 @@ describe("explainRefError", () => {
     [err(409, "Repository rule violations found\n\nCommits must have verified signatures.\n\n"), /“Commits must have verified signatures”; set `implement.commits: api`/],
     [err(422, "Reference cannot be updated"), /^updating b was refused by a branch rule \(HTTP 422\): “Reference cannot be updated”; ask a repository admin/],
     [err(403, "Resource not accessible by integration - https://docs.github.com/rest"), /HTTP 403: Resource not accessible by integration\); does the app have contents: write/],
+    [err(403, "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."), /^updating b failed: GitHub's rate limit held the writes back too long \(You have exceeded a secondary rate limit/],
     [new Error("socket hang up"), /^socket hang up$/],
   ])("%#: %s", (error, expected) => {
     expect(explainRefError(error, "b").message).toMatch(expected);
