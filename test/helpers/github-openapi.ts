@@ -9,7 +9,7 @@
  * version, so a test process reads a few hundred KB, not the whole file.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { SCHEMA_KEYWORDS, schemaProblems, type Schema } from "./openapi-schema.js";
@@ -130,6 +130,8 @@ function compiled(flavour: Flavour): CompiledDescription {
       const partial = `${cache}.${process.pid}.tmp`;
       writeFileSync(partial, JSON.stringify(result));
       renameSync(partial, cache);
+      const stale = (name: string) => name.startsWith(`${file}-`) && name.endsWith(".json") && name !== path.basename(cache);
+      for (const name of readdirSync(path.dirname(cache)).filter(stale)) rmSync(path.join(path.dirname(cache), name), { force: true });
     } catch {
       // A read-only node_modules only costs the next process the same compile.
     }
