@@ -4,6 +4,7 @@
  * installation token, and an installation's read answered 401 is retried once with a new token.
  */
 import { createProbot, ProbotOctokit, type Probot } from "probot";
+import { installationToken, type InstallationAuth, type InstallationToken } from "./installation-token.js";
 
 /** `https://api.github.com`, or `<GHE_PROTOCOL>://<GHE_HOST>/api/v3` (Probot's own rule). */
 export function apiBaseUrl(env: NodeJS.ProcessEnv): string {
@@ -84,8 +85,8 @@ export function rejectedToken(error: RequestErrorLike): RequestErrorLike {
 }
 
 /** Mints a new installation token now (not the cached one); later requests of this installation use it. */
-export async function renewInstallationToken(octokit: InstanceType<typeof ProbotOctokit>): Promise<{ token: string; expiresAt: string }> {
-  return (await octokit.auth({ type: "installation", refresh: true })) as { token: string; expiresAt: string };
+export function renewInstallationToken(octokit: InstallationAuth): Promise<InstallationToken> {
+  return installationToken(octokit, { renew: true });
 }
 
 export interface GitHubProbotOptions {
