@@ -195,6 +195,14 @@ function header(req: CheckedRequest, name: string): string {
   return Array.isArray(value) ? value.join(", ") : value === undefined ? "" : String(value);
 }
 
+function safeDecode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
 function parseBody(text: string | undefined): { value?: unknown; problem?: string } {
   if (text === undefined || text === "") return {};
   try {
@@ -212,7 +220,11 @@ export function restProblems(flavour: Flavour, req: CheckedRequest, apiPath: str
   const where = `${flavour === "ghes" ? GHES_DESCRIPTION : "api.github.com"}'s description`;
   const checked = matching.map((op) => {
     const values = op.regex.exec(apiPath)!.slice(1);
-    const problems = op.pathParams.flatMap((p, i) => parameterProblems(p, decodeURIComponent(values[i] ?? ""), `path parameter ${p.name}`, index));
+    const problems = op.pathParams.flatMap((p, i) => {
+      const at = `path parameter ${p.name}`;
+      const decoded = safeDecode(values[i] ?? "");
+      return decoded === undefined ? [`${at} is not valid percent-encoding (got ${JSON.stringify(values[i])})`] : parameterProblems(p, decoded, at, index);
+    });
     return { op, problems };
   });
   const fitting = checked.filter((c) => c.problems.length === 0);
@@ -235,7 +247,7 @@ function operationProblems(op: LoadedOperation, req: CheckedRequest, query: URLS
   if (!op.enabledForGitHubApps && /^(token|bearer) ghs_/i.test(authorization)) {
     problems.push(`${op.method} ${op.template} is not enabled for GitHub Apps: an installation token is refused`);
   }
-  if (op.jwtOnly && !jwt) problems.push(`${op.method} ${op.template} takes only the app's JWT, not a token`);
+  if (op.jwtOnly && !jwt) problems.push(`${op.method} ${op.template} takes only the app's JWT (got ${authorization ? "a token" : "no authorization"})`);
   if (!op.jwtOnly && jwt) problems.push(`${op.method} ${op.template} takes an installation or user token: the app's JWT reaches only the app's own endpoints`);
   for (const p of op.queryParams) {
     const raw = query.get(p.name);
