@@ -4,7 +4,8 @@
  *  - the share of input inside a byte-identical cached prefix over a 10-turn run
  *  - checkout, and the app's figures (bench/app.ts): webhook latency, jobs' writes, an automatic review
  *  - throughput of 200 queued /plan jobs, embedded vs BullMQ with 1 and 2 workers, and peak RSS (bench/throughput.ts)
- * `BENCH_ONLY=review` (comma-separated: chain, cache, checkout, ack, plan, implement, review, throughput) runs only those.
+ *  - edits of one progress comment over a 30-minute job, and one installation's writes with 8 jobs at once (bench/progress.ts)
+ * `BENCH_ONLY=review` (comma-separated: chain, cache, checkout, ack, plan, implement, review, throughput, edits) runs only those.
  */
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -21,6 +22,7 @@ import { makeRepo, tempDir } from "../test/helpers/git-repo.js";
 import { benchApp } from "./app.js";
 import { cacheShare } from "./cache-share.js";
 import { checkoutBench } from "./checkout.js";
+import { progressBench } from "./progress.js";
 import { selected } from "./only.js";
 import { throughputBench } from "./throughput.js";
 
@@ -134,6 +136,8 @@ async function main() {
   for (const line of await benchApp()) console.log(line);
 
   if (selected("throughput")) for (const line of await throughputBench()) console.log(line);
+
+  if (selected("edits")) for (const line of await progressBench()) console.log(line);
 }
 
 await main();
