@@ -4,6 +4,9 @@
  * shared Redis queue; both serve /healthz and /metrics.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+
+/** The sandbox gauges of a /metrics text, as "feature value". */
+const sandboxGauges = (text: string) => [...text.matchAll(/^crewbot_sandbox_available\{feature="(\w+)"\} (\d)$/gm)].map((m) => `${m[1]} ${m[2]}`);
 import { start, type Started } from "../../src/main.js";
 import { startWorker, type StartedWorker } from "../../src/worker.js";
 import { issueCommentCreated } from "../fixtures/payloads.js";
@@ -81,9 +84,11 @@ describe("REDIS_URL: the app enqueues, a worker process runs the job", () => {
     await worker.crewbot.background.idle();
 
     const appHealth = await (await fetch(`http://127.0.0.1:${appPort}/healthz`)).json();
-    expect(appHealth).toEqual({ status: "ok", queue: "redis", queued: 0, running: 0 });
+    const sandbox = { available: true, network: true, allowUnsandboxed: false };
+    expect(appHealth).toEqual({ status: "ok", queue: "redis", queued: 0, running: 0, sandbox });
     const workerHealth = await (await fetch(`http://127.0.0.1:${workerPort}/healthz`)).json();
-    expect(workerHealth).toMatchObject({ status: "ok", role: "worker", queue: "redis" });
+    expect(workerHealth).toMatchObject({ status: "ok", role: "worker", queue: "redis", sandbox });
+    expect(sandboxGauges(await (await fetch(`http://127.0.0.1:${workerPort}/metrics`)).text())).toEqual(["bubblewrap 1", "network 1"]);
     const workerMetrics = await (await fetch(`http://127.0.0.1:${workerPort}/metrics`)).text();
     expect(workerMetrics).toContain('crewbot_jobs_total{kind="plan",state="succeeded"} 1');
     expect(workerMetrics).toMatch(/crewbot_tokens_total\{kind="plan",type="output"\} \d+/);
