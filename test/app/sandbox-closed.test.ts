@@ -112,7 +112,7 @@ describe("the start-up verdict", () => {
     const port = await freePort();
     const env = { ...stackEnv(await tempDir("crewbot-data-"), "http://127.0.0.1:9"), PORT: String(port), HOST: "127.0.0.1", CREWBOT_BWRAP: await brokenBwrap() };
     started = await start({ env, Octokit: TestOctokit, worker: false });
-    const health = await (await fetch(`http://127.0.0.1:${port}/healthz`)).json();
+    const health = (await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()) as { sandbox: { reason: string } };
     expect(health.sandbox).toMatchObject({ available: false, network: false, allowUnsandboxed: false });
     expect(health.sandbox.reason).toMatch(/^bubblewrap does not work here: bwrap: Can't mount proc/);
     const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
