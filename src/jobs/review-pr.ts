@@ -88,6 +88,8 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   const prepared = await prepareJob(job, { octokit: run.octokit, token: run.token }, services, run.dirs, {
     config,
     ref: head.headSha,
+    // A partial mirror also needs the last reviewed head's files for the incremental diff.
+    hydrate: state ? [state.headSha] : undefined,
     withMirror: async (mirror) => {
       const base = await mergeBase(mirror, `refs/heads/${head.baseRef}`, head.headSha);
       const full = parseDiff(await diffBetween(mirror, base, head.headSha));

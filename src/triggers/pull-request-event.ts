@@ -29,7 +29,7 @@ export interface PullRequestPayload {
     head: { sha: string; ref: string; repo: { full_name: string } | null };
     base: { sha: string; ref: string };
   };
-  repository: { name: string; owner: { login: string }; clone_url: string; default_branch: string; private: boolean };
+  repository: { name: string; owner: { login: string }; clone_url: string; default_branch: string; private: boolean; size?: number };
   installation?: { id: number };
   sender: { login: string; id?: number; type: string };
 }
@@ -58,7 +58,7 @@ export function decidePullRequestEvent(payload: PullRequestPayload, deliveryId: 
       supersede: true,
       target: { installationId: payload.installation.id, owner: repository.owner.login, repo: repository.name, number: pr.number, isPullRequest: true },
       trigger: { sender: payload.sender.login, senderId: payload.sender.id, request: "", commentCreatedAt: new Date(now).toISOString() },
-      repo: { cloneUrl: repository.clone_url, defaultBranch: repository.default_branch, private: repository.private },
+      repo: { cloneUrl: repository.clone_url, defaultBranch: repository.default_branch, private: repository.private, size: repository.size },
       subject: { title: pr.title.slice(0, 1000), body: capMiddle(pr.body ?? "", MAX_STORED_BODY_CHARS, "of the description"), author: pr.user?.login ?? "ghost" },
       review: {
         automatic: true,

@@ -21,7 +21,7 @@ const expected = (event: string): NewJob => ({
   supersede: true,
   target: { installationId: INSTALLATION_ID, owner: "Codertocat", repo: "Hello-World", number: 1, isPullRequest: true },
   trigger: { sender: "Codertocat", senderId: 21031067, request: "", commentCreatedAt: "2024-05-06T07:08:09.010Z" },
-  repo: { cloneUrl: "https://github.com/Codertocat/Hello-World.git", defaultBranch: "main", private: false },
+  repo: { cloneUrl: "https://github.com/Codertocat/Hello-World.git", defaultBranch: "main", private: false, size: 0 },
   subject: { title: "Make the greeting friendlier", body: "Changes the greeting.", author: "Codertocat" },
   review: {
     automatic: true,
