@@ -5,16 +5,16 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import { toolSpec } from "../tools/schema.js";
-import type { ToolContext } from "../tools/types.js";
+import type { Submission, ToolContext } from "../tools/types.js";
 import { defaultSummarizeArgs } from "./args.js";
 import { describeBudget } from "./budget.js";
 import { withCacheBreakpoints } from "./cache.js";
 import { estimateTokens } from "./compaction.js";
 import { ContextManager, SUMMARY_MAX_TOKENS } from "./context.js";
 import type { BudgetName, EventSink, StopReason } from "./events.js";
-import { callModel } from "./model-call.js";
+import { callModel, type ModelCallResult } from "./model-call.js";
 import { addUsage, contextWindowOf, emptyUsage, type Usage } from "./pricing.js";
-import { describeProviderError } from "./provider.js";
+import { describeProviderError, promptTooLong } from "./provider.js";
 import { RunSignal, type StopCause } from "./run-signal.js";
 import { refusedCall, runToolCalls, type ToolCall, type ToolCallResult } from "./tool-calls.js";
 import type { AgentRunResult, RunAgentOptions } from "./types.js";
@@ -52,6 +52,27 @@ function toParams(content: Anthropic.ContentBlock[]): Anthropic.ContentBlockPara
   });
   // The API refuses an empty assistant message in the middle of a conversation.
   return params.length > 0 ? params : [{ type: "text", text: "…" }];
+}
+
+/** The API's floor for a thinking budget. */
+export const MIN_THINKING_TOKENS = 1024;
+
+/**
+ * max_tokens and the thinking budget of one reply. Thinking tokens are output tokens: they come
+ * out of max_tokens (which must exceed the budget) and out of the job's output budget. When the
+ * output budget left cannot hold the API's minimum thinking budget, the reply goes without.
+ */
+export function replyLimits(
+  perReply: number,
+  outputLeft: number,
+  thinking: number | undefined,
+): { maxTokens: number; thinking?: { type: "enabled"; budget_tokens: number } } {
+  const plain = Math.max(1, Math.min(perReply, outputLeft));
+  if (!thinking) return { maxTokens: plain };
+  const maxTokens = Math.max(1, Math.min(thinking + perReply, outputLeft));
+  const budgetTokens = Math.min(thinking, maxTokens - 1);
+  if (budgetTokens < MIN_THINKING_TOKENS) return { maxTokens: plain };
+  return { maxTokens, thinking: { type: "enabled", budget_tokens: budgetTokens } };
 }
 
 const textOf = (message: Anthropic.Message) =>
@@ -92,6 +113,8 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
   let continued = "";
   let continuations = 0;
   let forceCompaction = false;
+  /** Set when a result tool (submit_plan, submit_review) ended the run. */
+  let submission: Submission | undefined;
 
   const account = (reply: Usage) => {
     const cost = budget.addUsage(model, reply);
@@ -114,6 +137,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
     account,
     overheadTokens: estimateTokens(system) + estimateTokens(tools),
     summaryMaxTokens: () => Math.max(1, Math.min(SUMMARY_MAX_TOKENS, opts.maxTokensPerReply ?? SUMMARY_MAX_TOKENS, budget.remainingOutputTokens())),
+    retry: opts.retry,
   });
 
   const finish = (stopReason: StopReason, extra: { budget?: BudgetName; error?: string } = {}): AgentRunResult => {
@@ -130,6 +154,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
       estimate,
       filesRead: [...filesRead],
       filesChanged: [...filesChanged],
+      ...(submission ? { submission } : {}),
     };
   };
   const stopped = (cause: StopCause) =>
@@ -174,22 +199,43 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
       budget.addTurn();
       turns += 1;
       emit({ type: "turn_start", agent, turn: turns });
-      const maxTokens = Math.max(1, Math.min(opts.maxTokensPerReply ?? DEFAULT_MAX_TOKENS_PER_REPLY, budget.remainingOutputTokens()));
-      const request = withCacheBreakpoints({ system, tools, messages });
-      const call = callModel({
-        client: opts.client,
-        signal: run.signal,
-        onText: (delta) => emit({ type: "text", agent, text: delta }),
-        params: {
-          model,
-          max_tokens: maxTokens,
-          ...(system.length > 0 ? { system: request.system } : {}),
-          ...(tools.length > 0 ? { tools: request.tools } : {}),
-          messages: request.messages,
-        },
-      });
-      partialText = () => continued + call.partialText();
-      const { message, usage: replyUsage } = await call.done;
+      const send = () => {
+        const limits = replyLimits(opts.maxTokensPerReply ?? DEFAULT_MAX_TOKENS_PER_REPLY, budget.remainingOutputTokens(), opts.thinking);
+        const request = withCacheBreakpoints({ system, tools, messages });
+        const call = callModel({
+          client: opts.client,
+          signal: run.signal,
+          retry: opts.retry,
+          onText: (delta) => emit({ type: "text", agent, text: delta }),
+          onWait: (wait) => emit({ type: "model_wait", agent, ...wait }),
+          params: {
+            model,
+            max_tokens: limits.maxTokens,
+            ...(limits.thinking ? { thinking: limits.thinking } : {}),
+            ...(system.length > 0 ? { system: request.system } : {}),
+            ...(tools.length > 0 ? { tools: request.tools } : {}),
+            messages: request.messages,
+          },
+        });
+        partialText = () => continued + call.partialText();
+        return { done: call.done, maxTokens: limits.maxTokens };
+      };
+      let sent = send();
+      let reply: ModelCallResult;
+      try {
+        reply = await sent.done;
+      } catch (err) {
+        // The API measured the prompt over the window: compact by its count, then one more try.
+        const tooLong = run.aborted ? undefined : promptTooLong(err);
+        if (!tooLong) throw err;
+        emit({ type: "log", agent, level: "info", message: `prompt too long (${tooLong.tokens} tokens): compacting the context and trying once more` });
+        context.tooLong(tooLong.tokens, messages.length, tooLong.maximum);
+        messages = await context.fit(messages, run.signal, { read: [...filesRead], changed: [...filesChanged] }, true);
+        sent = send();
+        reply = await sent.done;
+      }
+      const maxTokens = sent.maxTokens;
+      const { message, usage: replyUsage } = reply;
       partialText = () => "";
       account(replyUsage);
       messages.push({ role: "assistant", content: toParams(message.content) });
@@ -238,6 +284,12 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
       for (const r of results) {
         r.filesRead.forEach((f) => filesRead.add(f));
         r.filesChanged.forEach((f) => filesChanged.add(f));
+      }
+      // A result tool ends the agent with its hand-over: a tool call wins over any text.
+      submission = results.find((r) => r.final)?.final;
+      if (submission) {
+        text = submission.text;
+        return finish("done");
       }
       messages.push({ role: "user", content: results.map((r) => r.block) });
     }

@@ -1,9 +1,10 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import type { Tool, ToolContext } from "../tools/types.js";
+import type { Submission, Tool, ToolContext } from "../tools/types.js";
 import type { ArgsSummarizer } from "./args.js";
 import type { BudgetTracker } from "./budget.js";
 import type { BudgetName, EventSink, StopReason } from "./events.js";
 import type { Usage } from "./pricing.js";
+import type { ModelRetryPolicy } from "./retry.js";
 
 export interface RunAgentOptions {
   /** The agent's name, for events and logs. */
@@ -32,6 +33,10 @@ export interface RunAgentOptions {
   betweenTurns?: BetweenTurns;
   /** One-line summary of a tool call's arguments for events; default: a generic one (src/agent/args.ts). */
   summarizeArgs?: ArgsSummarizer;
+  /** Extended thinking's token budget per reply (frontmatter `thinking`, at least 1024); unset: no thinking. */
+  thinking?: number;
+  /** Retries of failed model requests; default: the client's policy (provider.ts). */
+  retry?: ModelRetryPolicy;
 }
 
 /** Awaited after each reply arrives, before its tool calls run (so after the previous reply's tools). */
@@ -50,4 +55,6 @@ export interface AgentRunResult {
   estimate: boolean;
   filesRead: string[];
   filesChanged: string[];
+  /** The result handed over through submit_plan / submit_review, when the agent called one. */
+  submission?: Submission;
 }

@@ -5,7 +5,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import type { ToolName } from "../tools/types.js";
+import type { ResultToolName, ToolName } from "../tools/types.js";
 import { issueToError, readDefinitionDirs, readFrontmatter, type LoadOptions } from "./definition-files.js";
 import { DefinitionError, type AgentDefinition } from "./types.js";
 
@@ -17,7 +17,8 @@ export const BUNDLED_PROMPTS_DIR = path.join(PACKAGE_ROOT, "prompts");
 /** Every tool an agent may list in `tools`. */
 export const TOOL_NAMES = ["read", "ls", "find", "grep", "bash", "edit", "write"] as const satisfies readonly ToolName[];
 // Fails to compile when ToolName gains a member this list lacks.
-const _allTools: Exclude<ToolName, (typeof TOOL_NAMES)[number]> extends never ? true : never = true;
+// The result tools (submit_plan, …) are offered by agent and mode, never listed in `tools`.
+const _allTools: Exclude<ToolName, (typeof TOOL_NAMES)[number] | ResultToolName> extends never ? true : never = true;
 void _allTools;
 
 /** Agent and chain names: what config (`models`, `implement.chain`) and chain steps refer to. */

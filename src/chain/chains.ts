@@ -20,7 +20,7 @@ const STEP = /^([a-z0-9][a-z0-9_-]*)[ \t]*:[ \t]*(.*)$/;
  * Parses the steps. Every top-level list item is a step `agent: task`; lines indented deeper than
  * the item belong to its task (newlines and relative indentation kept, blank lines between them
  * too); any other text (headings, paragraphs, top-level code fences) is ignored and ends the
- * current step. `{task}` and `{previous}` are left for renderTask.
+ * current step. `{task}`, `{previous}` and `{output:<agent>}` are left for renderTask.
  */
 function parseSteps(body: string, file: string, lineOffset: number): ChainStep[] {
   const steps: ChainStep[] = [];
@@ -91,6 +91,7 @@ export function parseChainFile(text: string, file: string, name: string): ChainD
   if (steps.length === 0) {
     throw new DefinitionError(file, "steps", 'no steps; list them as "1. agent: task" or "- agent: task"');
   }
+  checkOutputs(steps, file);
   const chain: ChainDefinition = { name, steps, file };
   if (parsed.data.description !== undefined) chain.description = parsed.data.description;
   return chain;
@@ -116,10 +117,38 @@ export function validateChain(chain: ChainDefinition, agents: ReadonlyMap<string
   });
 }
 
+const PLACEHOLDER = /\{(task|previous|output:([a-z0-9][a-z0-9_-]*))\}/g;
+
+export interface TaskValues {
+  task: string;
+  previous?: string;
+  /** The latest output of each agent that ran earlier in the chain: `{output:<agent>}`. */
+  outputs?: ReadonlyMap<string, string>;
+}
+
 /**
- * Substitutes `{task}` and `{previous}` in one pass: text inserted for one placeholder is never
- * scanned again, so a request that itself contains `{previous}` stays literal.
+ * Substitutes `{task}`, `{previous}` and `{output:<agent>}` in one pass: text inserted for one
+ * placeholder is never scanned again, so a request that itself contains `{previous}` stays literal.
  */
-export function renderTask(template: string, values: { task: string; previous?: string }): string {
-  return template.replace(/\{(task|previous)\}/g, (_, key: "task" | "previous") => values[key] ?? "");
+export function renderTask(template: string, values: TaskValues): string {
+  return template.replace(PLACEHOLDER, (_, key: string, agent: string | undefined) =>
+    agent !== undefined ? (values.outputs?.get(agent) ?? "") : (key === "task" ? values.task : values.previous) ?? "",
+  );
+}
+
+/** The agents a task's `{output:<agent>}` placeholders name, in order of appearance. */
+export function outputsNamed(template: string): string[] {
+  return [...new Set([...template.matchAll(PLACEHOLDER)].flatMap((m) => (m[2] !== undefined ? [m[2]] : [])))];
+}
+
+/** `{output:<agent>}` must name an agent of an earlier step; anything else is a broken chain file. */
+function checkOutputs(steps: readonly ChainStep[], file: string): void {
+  steps.forEach((step, index) => {
+    const earlier = steps.slice(0, index).map((s) => s.agent);
+    for (const agent of outputsNamed(step.task)) {
+      if (earlier.includes(agent)) continue;
+      const known = earlier.length > 0 ? `earlier steps: ${[...new Set(earlier)].join(", ")}` : "it is the first step";
+      throw new DefinitionError(file, "steps", `step ${index + 1} (${step.agent}): {output:${agent}} names no agent of an earlier step (${known})`);
+    }
+  });
 }

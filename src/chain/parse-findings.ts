@@ -1,19 +1,46 @@
 /**
  * The reviewer's output (DESIGN.md §3): bullets `- path/to/file.ts:42 - text` (or a range
- * `:40-45`) under `## Critical`, `## Warnings`, `## Suggestions`, then `## Summary`.
+ * `:40-45`) under headings that name a severity (`## Critical Issues`, `## Warnings`,
+ * `## Nitpicks`, …), then `## Summary`.
  */
 import { dedentBlock, indentOf, isBlank, listItem, saysNothing, sections, type Section } from "./markdown.js";
 import type { Finding, ParsedReview, ReviewNote, Severity } from "./types.js";
 
-const SEVERITIES: Record<string, Severity> = {
-  critical: "critical",
-  warning: "warning",
-  warnings: "warning",
-  suggestion: "suggestion",
-  suggestions: "suggestion",
-};
 const SUMMARY = "summary";
-const LABELS = new Set([...Object.keys(SEVERITIES), SUMMARY]);
+// Label lines (`Critical:`) must match exactly; headers match by the words in them (severityOf).
+const LABELS = new Set(["critical", "warning", "warnings", "suggestion", "suggestions", "nitpicks", "nits", SUMMARY]);
+
+/**
+ * The severity a section title names, by its words: `Critical Issues`, `Blockers` → critical;
+ * `Nitpicks`, `Minor issues`, `Optional improvements` → suggestion; `Warnings`, `Major issues`,
+ * `Problems` → warning. Checked in that order, so `Minor issues` is a suggestion. Titles that
+ * name none (`Overview`, `Strengths`) are not severity sections.
+ */
+export function severityOf(title: string): Severity | undefined {
+  const has = (words: string) => new RegExp(`(^| )(${words})( |$)`).test(title);
+  if (has("critical|blockers?|blocking|must fix|high (severity|priority)")) return "critical";
+  if (has("suggestions?|suggested|nits?|nitpicks?|nitpicking|minor|optional|improvements?|low (severity|priority)|polish|style|consider")) return "suggestion";
+  if (has("warnings?|major|important|should fix|medium|issues?|problems?|concerns?|bugs?")) return "warning";
+  return undefined;
+}
+
+const isSummary = (title: string) => /(^| )(summary|verdict|conclusion|overall assessment)( |$)/.test(title);
+
+/** The content of the first ` ```suggestion ` block in a finding's text: the reviewer's replacement lines. */
+export function suggestionOf(text: string): string | undefined {
+  const lines = text.split("\n");
+  const start = lines.findIndex((l) => /^\s*(`{3,}|~{3,})\s*suggestion\s*$/.test(l));
+  if (start === -1) return undefined;
+  const open = /^\s*(`{3,}|~{3,})/.exec(lines[start]!)![1]!;
+  const indent = lines[start]!.length - lines[start]!.trimStart().length;
+  const body: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    const close = /^\s*(`{3,}|~{3,})\s*$/.exec(line);
+    if (close && close[1]![0] === open[0] && close[1]!.length >= open.length) return body.join("\n");
+    body.push(line.slice(Math.min(indent, line.length - line.trimStart().length)));
+  }
+  return undefined; // never closed: not a usable replacement
+}
 
 // `path:42`, `path:40-45`, `path:42:7` (column ignored), optionally `L42`; the path may be
 // backticked (`` `src/a.ts:42` `` or `` `src/a.ts`:42 ``) or bold. Paths with spaces are not supported.
@@ -60,6 +87,9 @@ function severitySection(section: Section, severity: Severity, findings: Finding
       const text = [location.rest, ...more].join("\n").trim();
       const finding: Finding = { path: location.path, line: location.line, severity, text };
       if (location.endLine !== undefined) finding.endLine = location.endLine;
+      // The block stays in the text as the reviewer wrote it; the replacement is also kept as data.
+      const suggestion = suggestionOf(text);
+      if (suggestion !== undefined) finding.suggestion = suggestion;
       findings.push(finding);
     } else {
       const text = [item.first, ...more].join("\n").trim();
@@ -128,11 +158,11 @@ export function parseReview(text: string): ParsedReview {
   const summaries: string[] = [];
   for (const section of sections(text, LABELS)) {
     if (section.title === null) continue;
-    const severity = SEVERITIES[section.title];
+    const severity = isSummary(section.title) ? undefined : severityOf(section.title);
     if (severity) {
       if (section.inline !== "") section.lines.unshift({ text: section.inline, index: -1, fenceIndent: null });
       severitySection(section, severity, findings, notes);
-    } else if (section.title === SUMMARY) {
+    } else if (isSummary(section.title)) {
       const body = [section.inline, ...dedentBlock(section.lines.map((l) => l.text))].join("\n").trim();
       if (body !== "") summaries.push(body);
     }

@@ -1,6 +1,7 @@
 /**
- * The planner's output (DESIGN.md §3): a `## Plan` header (any level) or a `Plan:` line followed
- * by a numbered list; optional `## Goal`, `## Files to Modify`, `## Risks`.
+ * The planner's output (DESIGN.md §3): a header that contains "plan" (`## Plan`, `## Implementation
+ * Plan`, any level) or a `Plan:` line followed by a numbered list; optional `## Goal`,
+ * `## Files to Modify`, `## Risks`.
  */
 import {
   dedentBlock,
@@ -96,12 +97,20 @@ function pathOf(text: string): string | null {
   return token;
 }
 
-/** Parses a plan; no `## Plan` / `Plan:` section with numbered items → `steps: []`. */
+/**
+ * A heading that names a plan: `Plan`, `Implementation Plan`, `Proposed plan`, `Planned changes`
+ * (a word starting with "plan"; "Explanation" is not one).
+ */
+function isPlanTitle(title: string | null): boolean {
+  return title !== null && (title === PLAN || /(^| )plan/.test(title));
+}
+
+/** Parses a plan; no section headed with "plan" (or `Plan:`) with numbered items → `steps: []`. */
 export function parsePlan(text: string): ParsedPlan {
   const all = sections(text, LABELS);
   let steps: PlanStep[] = [];
   for (const section of all) {
-    if (section.title !== PLAN) continue;
+    if (!isPlanTitle(section.title)) continue;
     const texts = planSteps(section.lines);
     if (texts.length > 0) {
       steps = texts.map((t, i) => ({ n: i + 1, text: t }));
@@ -109,14 +118,14 @@ export function parsePlan(text: string): ParsedPlan {
     }
   }
   const plan: ParsedPlan = { steps, filesToModify: [] };
-  const goal = all.find((s) => s.title === GOAL);
+  const goal = all.find((s) => s.title === GOAL) ?? all.find((s) => /(^| )(goal|objective)s?( |$)/.test(s.title ?? ""));
   if (goal) {
     const t = sectionText(goal);
     if (t !== "") plan.goal = t;
   }
-  const files = all.find((s) => s.title === FILES);
+  const files = all.find((s) => s.title === FILES) ?? all.find((s) => /(^| )files?( |$)/.test(s.title ?? "") && !isPlanTitle(s.title));
   if (files) plan.filesToModify = filePaths(files);
-  const risks = all.find((s) => s.title === RISKS);
+  const risks = all.find((s) => s.title === RISKS) ?? all.find((s) => /(^| )risks?( |$)/.test(s.title ?? ""));
   if (risks) {
     const t = sectionText(risks);
     if (t !== "") plan.risks = t;

@@ -7,8 +7,10 @@ import { runAgent as defaultRunAgent } from "../agent/loop.js";
 import type { AgentRunResult, RunAgentOptions } from "../agent/types.js";
 import { summarizeArgs, toolsFor } from "../tools/index.js";
 import type { Mode, SandboxInfo, ToolContext } from "../tools/types.js";
-import { renderTask } from "./chains.js";
+import { describeBudget } from "../agent/budget.js";
+import { outputsNamed, renderTask } from "./chains.js";
 import { buildStepPrompt, type ContextSection } from "./prompt.js";
+import { outputProblem } from "./submissions.js";
 import type { AgentDefinition, ChainDefinition } from "./types.js";
 
 /** A previous step's output above this size is handed over as a file, not inline. */
@@ -48,6 +50,11 @@ export interface RunChainOptions {
   emit?: EventSink;
   /** Work the job does between an agent's turns (e.g. the worker's commits); see RunAgentOptions. */
   betweenTurns?: (agent: string, index: number) => (() => Promise<void>) | undefined;
+  /**
+   * The job's handling of the worker's `complete_step` for one step; a step without one (no
+   * numbered plan) is not offered the tool.
+   */
+  completeStep?: (agent: string, index: number) => ((step: number, note?: string) => Promise<string>) | undefined;
   /** Context for one step on top of `context`, e.g. the current diff for a reviewer after a worker. */
   stepContext?: (agent: string, index: number) => Promise<ContextSection[]>;
   /** Injected in tests. */
@@ -65,6 +72,8 @@ export interface ChainResult {
   ok: boolean;
   stopReason: StopReason;
   budget?: BudgetName;
+  /** For a budget stop: which budget, the job's or one agent's own `maxTurns`, for the final comment. */
+  budgetReason?: string;
   /** Set when a step failed: which one and why. */
   error?: string;
   steps: StepResult[];
@@ -87,6 +96,8 @@ export async function runChain(options: RunChainOptions): Promise<ChainResult> {
   const run = options.runAgent ?? defaultRunAgent;
   const steps: StepResult[] = [];
   let previous = "";
+  /** The latest output of each agent so far: `{output:<agent>}`. */
+  const outputs = new Map<string, string>();
   emit({ type: "chain_start", chain: chain.name, steps: chain.steps.map((s) => s.agent) });
 
   for (const [index, step] of chain.steps.entries()) {
@@ -97,16 +108,21 @@ export async function runChain(options: RunChainOptions): Promise<ChainResult> {
     emit({ type: "step_start", index, agent: agent.name });
     const mode = stepMode(options.mode, agent.name);
     const model = options.models?.[agent.name] ?? agent.model ?? DEFAULT_MODEL;
-    const previousText = await handOver(previous, index, options.workspace.artifactsDir);
-    const task = renderTask(step.task, { task: options.task, previous: previousText });
+    const previousText = await handOver(previous, `step-${index}-input`, options.workspace.artifactsDir);
+    const handed = new Map<string, string>();
+    for (const name of outputsNamed(step.task)) {
+      handed.set(name, await handOver(outputs.get(name) ?? "", `step-${index}-output-${name}`, options.workspace.artifactsDir, `The ${name}'s output`));
+    }
+    const task = renderTask(step.task, { task: options.task, previous: previousText, outputs: handed });
+    const completeStep = options.completeStep?.(agent.name, index);
     const context = [...(options.context ?? []), ...((await options.stepContext?.(agent.name, index)) ?? [])];
     const result = await run({
       agent: agent.name,
       model,
       system: agent.prompt,
       prompt: buildStepPrompt(context, task),
-      tools: stepTools(mode, agent, options, emit),
-      toolContext: toolContext(mode, options),
+      tools: stepTools(mode, agent, options, emit, completeStep !== undefined),
+      toolContext: { ...toolContext(mode, options), ...(completeStep ? { completeStep } : {}) },
       budget: options.budget,
       maxTurns: agent.maxTurns,
       client: options.client,
@@ -120,12 +136,17 @@ export async function runChain(options: RunChainOptions): Promise<ChainResult> {
 
     if (result.stopReason !== "done") {
       const reason = result.error ?? result.stopReason;
-      return failed(steps, previous, result.stopReason, `step ${index + 1} (${agent.name}): ${reason}`, result.budget);
+      const out = failed(steps, previous, result.stopReason, `step ${index + 1} (${agent.name}): ${reason}`, result.budget);
+      if (result.budget) out.budgetReason = budgetReason(result.budget, agent, result.turns, options.budget);
+      return out;
     }
     if (result.text.trim() === "") {
       return failed(steps, previous, "error", `step ${index + 1} (${agent.name}) gave no output`);
     }
+    const problem = outputProblem(agent.name, result);
+    if (problem) return failed(steps, previous, "error", `step ${index + 1} (${agent.name}): ${problem}`);
     previous = result.text;
+    outputs.set(agent.name, result.text);
   }
   return { ok: true, stopReason: "done", steps, output: previous };
 }
@@ -140,8 +161,19 @@ function failed(
   return { ok: false, stopReason, budget, error, steps, output: steps.at(-1)?.text || output };
 }
 
-function stepTools(mode: Mode, agent: AgentDefinition, options: RunChainOptions, emit: EventSink) {
-  const { tools, notes } = toolsFor(mode, { sandbox: options.sandbox, allow: agent.tools, noBash: options.noBash });
+/**
+ * Which budget stopped a step: an agent's own turn cap (its `maxTurns`) or one of the job's
+ * budgets, so the final comment names the one to raise.
+ */
+function budgetReason(name: BudgetName, agent: AgentDefinition, turns: number, budget: BudgetTracker): string {
+  if (name === "maxTurns" && agent.maxTurns !== undefined && turns >= agent.maxTurns && budget.turns < budget.limits.maxTurns) {
+    return `turn limit of the ${agent.name} reached (${agent.maxTurns} turns, its own maxTurns)`;
+  }
+  return `${describeBudget(name, budget.limits)} for the job (budgets.${name})`;
+}
+
+function stepTools(mode: Mode, agent: AgentDefinition, options: RunChainOptions, emit: EventSink, numberedPlan: boolean) {
+  const { tools, notes } = toolsFor(mode, { sandbox: options.sandbox, allow: agent.tools, noBash: options.noBash, agent: agent.name, numberedPlan });
   for (const message of notes) emit({ type: "log", agent: agent.name, level: "warn", message });
   return tools;
 }
@@ -163,10 +195,10 @@ function toolContext(mode: Mode, options: RunChainOptions): ToolContext {
 }
 
 /** Inline when small; otherwise a file in the artifacts dir (readable by `read`) and a pointer. */
-async function handOver(previous: string, index: number, artifactsDir: string): Promise<string> {
-  if (Buffer.byteLength(previous) <= MAX_INLINE_PREVIOUS) return previous;
-  const file = path.join(artifactsDir, `step-${index}-input.md`);
-  await writeFile(file, previous);
-  const kb = Math.round(Buffer.byteLength(previous) / 1024);
-  return `(The previous step's output is ${kb} KB, too long to include here. It is in the file ${file}; read it with the read tool.)`;
+async function handOver(text: string, name: string, artifactsDir: string, what = "The previous step's output"): Promise<string> {
+  if (Buffer.byteLength(text) <= MAX_INLINE_PREVIOUS) return text;
+  const file = path.join(artifactsDir, `${name}.md`);
+  await writeFile(file, text);
+  const kb = Math.round(Buffer.byteLength(text) / 1024);
+  return `(${what} is ${kb} KB, too long to include here. It is in the file ${file}; read it with the read tool.)`;
 }

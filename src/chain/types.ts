@@ -49,6 +49,8 @@ export interface Finding {
   endLine?: number;
   severity: Severity;
   text: string;
+  /** The replacement text for `line..endLine` when the reviewer gave a concrete fix (kept as data; not rendered yet). */
+  suggestion?: string;
 }
 
 /**

@@ -34,7 +34,10 @@ export function failure(error: unknown, signal: AbortSignal): Ending {
 /** A chain that did not finish, as the comment tells it; undefined when it finished. */
 export function chainFailure(result: ChainResult, signal: AbortSignal, limits: Budgets): Ending | undefined {
   if (result.stopReason === "aborted") return failure(new Error("aborted"), signal);
-  if (result.stopReason === "budget" && result.budget) return { terminal: { kind: "stopped", budget: describeBudget(result.budget, limits) } };
+  if (result.stopReason === "budget" && result.budget) {
+    // Names the budget that stopped it: the job's, or one agent's own turn cap.
+    return { terminal: { kind: "stopped", budget: result.budgetReason ?? describeBudget(result.budget, limits) } };
+  }
   if (!result.ok) return { terminal: { kind: "failed", reason: result.error ?? result.stopReason } };
   return undefined;
 }

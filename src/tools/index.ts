@@ -1,9 +1,12 @@
 import { createBashTool } from "./bash.js";
+import { completeStepTool } from "./complete-step.js";
 import { editTool } from "./edit.js";
 import { findTool } from "./find.js";
 import { grepTool } from "./grep.js";
 import { lsTool } from "./ls.js";
 import { readTool } from "./read.js";
+import { submitPlanTool } from "./submit-plan.js";
+import { submitReviewTool } from "./submit-review.js";
 import type { Mode, SandboxInfo, Tool, ToolName } from "./types.js";
 import { writeTool } from "./write.js";
 
@@ -24,7 +27,30 @@ export interface ToolSet {
  * operator opted in); `allow` (the agent's `tools` frontmatter)
  * can only narrow that set, never add to it.
  */
-export function toolsFor(mode: Mode, opts: { sandbox: SandboxInfo; allow?: readonly string[]; noBash?: boolean }): ToolSet {
+export function toolsFor(mode: Mode, opts: ToolsForOptions): ToolSet {
+  const set = baseTools(mode, opts);
+  return { tools: [...set.tools, ...resultTools(mode, opts)], notes: set.notes };
+}
+
+export interface ToolsForOptions {
+  sandbox: SandboxInfo;
+  allow?: readonly string[];
+  noBash?: boolean;
+  /** The agent's name: the planner gets `submit_plan`, the reviewer `submit_review` (read-only steps only). */
+  agent?: string;
+  /** The worker's task has a numbered plan: it gets `complete_step`. */
+  numberedPlan?: boolean;
+}
+
+/** The tools an agent hands its result over with (DESIGN §4): by agent and mode; `allow` does not narrow them. */
+function resultTools(mode: Mode, opts: ToolsForOptions): Tool[] {
+  if (mode === "write") return opts.numberedPlan ? [completeStepTool] : [];
+  if (opts.agent === "planner") return [submitPlanTool];
+  if (opts.agent === "reviewer") return [submitReviewTool];
+  return [];
+}
+
+function baseTools(mode: Mode, opts: ToolsForOptions): ToolSet {
   const notes: string[] = [];
   const why = opts.sandbox.reason ?? "no working OS sandbox";
   const offered: Tool[] = [readTool, lsTool, findTool, grepTool];
@@ -90,6 +116,15 @@ export function summarizeArgs(name: string, input: unknown): string {
     case "edit":
     case "write":
       text = `${name} ${p ?? "?"}`;
+      break;
+    case "submit_plan":
+      text = `submit_plan (${Array.isArray(a.steps) ? a.steps.length : "?"} steps)`;
+      break;
+    case "submit_review":
+      text = `submit_review (${Array.isArray(a.findings) ? a.findings.length : "?"} findings)`;
+      break;
+    case "complete_step":
+      text = `complete_step ${str(a.step) ?? "?"}`;
       break;
     default:
       text = `${name} ${JSON.stringify(input) ?? ""}`;

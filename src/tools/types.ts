@@ -3,7 +3,10 @@ import type { z } from "zod";
 /** plan = read-only (no edit/write, checkout mounted read-only); write = the worker's mode. */
 export type Mode = "plan" | "write";
 
-export type ToolName = "read" | "ls" | "find" | "grep" | "bash" | "edit" | "write";
+export type ToolName = "read" | "ls" | "find" | "grep" | "bash" | "edit" | "write" | ResultToolName;
+
+/** The tools through which an agent hands over its result (DESIGN §4): offered by agent and mode, never by frontmatter. */
+export type ResultToolName = "submit_plan" | "submit_review" | "complete_step";
 
 /** Whether commands can run inside bubblewrap on this machine (if not, why), and the operator's policy. */
 export interface SandboxInfo {
@@ -36,6 +39,8 @@ export interface ToolContext {
   network: boolean;
   /** Variables the operator allows into bash (config allowlist); nothing else leaks in. */
   envAllowlist: Record<string, string>;
+  /** The job's handling of `complete_step` (tick, commit); its answer goes back to the model. */
+  completeStep?: (step: number, note?: string) => Promise<string>;
 }
 
 export interface ToolResult {
@@ -44,6 +49,16 @@ export interface ToolResult {
   /** Paths (relative to the checkout) the tool read or changed, for compaction summaries. */
   filesRead?: string[];
   filesChanged?: string[];
+  /** Set by a result tool (`submit_plan`, `submit_review`): the agent ends with this as its result. */
+  final?: Submission;
+}
+
+/** An agent's result handed over through a tool: its name, the validated input, and the same as markdown. */
+export interface Submission {
+  tool: ResultToolName;
+  value: unknown;
+  /** The result as text: the step's output for `{previous}`, the transcript and the text parsers. */
+  text: string;
 }
 
 export interface Tool<I = any> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseLocation, parseReview } from "../../src/chain/parse-findings.js";
+import { parseLocation, parseReview, severityOf, suggestionOf } from "../../src/chain/parse-findings.js";
 
 describe("parseLocation", () => {
   it.each<[string, { path: string; line: number; endLine?: number; rest: string } | null]>([
@@ -67,6 +67,13 @@ describe("parseReview", () => {
     ["any level and case", "#### CRITICAL\n- a.ts:1 - x", "critical"],
     ["decorated headers", "## 🔴 **Critical:**\n- a.ts:1 - x", "critical"],
     ["label form", "Warnings:\n- a.ts:1 - x", "warning"],
+    ["a model's own words: Critical Issues", "## Critical Issues\n- a.ts:1 - x", "critical"],
+    ["Blockers", "### Blockers\n- a.ts:1 - x", "critical"],
+    ["Major Issues", "## Major Issues\n- a.ts:1 - x", "warning"],
+    ["Potential problems", "## Potential Problems\n- a.ts:1 - x", "warning"],
+    ["Nitpicks", "## Nitpicks\n- a.ts:1 - x", "suggestion"],
+    ["Minor issues (minor wins over issues)", "## Minor Issues\n- a.ts:1 - x", "suggestion"],
+    ["Nits label", "Nits:\n- a.ts:1 - x", "suggestion"],
   ])("%s", (_name, text, severity) => {
     expect(parseReview(text).findings).toEqual([{ path: "a.ts", line: 1, severity, text: "x" }]);
   });
@@ -89,6 +96,7 @@ describe("parseReview", () => {
         line: 42,
         severity: "warning",
         text: "The loop is off by one.\nIt skips the last element.\n\n```suggestion\nfor (let i = 0; i <= n; i++) {\n```\n- also check `b.ts`",
+        suggestion: "for (let i = 0; i <= n; i++) {",
       },
       { path: "src/b.ts", line: 1, severity: "warning", text: "next" },
     ]);
@@ -140,7 +148,7 @@ describe("parseReview", () => {
   it("a code block under a finding keeps its content even when it sits further left", () => {
     const text = "## Warnings\n- `a.ts:4-5` — ignores the signal\n  ```suggestion\nif (signal.aborted) return;\n  ```\n";
     expect(parseReview(text).findings).toEqual([
-      { path: "a.ts", line: 4, endLine: 5, severity: "warning", text: "ignores the signal\n```suggestion\nif (signal.aborted) return;\n```" },
+      { path: "a.ts", line: 4, endLine: 5, severity: "warning", text: "ignores the signal\n```suggestion\nif (signal.aborted) return;\n```", suggestion: "if (signal.aborted) return;" },
     ]);
   });
 
@@ -154,5 +162,32 @@ describe("parseReview", () => {
 
   it("empty review", () => {
     expect(parseReview("")).toEqual({ findings: [], summary: "", notes: [] });
+  });
+});
+
+describe("tolerant review headings", () => {
+  it("a heading that names no severity is not a finding section; a Summary-like heading is the summary", () => {
+    const text = "## Overview\n- a.ts:1 - not a finding\n\n## High-level notes\n- a.ts:2 - nor this\n\n## Critical Issues\n- a.ts:3 - real\n\n## Overall Assessment\nGood.";
+    const review = parseReview(text);
+    expect(review.findings).toEqual([{ path: "a.ts", line: 3, severity: "critical", text: "real" }]);
+    expect(review.summary).toBe("Good.");
+  });
+
+  it("severityOf reads the words of a title", () => {
+    expect([ "critical issues", "warnings", "nitpicks", "strengths", "high level overview", "low priority"].map(severityOf)).toEqual([
+      "critical",
+      "warning",
+      "suggestion",
+      undefined,
+      undefined,
+      "suggestion",
+    ]);
+  });
+
+  it("a suggestion block's content is kept as the finding's replacement; an unclosed one is not", () => {
+    expect(suggestionOf("fix it\n```suggestion\n  const a = 1;\n  const b = 2;\n```")).toBe("  const a = 1;\n  const b = 2;");
+    expect(suggestionOf("delete it\n```suggestion\n```")).toBe("");
+    expect(suggestionOf("```suggestion\nhalf")).toBeUndefined();
+    expect(suggestionOf("```ts\nx\n```")).toBeUndefined();
   });
 });

@@ -109,3 +109,24 @@ describe("parsePlan sections", () => {
     expect(parsePlan("## Files to Modify\n- None\n").filesToModify).toEqual([]);
   });
 });
+
+describe("parsePlan with a real model's headings", () => {
+  it.each<[string, string]>([
+    ["Implementation Plan", "## Implementation Plan\n1. a\n2. b"],
+    ["Proposed plan, deeper level", "### Proposed plan\n1. a\n2. b"],
+    ["Planned changes", "## Planned Changes\n1. a\n2. b"],
+    ["decorated", "## 📋 **Step-by-step plan**\n1. a\n2. b"],
+  ])("%s", (_name, text) => {
+    expect(parsePlan(text).steps).toEqual([{ n: 1, text: "a" }, { n: 2, text: "b" }]);
+  });
+
+  it("a heading that only contains the letters (Explanation) is not a plan; prose with a list under it gives no steps", () => {
+    expect(parsePlan("## Explanation\n1. a\n2. b").steps).toEqual([]);
+    expect(parsePlan("I looked at the code and I think we should:\n1. a\n2. b").steps).toEqual([]);
+  });
+
+  it("reads goal, files and risks under the model's own wording", () => {
+    const plan = parsePlan("## Objective\nFix it.\n\n## Implementation Plan\n1. a\n\n## Files to Change\n- `a.ts`\n\n## Risks and Open Questions\nNone.");
+    expect(plan).toEqual({ goal: "Fix it.", steps: [{ n: 1, text: "a" }], filesToModify: ["a.ts"], risks: "None." });
+  });
+});
