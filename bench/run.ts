@@ -61,7 +61,7 @@ async function chainOnce(): Promise<{ ms: number; toolCalls: number; requests: n
     workspace: { root: worktree.path, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
     sandbox: await detectSandbox(),
     budget: new BudgetTracker(DEFAULT_BUDGETS),
-    client: createClient({ apiKey: "bench", baseURL: fake.url, maxRetries: 0 }),
+    client: createClient({ apiKey: "bench", baseURL: fake.url }),
     emit: (e) => {
       if (e.type === "tool_end") {
         toolCalls += 1;
@@ -96,7 +96,7 @@ async function cacheRun(turns: number): Promise<ReturnType<typeof cacheShare>> {
     workspace: { root: repo, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
     sandbox: await detectSandbox(),
     budget: new BudgetTracker(DEFAULT_BUDGETS),
-    client: createClient({ apiKey: "bench", baseURL: fake.url, maxRetries: 0 }),
+    client: createClient({ apiKey: "bench", baseURL: fake.url }),
   });
   await fake.close();
   return cacheShare(fake.requests.map((r) => r.body));

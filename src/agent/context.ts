@@ -18,6 +18,7 @@ import {
 import type { EventSink } from "./events.js";
 import { callModel } from "./model-call.js";
 import type { Usage } from "./pricing.js";
+import type { ModelRetryPolicy } from "./retry.js";
 
 type MessageParam = Anthropic.MessageParam;
 
@@ -37,6 +38,8 @@ export interface ContextOptions {
   overheadTokens: number;
   /** max_tokens for the summary, already clamped to the output budget. */
   summaryMaxTokens: () => number;
+  /** Retries of the summary request; default: the client's policy. */
+  retry?: ModelRetryPolicy;
 }
 
 /** A summary needs room but not a novel. */
@@ -46,12 +49,25 @@ export class ContextManager {
   private baseTokens = 0;
   private baseLength = 0;
   private summary: string | undefined;
+  private window: number;
 
-  constructor(private readonly o: ContextOptions) {}
+  constructor(private readonly o: ContextOptions) {
+    this.window = o.window;
+  }
 
   /** Tokens a request may use before we compact: the window minus room for the reply. */
   get limit(): number {
-    return Math.max(0, this.o.window - this.o.reserveTokens);
+    return Math.max(0, this.window - this.o.reserveTokens);
+  }
+
+  /**
+   * The API refused the request as too long and said how long it was (`prompt is too long: N
+   * tokens > M maximum`): that count replaces our measure, and M our idea of the window.
+   */
+  tooLong(tokens: number, messagesLength: number, maximum?: number): void {
+    this.baseTokens = tokens;
+    this.baseLength = messagesLength;
+    if (maximum !== undefined && maximum > 0) this.window = Math.min(this.window, maximum);
   }
 
   /** Called after each reply is appended: the reply's usage measures everything up to it. */
@@ -62,7 +78,8 @@ export class ContextManager {
 
   /** The next request's size: the measured part plus an estimate of what came after it. */
   projected(messages: MessageParam[]): number {
-    return this.baseTokens + estimateTokens(messages.slice(this.baseLength));
+    const added = messages.slice(this.baseLength);
+    return this.baseTokens + (added.length > 0 ? estimateTokens(added) : 0);
   }
 
   /** The messages to send next: unchanged, pruned, or summarised. */
@@ -93,6 +110,8 @@ export class ContextManager {
     const call = callModel({
       client: this.o.client,
       signal,
+      retry: this.o.retry,
+      onWait: (wait) => this.o.emit({ type: "model_wait", agent: this.o.agent, ...wait }),
       params: {
         model: this.o.model,
         max_tokens: this.o.summaryMaxTokens(),

@@ -17,6 +17,8 @@ export type AgentEvent =
   | { type: "text"; agent: string; text: string }
   | { type: "usage"; agent: string; usage: Usage; costUsd: number; estimate: boolean }
   | { type: "compaction"; agent: string; kind: "prune" | "summary"; beforeTokens: number }
+  /** A model request failed in a way worth retrying; the run waits `waitMs` before attempt `attempt + 1`. */
+  | { type: "model_wait"; agent: string; attempt: number; waitMs: number; reason: string }
   | { type: "log"; agent?: string; level: "info" | "warn"; message: string };
 
 export type EventSink = (event: AgentEvent) => void;

@@ -230,7 +230,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
         if (!tooLong) throw err;
         emit({ type: "log", agent, level: "info", message: `prompt too long (${tooLong.tokens} tokens): compacting the context and trying once more` });
         context.tooLong(tooLong.tokens, messages.length, tooLong.maximum);
-        messages = await context.fit(messages, run.signal, { read: [...filesRead], changed: [...filesChanged] }, true);
+        messages = await context.fit(messages, run.signal, { read: [...filesRead], changed: [...filesChanged] });
         sent = send();
         reply = await sent.done;
       }

@@ -1,15 +1,22 @@
 /**
  * One streamed Messages API request. Streaming (not `create`) because long replies would hit the
  * SDK's non-streaming time limit, and because text reaches the progress comment as it arrives.
+ * Failures worth another try are retried here (retry.ts): the partial reply is dropped and the
+ * same request sent again.
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Usage } from "./pricing.js";
+import { modelRetryPolicy, withModelRetries, type ModelRetryPolicy, type ModelWait } from "./retry.js";
 
 export interface ModelCall {
   client: Anthropic;
   params: Anthropic.MessageCreateParamsNonStreaming;
   signal: AbortSignal;
   onText?: (delta: string) => void;
+  /** Default: the policy the client was made with (provider.ts), else the defaults. */
+  retry?: ModelRetryPolicy;
+  /** Told before each backoff: the progress comment says the job waits for the model. */
+  onWait?: (wait: ModelWait) => void;
 }
 
 export interface ModelCallResult {
@@ -27,18 +34,41 @@ export function usageOf(usage: Anthropic.Usage): Usage {
   };
 }
 
+const policies = new WeakMap<Anthropic, ModelRetryPolicy>();
+
+/** Attaches a retry policy to a client, so every request made with it (loop, compaction) follows it. */
+export function setRetryPolicy(client: Anthropic, policy: ModelRetryPolicy): Anthropic {
+  policies.set(client, policy);
+  return client;
+}
+
+export const retryPolicyOf = (client: Anthropic): ModelRetryPolicy => policies.get(client) ?? modelRetryPolicy();
+
 /**
- * Sends the request and waits for the whole message. Rejects with the SDK's error: an APIError
- * once its retries gave up, or APIUserAbortError when `signal` fired. `partialText()` is what
- * streamed before a failure, so an interrupted run can still report the text produced so far.
+ * Sends the request and waits for the whole message, retrying as retry.ts says. Rejects with the
+ * SDK's error when it is not worth retrying, ModelRetriesExhausted when the window ran out, or
+ * the signal's reason on a cancel. `partialText()` is what the current attempt streamed, so an
+ * interrupted run can still report its text, and a retried one never repeats the dropped part.
  */
 export function callModel(call: ModelCall): { done: Promise<ModelCallResult>; partialText: () => string } {
   let partial = "";
-  const stream = call.client.messages.stream(call.params, { signal: call.signal });
-  stream.on("text", (delta) => {
-    partial += delta;
-    call.onText?.(delta);
+  const attempt = async (): Promise<ModelCallResult> => {
+    partial = "";
+    const stream = call.client.messages.stream(call.params, { signal: call.signal, maxRetries: 0 });
+    stream.on("text", (delta) => {
+      partial += delta;
+      call.onText?.(delta);
+    });
+    const message = await stream.finalMessage();
+    return { message, usage: usageOf(message.usage) };
+  };
+  const done = withModelRetries(attempt, {
+    signal: call.signal,
+    policy: call.retry ?? retryPolicyOf(call.client),
+    onWait: (wait) => {
+      partial = "";
+      call.onWait?.(wait);
+    },
   });
-  const done = stream.finalMessage().then((message) => ({ message, usage: usageOf(message.usage) }));
   return { done, partialText: () => partial };
 }

@@ -1,5 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { redactJson, secretsFromEnv } from "../report/redact.js";
+import { setRetryPolicy } from "./model-call.js";
+import { minutes, ModelRetriesExhausted, modelRetryPolicy, MODEL_RETRY_VARIABLE, statusOf, type ModelRetryPolicy } from "./retry.js";
 
 export interface ClientOptions {
   /** Default: `ANTHROPIC_API_KEY` of `env`. */
@@ -7,8 +9,11 @@ export interface ClientOptions {
   /** Default: `ANTHROPIC_BASE_URL` of `env` (any Anthropic-compatible endpoint), else the SDK's. */
   baseURL?: string;
   env?: NodeJS.ProcessEnv;
-  /** The SDK's own retries of 408/409/429/5xx/529 (with retry-after); default 2, as the SDK. */
-  maxRetries?: number;
+  /**
+   * Our retries of 429/5xx/529, stream errors and dropped connections (retry.ts), for every
+   * request made with the client. The SDK's own retries are off: one policy, one clock.
+   */
+  retry?: Partial<ModelRetryPolicy>;
 }
 
 /** A set, non-blank variable; a blank one counts as unset (as in a `.env` with `KEY=`). */
@@ -32,12 +37,13 @@ export function createClient(options: ClientOptions = {}): Anthropic {
   const env = options.env ?? process.env;
   const apiKey = options.apiKey || read(env, "ANTHROPIC_API_KEY");
   if (!apiKey) throw new Error("ANTHROPIC_API_KEY is not set: crewbot cannot reach a model");
-  return new Anthropic({
+  const client = new Anthropic({
     apiKey,
     baseURL: options.baseURL || read(env, "ANTHROPIC_BASE_URL"),
-    maxRetries: options.maxRetries ?? 2,
+    maxRetries: 0,
     fetch: redactingFetch([apiKey, ...secretsFromEnv(env)]),
   });
+  return setRetryPolicy(client, modelRetryPolicy(options.retry));
 }
 
 /**
@@ -53,26 +59,28 @@ export function redactingFetch(secrets: Array<string | undefined>, base: typeof 
   };
 }
 
-/** HTTP status of an error type, for errors sent inside an SSE stream (which carry no status). */
-const STATUS_OF_TYPE: Record<string, number> = {
-  invalid_request_error: 400,
-  authentication_error: 401,
-  permission_error: 403,
-  not_found_error: 404,
-  request_too_large: 413,
-  rate_limit_error: 429,
-  api_error: 500,
-  overloaded_error: 529,
-};
-
-/** `provider error: <status> <message>`: what the run reports when the SDK's retries gave up. */
+/** `provider error: <status> <message>`: what the run reports when a request failed for good. */
 export function describeProviderError(err: unknown): string {
+  if (err instanceof ModelRetriesExhausted) {
+    const last = describeProviderError(err.last);
+    return `${last} (still failing after ${err.attempts} attempts over ${minutes(err.waitedMs)}; ${MODEL_RETRY_VARIABLE} is ${minutes(err.maxMs)})`;
+  }
   if (err instanceof Anthropic.APIError) {
-    const status = err.status ?? (err.type ? STATUS_OF_TYPE[err.type] : undefined);
+    const status = statusOf(err);
     const message = err.apiMessage ?? err.message.replace(/^\d{3}\s+/, "");
     const text = message || err.type || "unknown error";
     return status !== undefined ? `provider error: ${status} ${text}` : `provider error: ${text}`;
   }
   const message = err instanceof Error ? err.message : String(err);
   return `provider error: ${message || "unknown error"}`;
+}
+
+/** `prompt is too long: N tokens > M maximum` (a 400 invalid_request_error): the API's own counts, if given. */
+export function promptTooLong(err: unknown): { tokens: number; maximum?: number } | undefined {
+  if (!(err instanceof Anthropic.APIError) || statusOf(err) !== 400) return undefined;
+  const message = err.apiMessage ?? err.message;
+  if (!/prompt is too long/i.test(message)) return undefined;
+  const counts = /(\d+)\s*tokens?\s*>\s*(\d+)/i.exec(message);
+  // Without counts we know only that it is over: force compaction with a size no window holds.
+  return counts ? { tokens: Number(counts[1]), maximum: Number(counts[2]) } : { tokens: Number.MAX_SAFE_INTEGER };
 }

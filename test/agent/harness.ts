@@ -6,7 +6,8 @@ import type { AgentEvent } from "../../src/agent/events.js";
 import { runAgent } from "../../src/agent/loop.js";
 import type { AgentRunResult, RunAgentOptions } from "../../src/agent/types.js";
 import type { Tool, ToolContext, ToolName, ToolResult } from "../../src/tools/types.js";
-import { fakeClient, startFakeAnthropic, type FakeServer, type Script } from "../helpers/fake-anthropic.js";
+import type { ModelRetryPolicy } from "../../src/agent/retry.js";
+import { fakeClient, startFakeAnthropic, type FakeOptions, type FakeServer, type Script } from "../helpers/fake-anthropic.js";
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -46,8 +47,31 @@ export const readTool = (content: (path: string) => string = (p) => `contents of
 
 export const toolUse = (name: string, input: unknown, id?: string) => ({ type: "tool_use" as const, name, input, ...(id ? { id } : {}) });
 
+/**
+ * A retry clock that never really waits: each backoff moves `now` forward and is recorded, so a
+ * test sees the waits the policy chose (retry-after, backoff) without spending them.
+ */
+export function fakeRetryClock(start = 1_000_000) {
+  let now = start;
+  const waits: number[] = [];
+  const policy: Partial<ModelRetryPolicy> = {
+    now: () => now,
+    random: () => 0.5,
+    sleep: async (ms, signal) => {
+      if (signal.aborted) throw signal.reason;
+      waits.push(ms);
+      now += ms;
+      await new Promise((resolve) => setImmediate(resolve));
+      if (signal.aborted) throw signal.reason;
+    },
+  };
+  return { policy, waits, elapsed: () => now - start };
+}
+
 export interface Harness {
   fake: FakeServer;
+  /** The waits the run's retries chose (fake clock, nothing slept). */
+  retryClock: ReturnType<typeof fakeRetryClock>;
   budget: BudgetTracker;
   events: AgentEvent[];
   run(overrides?: Partial<RunAgentOptions>): Promise<AgentRunResult>;
@@ -57,15 +81,17 @@ let current: FakeServer[] = [];
 
 export async function harness(
   script: Script,
-  options: { budgets?: Partial<Budgets>; tools?: Tool[]; maxRetries?: number } = {},
+  options: { budgets?: Partial<Budgets>; tools?: Tool[]; retry?: Partial<ModelRetryPolicy>; fake?: FakeOptions } = {},
 ): Promise<Harness> {
-  const fake = await startFakeAnthropic(script);
+  const fake = await startFakeAnthropic(script, options.fake);
   current.push(fake);
   const budget = new BudgetTracker({ ...DEFAULT_BUDGETS, ...options.budgets });
   const events: AgentEvent[] = [];
-  const client = fakeClient(fake.url, options.maxRetries ?? 0);
+  const retryClock = fakeRetryClock();
+  const client = fakeClient(fake.url, { retry: { ...retryClock.policy, ...options.retry } });
   return {
     fake,
+    retryClock,
     budget,
     events,
     run: (overrides = {}) =>

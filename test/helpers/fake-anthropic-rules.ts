@@ -32,8 +32,49 @@ export function countCacheBreakpoints(body: Record<string, unknown>): number {
   return count;
 }
 
+export interface RuleOptions {
+  /** The signature the server gave a thinking text: a thinking block sent back must carry it unchanged. */
+  signatureOf?: (thinking: string) => string;
+}
+
+const isThinking = (b: Block | undefined) => b?.type === "thinking" || b?.type === "redacted_thinking";
+
+/** Extended thinking's rules: the budget, the signatures, and a tool loop's assistant turn starting with its thinking. */
+function thinkingProblem(body: Record<string, unknown>, messages: Msg[], options: RuleOptions): string | undefined {
+  for (const [i, message] of messages.entries()) {
+    if (message.role !== "assistant") continue;
+    for (const [j, block] of blocksOf(message.content).entries()) {
+      if (!isThinking(block)) continue;
+      if (block.cache_control) return `messages.${i}.content.${j}.${block.type}.cache_control: Extra inputs are not permitted`;
+      if (block.type === "thinking" && options.signatureOf) {
+        if (typeof block.signature !== "string" || block.signature !== options.signatureOf(String(block.thinking))) {
+          return `messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block`;
+        }
+      }
+    }
+  }
+  const thinking = body.thinking as { type?: string; budget_tokens?: unknown } | undefined;
+  if (!thinking || thinking.type !== "enabled") return undefined;
+  const budget = thinking.budget_tokens;
+  if (!Number.isInteger(budget) || (budget as number) < 1024) return "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024";
+  if ((budget as number) >= (body.max_tokens as number)) return "`max_tokens` must be greater than `thinking.budget_tokens`";
+  // In a tool loop (the last message holds tool results) the assistant turn before it must start with its thinking.
+  const last = messages[messages.length - 1];
+  const previous = messages[messages.length - 2];
+  if (last?.role === "user" && previous?.role === "assistant" && blocksOf(last.content).some((b) => b.type === "tool_result")) {
+    const first = blocksOf(previous.content)[0];
+    if (!isThinking(first)) {
+      return (
+        `messages.${messages.length - 2}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${first?.type}\`. ` +
+        "When `thinking` is enabled, a final `assistant` message must start with a thinking block."
+      );
+    }
+  }
+  return undefined;
+}
+
 /** The API's 400 message for a bad request, or undefined when the API would accept it. */
-export function validateRequest(body: Record<string, unknown>): string | undefined {
+export function validateRequest(body: Record<string, unknown>, options: RuleOptions = {}): string | undefined {
   if (typeof body.model !== "string" || body.model === "") return "model: Field required";
   if (!Number.isInteger(body.max_tokens) || (body.max_tokens as number) < 0) {
     return "max_tokens: Input should be a non-negative integer";
@@ -102,6 +143,8 @@ export function validateRequest(body: Record<string, unknown>): string | undefin
   if (usesTools && tools.length === 0) {
     return "Requests which include `tool_use` or `tool_result` blocks must define tools.";
   }
+  const thinkingIssue = thinkingProblem(body, messages, options);
+  if (thinkingIssue) return thinkingIssue;
   const breakpoints = countCacheBreakpoints(body);
   if (breakpoints > MAX_CACHE_BREAKPOINTS) {
     return `A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${breakpoints}.`;

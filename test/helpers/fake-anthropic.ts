@@ -5,15 +5,19 @@
  * would refuse get its 400 (see fake-anthropic-rules.ts). Running out of script is loud: the request
  * gets a 400 and `close()` throws, so a test cannot pass on a reply nobody wrote.
  */
+import { createHash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type Anthropic from "@anthropic-ai/sdk";
-import { createClient } from "../../src/agent/provider.js";
+import { createClient, type ClientOptions } from "../../src/agent/provider.js";
 import { validateRequest } from "./fake-anthropic-rules.js";
 
 export type FakeBlock =
   | { type: "text"; text: string }
-  | { type: "tool_use"; name: string; input: unknown; id?: string };
+  | { type: "tool_use"; name: string; input: unknown; id?: string }
+  /** The fake signs it (see `signThinking`) unless a signature is given; sent back, it must be unchanged. */
+  | { type: "thinking"; thinking: string; signature?: string }
+  | { type: "redacted_thinking"; data: string };
 
 export interface FakeUsage {
   input_tokens?: number;
@@ -43,9 +47,23 @@ export interface FakeReply {
   eventDelay?: number;
   /** An HTTP error instead of a message. */
   error?: FakeError;
-  /** An SSE `event: error` after message_start (HTTP 200), as the API sends when overloaded mid-stream. */
-  streamError?: { type: string; message: string };
+  /**
+   * An SSE `event: error` inside a 200 stream, as the API sends when it overloads mid-reply:
+   * after `afterEvents` events following message_start (default 0: right after it), so some
+   * deltas may already have streamed.
+   */
+  streamError?: { type: string; message: string; afterEvents?: number };
+  /** The connection is cut after this many SSE events (a dropped connection mid-stream). */
+  dropAfterEvents?: number;
 }
+
+/** The API's 400 for a request over the model's context window. */
+export const promptTooLong = (tokens: number, maximum = 200_000): FakeReply => ({
+  error: { status: 400, type: "invalid_request_error", message: `prompt is too long: ${tokens} tokens > ${maximum} maximum` },
+});
+
+/** The signature the fake gives a thinking text; a block sent back with another one is refused. */
+export const signThinking = (thinking: string) => `sig_fake_${createHash("sha256").update(thinking).digest("base64url").slice(0, 24)}`;
 
 export interface RecordedRequest {
   index: number;
@@ -53,6 +71,8 @@ export interface RecordedRequest {
   headers: http.IncomingHttpHeaders;
   /** The 400 message when the fake refused the request as the API would. */
   rejected?: string;
+  /** Set when the request got the API's 400 `prompt is too long` (its estimated input tokens). */
+  tooLong?: number;
 }
 
 export type Script = FakeReply[] | ((request: RecordedRequest, index: number) => FakeReply | undefined | Promise<FakeReply | undefined>);
@@ -62,6 +82,8 @@ export interface FakeServer {
   requests: RecordedRequest[];
   /** Requests the fake refused with a 400 (API rules, or the script ran out). */
   rejections: string[];
+  /** URLs of `GET /v1/models` requests answered. */
+  listRequests: string[];
   /** Stops the server; throws when the script ran out, or on a rejection unless `expectRejections`. */
   close(): Promise<void>;
 }
@@ -93,19 +115,28 @@ function splitInto(text: string, parts: number): string[] {
 function toMessage(reply: FakeReply, body: Record<string, any>, index: number) {
   const blocks: FakeBlock[] = reply.content ?? (reply.text !== undefined ? [{ type: "text", text: reply.text }] : []);
   let toolCounter = 0;
-  const content = blocks.map((block) =>
-    block.type === "text"
-      ? { type: "text" as const, text: block.text, citations: null }
-      : {
+  const content = blocks.map((block) => {
+    switch (block.type) {
+      case "text":
+        return { type: "text" as const, text: block.text, citations: null };
+      case "thinking":
+        return { type: "thinking" as const, thinking: block.thinking, signature: block.signature ?? signThinking(block.thinking) };
+      case "redacted_thinking":
+        return { type: "redacted_thinking" as const, data: block.data };
+      case "tool_use":
+        return {
           type: "tool_use" as const,
           id: block.id ?? `toolu_fake_${index}_${toolCounter++}`,
           name: block.name,
           input: block.input,
           caller: { type: "direct" },
-        },
-  );
+        };
+    }
+  });
   const hasToolUse = content.some((block) => block.type === "tool_use");
-  const outputChars = content.map((b) => (b.type === "text" ? b.text : JSON.stringify(b.input))).join("");
+  const outputChars = content
+    .map((b) => (b.type === "text" ? b.text : b.type === "thinking" ? b.thinking : b.type === "redacted_thinking" ? b.data : JSON.stringify(b.input)))
+    .join("");
   const usage = {
     input_tokens:
       reply.usage?.input_tokens ??
@@ -141,12 +172,17 @@ function streamEvents(message: ReturnType<typeof toMessage>, reply: FakeReply): 
       },
     ],
   ];
-  if (reply.streamError) {
-    events.push(["error", { type: "error", error: reply.streamError }]);
-    return events;
-  }
   message.content.forEach((block, index) => {
-    if (block.type === "text") {
+    if (block.type === "thinking") {
+      events.push(["content_block_start", { type: "content_block_start", index, content_block: { type: "thinking", thinking: "", signature: "" } }]);
+      for (const piece of splitInto(block.thinking, 2)) {
+        events.push(["content_block_delta", { type: "content_block_delta", index, delta: { type: "thinking_delta", thinking: piece } }]);
+      }
+      // Like the API: the signature arrives in one delta just before the block stops.
+      events.push(["content_block_delta", { type: "content_block_delta", index, delta: { type: "signature_delta", signature: block.signature } }]);
+    } else if (block.type === "redacted_thinking") {
+      events.push(["content_block_start", { type: "content_block_start", index, content_block: block }]);
+    } else if (block.type === "text") {
       events.push(["content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "", citations: null } }]);
       if (index === 0) events.push(["ping", { type: "ping" }]);
       for (const piece of splitInto(block.text, 3)) {
@@ -179,6 +215,12 @@ function streamEvents(message: ReturnType<typeof toMessage>, reply: FakeReply): 
     },
   ]);
   events.push(["message_stop", { type: "message_stop" }]);
+  if (reply.streamError) {
+    const { afterEvents = 0, ...error } = reply.streamError;
+    // The stream ends at the error: whatever came after it is never sent.
+    const at = Math.min(1 + afterEvents, events.length - 2);
+    return [...events.slice(0, at), ["error", { type: "error", error }]];
+  }
   return events;
 }
 
@@ -193,14 +235,37 @@ function sendError(res: http.ServerResponse, index: number, error: FakeError): v
   res.end(JSON.stringify(body));
 }
 
-export async function startFakeAnthropic(script: Script, options: { expectRejections?: boolean } = {}): Promise<FakeServer> {
+export interface FakeOptions {
+  expectRejections?: boolean;
+  /** The ids `GET /v1/models` lists (paginated as the API does); unset: the route is missing (404), as on some compatible endpoints. */
+  models?: string[];
+  /** Requests whose estimated input is larger get the API's 400 `prompt is too long`, without using the script. */
+  maxPromptTokens?: number;
+}
+
+/** `GET /v1/models?limit=&after_id=`: the API's page shape. */
+function modelsPage(models: string[], url: URL) {
+  const limit = Math.min(1000, Math.max(1, Number(url.searchParams.get("limit") ?? 20) || 20));
+  const after = url.searchParams.get("after_id");
+  const start = after ? models.indexOf(after) + 1 : 0;
+  const page = models.slice(start, start + limit);
+  return {
+    data: page.map((id) => ({ type: "model", id, display_name: id, created_at: "2026-01-01T00:00:00Z" })),
+    has_more: start + limit < models.length,
+    first_id: page[0] ?? null,
+    last_id: page[page.length - 1] ?? null,
+  };
+}
+
+export async function startFakeAnthropic(script: Script, options: FakeOptions = {}): Promise<FakeServer> {
   const requests: RecordedRequest[] = [];
+  const listRequests: string[] = [];
   const rejections: string[] = [];
   let exhausted: string | undefined;
 
   const nextReply = async (request: RecordedRequest): Promise<FakeReply | undefined> => {
     if (typeof script === "function") return script(request, request.index);
-    return script[request.index - requests.filter((r) => r.rejected && r.index < request.index).length];
+    return script[request.index - requests.filter((r) => (r.rejected || r.tooLong) && r.index < request.index).length];
   };
 
   const server = http.createServer((req, res) => {
@@ -219,6 +284,11 @@ export async function startFakeAnthropic(script: Script, options: { expectReject
   // Aborted clients close the socket; stop writing to it then.
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse, raw: string) => {
     const index = requests.length;
+    if (req.method === "GET" && req.url?.split("?")[0] === "/v1/models" && options.models) {
+      listRequests.push(req.url);
+      res.writeHead(200, { "content-type": "application/json", "request-id": `req_fake_models_${listRequests.length}` });
+      return res.end(JSON.stringify(modelsPage(options.models, new URL(req.url, "http://fake"))));
+    }
     if (req.method !== "POST" || req.url?.split("?")[0] !== "/v1/messages") {
       return sendError(res, index, { status: 404, message: `fake-anthropic: no route ${req.method} ${req.url}` });
     }
@@ -228,11 +298,16 @@ export async function startFakeAnthropic(script: Script, options: { expectReject
     if (!req.headers["x-api-key"] && !req.headers.authorization) {
       return sendError(res, index, { status: 401, message: "x-api-key header is required" });
     }
-    const problem = validateRequest(body);
+    const problem = validateRequest(body, { signatureOf: signThinking });
     if (problem) {
       request.rejected = problem;
       rejections.push(`request #${index}: ${problem}`);
       return sendError(res, index, { status: 400, message: problem });
+    }
+    const promptTokens = approxTokens(JSON.stringify({ system: body.system, tools: body.tools, messages: body.messages }));
+    if (options.maxPromptTokens !== undefined && promptTokens > options.maxPromptTokens) {
+      request.tooLong = promptTokens;
+      return sendError(res, index, promptTooLong(promptTokens, options.maxPromptTokens).error!);
     }
     const reply = await nextReply(request);
     if (!reply) {
@@ -257,9 +332,16 @@ export async function startFakeAnthropic(script: Script, options: { expectReject
       "cache-control": "no-cache",
       "request-id": `req_fake_${index}`,
     });
+    let sent = 0;
     for (const [event, data] of streamEvents(message, reply)) {
       if (closed) return;
+      if (reply.dropAfterEvents !== undefined && sent >= reply.dropAfterEvents) {
+        // A cut connection: no error event, no message_stop, the socket just goes away.
+        res.socket?.destroy();
+        return;
+      }
       res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      sent += 1;
       if (reply.eventDelay) await sleep(reply.eventDelay);
     }
     res.end();
@@ -272,6 +354,7 @@ export async function startFakeAnthropic(script: Script, options: { expectReject
     url: `http://127.0.0.1:${port}`,
     requests,
     rejections,
+    listRequests,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -284,7 +367,7 @@ export async function startFakeAnthropic(script: Script, options: { expectReject
   };
 }
 
-/** A real SDK client pointed at the fake; retries off unless asked for, so a test's errors stay fast. */
-export function fakeClient(url: string, maxRetries = 0): Anthropic {
-  return createClient({ apiKey: "test", baseURL: url, maxRetries });
+/** A real SDK client pointed at the fake (the SDK's own retries are off, as in production). */
+export function fakeClient(url: string, options: Omit<ClientOptions, "apiKey" | "baseURL"> = {}): Anthropic {
+  return createClient({ apiKey: "test", baseURL: url, ...options });
 }
