@@ -1,6 +1,6 @@
 /**
  * Agent definitions: markdown with YAML frontmatter (`name`, `description`, optional `tools`,
- * `model`, `maxTurns`); the body is the system prompt. See DESIGN.md §3.
+ * `model`, `maxTurns`, `thinking`); the body is the system prompt. See DESIGN.md §3.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,7 +27,7 @@ export const NAME_PATTERN = /^[a-z0-9][a-z0-9_-]*$/;
 const required = (what: string) => (issue: { input?: unknown }) =>
   issue.input === undefined ? "is required" : `must be ${what}`;
 
-const AGENT_KEYS = ["name", "description", "tools", "model", "maxTurns"] as const;
+const AGENT_KEYS = ["name", "description", "tools", "model", "maxTurns", "thinking"] as const;
 
 const AgentFrontmatter = z.strictObject({
   name: z
@@ -40,6 +40,12 @@ const AgentFrontmatter = z.strictObject({
     .number({ error: "must be a positive integer" })
     .int({ error: "must be a positive integer" })
     .positive({ error: "must be a positive integer" })
+    .optional(),
+  // Extended thinking's token budget per reply; the API's floor is 1024.
+  thinking: z
+    .number({ error: "must be a token budget, a whole number of at least 1024" })
+    .int({ error: "must be a token budget, a whole number of at least 1024" })
+    .min(1024, { error: "must be at least 1024 tokens (the API's minimum thinking budget)" })
     .optional(),
 });
 
@@ -73,6 +79,7 @@ export function parseAgentFile(text: string, file: string): AgentDefinition {
   if (fm.tools !== undefined) agent.tools = parseTools(fm.tools, file);
   if (fm.model !== undefined) agent.model = fm.model;
   if (fm.maxTurns !== undefined) agent.maxTurns = fm.maxTurns;
+  if (fm.thinking !== undefined) agent.thinking = fm.thinking;
   return agent;
 }
 

@@ -125,6 +125,7 @@ export async function runChain(options: RunChainOptions): Promise<ChainResult> {
       toolContext: { ...toolContext(mode, options), ...(completeStep ? { completeStep } : {}) },
       budget: options.budget,
       maxTurns: agent.maxTurns,
+      thinking: agent.thinking,
       client: options.client,
       signal: options.signal,
       emit,

@@ -9,6 +9,8 @@ export interface AgentDefinition {
   model?: string;
   /** Caps this agent alone; the job's budgets cap all agents together. */
   maxTurns?: number;
+  /** Extended thinking's token budget per reply (at least 1024); unset: no thinking. */
+  thinking?: number;
   prompt: string;
   /** The file it came from, for error messages. */
   file: string;
