@@ -9,7 +9,13 @@ export interface Budgets {
   maxMinutes: number;
 }
 
-export const DEFAULT_BUDGETS: Budgets = { maxTurns: 60, maxOutputTokens: 200_000, maxCostUsd: 3, maxMinutes: 30 };
+/**
+ * The job's turn budget is above the bundled chains' agents' own caps together (the longest,
+ * implement-and-review, is 20 + 25 + 50 + 25 + 50 = 170), so a bundled chain ends on an agent's
+ * `maxTurns`, never on the job's; the output tokens leave the same room. What stops a whole job
+ * is its cost and its time.
+ */
+export const DEFAULT_BUDGETS: Budgets = { maxTurns: 200, maxOutputTokens: 400_000, maxCostUsd: 3, maxMinutes: 30 };
 
 /** Shared by every agent of a job, so the limits hold for the chain as a whole. */
 export class BudgetTracker {

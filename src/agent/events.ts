@@ -1,3 +1,4 @@
+import type { Submission } from "../tools/types.js";
 import type { Usage } from "./pricing.js";
 
 export type StopReason = "done" | "budget" | "aborted" | "error";
@@ -7,7 +8,7 @@ export type BudgetName = "maxTurns" | "maxOutputTokens" | "maxCostUsd" | "maxMin
 export type AgentEvent =
   | { type: "chain_start"; chain: string; steps: string[] }
   | { type: "step_start"; index: number; agent: string }
-  | { type: "step_end"; index: number; agent: string; stopReason: StopReason; output?: string }
+  | { type: "step_end"; index: number; agent: string; stopReason: StopReason; output?: string; submission?: Submission }
   | { type: "run_start"; agent: string; model: string; tools: string[] }
   | { type: "run_end"; agent: string; stopReason: StopReason; budget?: BudgetName; error?: string }
   | { type: "turn_start"; agent: string; turn: number }

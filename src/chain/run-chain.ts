@@ -133,7 +133,7 @@ export async function runChain(options: RunChainOptions): Promise<ChainResult> {
       betweenTurns: options.betweenTurns?.(agent.name, index),
     });
     steps.push({ ...result, index, agent: agent.name, model, mode });
-    emit({ type: "step_end", index, agent: agent.name, stopReason: result.stopReason, output: result.text });
+    emit({ type: "step_end", index, agent: agent.name, stopReason: result.stopReason, output: result.text, ...(result.submission ? { submission: result.submission } : {}) });
 
     if (result.stopReason !== "done") {
       const reason = result.error ?? result.stopReason;

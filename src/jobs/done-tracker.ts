@@ -2,7 +2,7 @@ import { parseDoneMarkers } from "../chain/parse-done.js";
 
 /**
  * Follows the worker's streamed text and says which plan steps it has just reported finished
- * (`[DONE:n]`), once each, as soon as a marker is complete — also when it arrives split over
+ * (`[DONE:n]`, or `complete_step` through `mark`), once each, as soon as a marker is complete — also when it arrives split over
  * several deltas. Each step turn resets nothing: markers count for the whole worker step.
  */
 export class DoneTracker {
@@ -19,6 +19,13 @@ export class DoneTracker {
     const fresh = parseDoneMarkers(this.text, this.stepCount).filter((n) => !this.seen.has(n));
     for (const n of fresh) this.seen.add(n);
     return fresh;
+  }
+
+  /** A step reported through `complete_step`: true when it is newly done (a later marker for it is not new). */
+  mark(n: number): boolean {
+    if (n < 1 || n > this.stepCount || this.seen.has(n)) return false;
+    this.seen.add(n);
+    return true;
   }
 
   get done(): number[] {

@@ -16,7 +16,7 @@ function approvedTask(job: JobRecord, steps: PlanStep[]): string {
   const plan = steps.map((s) => `${s.n}. ${s.text}`).join("\n");
   return (
     `${jobTask(job, "Implement")}\n\nImplement this plan, which a maintainer approved, step by step. ` +
-    `After finishing each plan step n, write \`[DONE:n]\` on its own line. End with \`## Completed\`, \`## Files Changed\` and \`## Notes\`.\n\n## Plan\n${plan}`
+    `As soon as plan step n is done and checked, call \`complete_step\` with \`{"step": n}\` (crewbot commits it then), before you start the next step. End with \`## Completed\`, \`## Files Changed\` and \`## Notes\`.\n\n## Plan\n${plan}`
   );
 }
 

@@ -1,5 +1,5 @@
 import type { Budgets } from "../agent/budget.js";
-import { parsePlan } from "../chain/parse-plan.js";
+import { planOf } from "../chain/submissions.js";
 import type { ChainResult } from "../chain/run-chain.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
@@ -27,9 +27,11 @@ export async function runPlanJob(job: JobRecord, ctx: JobContext, services: JobS
 function planOutcome(result: ChainResult, signal: AbortSignal, limits: Budgets): Ending {
   const failed = chainFailure(result, signal, limits);
   if (failed) return failed;
-  const plan = parsePlan(result.output);
+  // The planner's own step: its submit_plan call, or its text (the chain already refused one with no plan).
+  const planner = result.steps.findLast((step) => step.agent === "planner") ?? { text: result.output };
+  const plan = planOf(planner);
   if (plan.steps.length === 0) {
-    return { terminal: { kind: "failed", reason: "the planner gave no plan (no numbered list under a `## Plan` header)" } };
+    return { terminal: { kind: "failed", reason: 'the planner gave no plan (no submit_plan call, and no numbered list under a heading containing "plan")' } };
   }
   return {
     terminal: { kind: "done" },

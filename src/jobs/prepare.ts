@@ -66,8 +66,9 @@ export interface Prepared extends Definitions {
 
 /** A command the repository's config turned off ends the job before anything is cloned. */
 export function assertCommandOn(job: JobRecord, config: CrewbotConfig): void {
-  // An automatic review is not a command: `review.auto` decides it (see review/skip.ts).
-  if (config.commands[job.kind] || job.review?.automatic) return;
+  // An automatic review is not a command: `review.auto` decides it (see review/skip.ts); nor is a
+  // ci-fix, which `implement.ciFix.rounds` decides.
+  if (job.kind === "ci-fix" || config.commands[job.kind] || job.review?.automatic) return;
   throw new Error(`/${job.kind} is turned off for this repository (commands.${job.kind}: false in ${CONFIG_PATH})`);
 }
 
@@ -154,6 +155,7 @@ export interface JobChainOptions {
   /** Extra handling of the agents' events, after the progress comment's. */
   observe?: (event: AgentEvent) => void;
   betweenTurns?: RunChainOptions["betweenTurns"];
+  completeStep?: RunChainOptions["completeStep"];
   stepContext?: RunChainOptions["stepContext"];
   /** Extra context for every step (a review's diff), after the repository's and the issue's. */
   context?: ContextSection[];
@@ -194,6 +196,7 @@ export async function runJobChain(
       options.observe?.(event);
     },
     betweenTurns: options.betweenTurns,
+    completeStep: options.completeStep,
     stepContext: options.stepContext,
   });
   return { result, budget };

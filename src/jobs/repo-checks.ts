@@ -41,14 +41,22 @@ export class RepoChecks {
     return undefined;
   }
 
+  /**
+   * The checks on the work committed so far, for a reviewer's context: run like `check`, but
+   * not recorded as the job's results (the final checks run again on the final commit).
+   */
+  async preview(): Promise<CommandSummary[]> {
+    return this.run("check", this.prepared.config.implement.check, this.prepared.config.sandbox.network, false);
+  }
+
   /** The checks on the committed work, with the network only when `sandbox.network` allows it. */
   async check(): Promise<string | undefined> {
     await this.run("check", this.prepared.config.implement.check, this.prepared.config.sandbox.network);
     return commandFailure(this.results.filter((r) => r.phase === "check"));
   }
 
-  private async run(phase: CommandPhase, commands: readonly string[], network: boolean): Promise<void> {
-    if (commands.length === 0) return;
+  private async run(phase: CommandPhase, commands: readonly string[], network: boolean, record = true): Promise<CommandSummary[]> {
+    if (commands.length === 0) return [];
     const results = await runRepoCommands(commands, {
       phase,
       root: this.prepared.root,
@@ -60,8 +68,12 @@ export class RepoChecks {
       signal: this.ctx.signal,
       onStart: (command) => this.report.set({ agent: phase, step: undefined, lastTool: command }),
     });
-    for (const { artifact: _artifact, ...summary } of results) this.results.push(summary);
-    this.report.set({ commands: [...this.results] });
+    const summaries = results.map(({ artifact: _artifact, ...summary }) => summary);
+    if (record) {
+      this.results.push(...summaries);
+      this.report.set({ commands: [...this.results] });
+    }
     if (this.ctx.signal.aborted) throw new Error(`${phase} was interrupted`);
+    return summaries;
   }
 }

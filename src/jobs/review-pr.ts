@@ -4,7 +4,7 @@
  * reviewer read-only, and one `POST …/pulls/{n}/reviews` whose inline comments sit only where
  * GitHub accepts them. Shared by automatic reviews (check run) and `/review` (progress comment).
  */
-import { parseReview } from "../chain/parse-findings.js";
+import { reviewOf } from "../chain/submissions.js";
 import type { ParsedReview } from "../chain/types.js";
 import type { CrewbotConfig } from "../config/schema.js";
 import type { InstallationOctokit } from "../github/types.js";
@@ -127,7 +127,8 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   // Incremental: inline only on lines the new commits show (RIGHT side; old-side numbers differ).
   const recent = incremental?.commentable;
   const accept = recent && ((path: string, side: "LEFT" | "RIGHT", line: number) => side === "RIGHT" && recent.has(positionKey(path, side, line)));
-  const parsed = safeReview(parseReview(result.output));
+  // The reviewer's submit_review call when it made one, else its text.
+  const parsed = safeReview(reviewOf(result.steps.findLast((step) => step.agent === "reviewer") ?? { text: result.output }));
   const build = (maxComments?: number) => buildReview(parsed, full, selection, { alreadyPosted: new Set(known), accept, maxComments });
   const built = build();
   const outcome: ReviewOutcome = { ...base, ...figures, selection, counts: built.counts, clean: built.clean, inline: built.request.comments.length, repeated: built.repeated };

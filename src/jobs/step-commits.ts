@@ -1,4 +1,6 @@
-import { parsePlan } from "../chain/parse-plan.js";
+import { planOf } from "../chain/submissions.js";
+import { oneLine } from "../tools/index.js";
+import { ToolError } from "../tools/types.js";
 import type { ParsedPlan } from "../chain/types.js";
 import type { ContextSection } from "../chain/prompt.js";
 import type { JobRecord } from "../queue/types.js";
@@ -48,22 +50,56 @@ export class StepCommits {
   }
 
   observe(event: Parameters<JobReport["event"]>[0]): void {
-    if (event.type === "step_end" && event.agent === "planner" && event.output) this.usePlan(parsePlan(event.output));
+    if (event.type === "step_end" && event.agent === "planner" && event.output) this.usePlan(planOf({ text: event.output, submission: event.submission }));
     if (event.type === "step_start" && event.agent === "reviewer") this.reviewed = true;
     if (event.type === "text" && event.agent === "worker") this.pending.push(...this.tracker.push(event.text));
   }
 
-  /** Between the worker's turns: each newly finished step becomes a commit (when files changed). */
+  /** The worker's current step has a numbered plan to tick (not the worker after a reviewer). */
+  get numberedPlan(): boolean {
+    return this.plan.steps.length > 0 && !this.reviewed;
+  }
+
+  /**
+   * The worker's `complete_step`: the step is ticked and its changes committed now, before the
+   * tool's answer goes back to the model, so the next step's changes land in the next commit.
+   */
+  async completeStep(n: number, note?: string): Promise<string> {
+    const count = this.plan.steps.length;
+    if (n > count) throw new ToolError(`There is no step ${n}: the plan has ${count} step${count === 1 ? "" : "s"} (1–${count}).`);
+    if (!this.tracker.mark(n)) return `Step ${n} was already reported finished; nothing to do. Go on with the next step.`;
+    await this.commitFinished(); // markers written in text before this call are committed first
+    if (note) this.options.notes.push(`Step ${n}: ${oneLine(redact(note, [this.options.report.token]), 300)}`);
+    const sha = await this.commit(this.plan.steps[n - 1]!.text, [n]);
+    this.options.report.set(this.patch());
+    const left = this.plan.steps.filter((s) => !this.tracker.done.includes(s.n)).map((s) => s.n);
+    const next = left.length > 0 ? `Steps left: ${left.join(", ")}.` : "All steps are done: verify the whole change, then end with your report.";
+    return sha ? `Step ${n} ticked and committed (${sha.slice(0, 7)}). ${next}` : `Step ${n} ticked; it changed no files, so there is no commit for it. ${next}`;
+  }
+
+  /**
+   * Between the worker's turns: steps newly reported with `[DONE:n]` become a commit (when
+   * files changed). Several reported in one reply (a final summary listing them all) share one
+   * commit: what each changed can no longer be told apart, and the notes say so.
+   */
   async commitFinished(): Promise<void> {
     const steps = this.pending.splice(0);
-    for (const n of steps) await this.commit(this.plan.steps[n - 1]!.text, n);
-    if (steps.length > 0) this.options.report.set(this.patch());
+    if (steps.length === 0) return;
+    const texts = steps.map((n) => this.plan.steps[n - 1]!.text);
+    const message = steps.length === 1 ? texts[0]! : `Steps ${steps.join(", ")}: ${texts.join("; ")}`;
+    const sha = await this.commit(message, steps);
+    if (sha && steps.length > 1) {
+      this.options.notes.push(
+        `Steps ${steps.join(", ")} were reported finished together (\`[DONE:n]\` in one reply, not with complete_step), so the step commits could not be separated: their changes are in one commit`,
+      );
+    }
+    this.options.report.set(this.patch());
   }
 
   /** What the worker changed without reporting a step is committed too, rather than lost. */
   async commitRest(message: string): Promise<void> {
     await this.commitFinished();
-    await this.commit(message);
+    await this.commit(message, []);
   }
 
   /**
@@ -80,7 +116,8 @@ export class StepCommits {
     return [{ source: "the changes made so far (git diff)", text: text || "(no changes)" }];
   }
 
-  private async commit(text: string, step?: number): Promise<void> {
+  /** One commit of everything changed so far, linked from `steps`; its sha, or undefined when nothing changed. */
+  private async commit(text: string, steps: number[]): Promise<string | undefined> {
     const { job, checkout, author, allowWorkflowEdits } = this.options;
     const made = await commitStep({
       checkout,
@@ -91,9 +128,10 @@ export class StepCommits {
       allowWorkflowEdits,
     });
     this.options.notes.push(...refusedNotes(made.refused).filter((note) => !this.options.notes.includes(note)));
-    if (!made.sha) return;
+    if (!made.sha) return undefined;
     this.shas.push(made.sha);
-    if (step !== undefined) this.commits[step] = { sha: made.sha, url: `${webUrl(job.repo.cloneUrl)}/commit/${made.sha}` };
+    for (const step of steps) this.commits[step] = { sha: made.sha, url: `${webUrl(job.repo.cloneUrl)}/commit/${made.sha}` };
+    return made.sha;
   }
 
   /**

@@ -4,7 +4,9 @@
  * the committed diff), the last commit, then the check commands on the committed work.
  */
 import type { BudgetTracker } from "../agent/budget.js";
+import type { ContextSection } from "../chain/prompt.js";
 import type { ChainDefinition, PlanStep } from "../chain/types.js";
+import type { CommandSummary } from "../report/render-commands.js";
 import type { JobContext } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import type { JobDirs } from "./job-dirs.js";
@@ -39,6 +41,24 @@ export type WriteRun =
       /** The first check command that failed, as a terminal reason. */
       checkFailed?: string;
     };
+
+/** What the worker is told about the commands that will judge its work (the repository's `implement.check`). */
+export function checkCommandsSection(commands: readonly string[]): ContextSection {
+  const text =
+    commands.length === 0
+      ? "This repository configures no check commands: verify your work with the repository's own tests, type-checker and linter."
+      : `After you finish, crewbot runs these commands on your committed work; the job fails if one of them fails:\n${commands.map((c) => `- \`${c}\``).join("\n")}`;
+  return { source: "the check commands (implement.check in .github/crewbot.yml)", text };
+}
+
+/** The check commands' results on the committed work, for a reviewer. */
+export function checkResultsSection(results: readonly CommandSummary[]): ContextSection {
+  const text =
+    results.length === 0
+      ? "No check commands are configured for this repository."
+      : results.map((r) => `${r.ok ? "passed" : "FAILED"}: ${r.command} (${r.status})${r.tail.trim() ? `\n${r.tail.trimEnd()}` : ""}`).join("\n\n");
+  return { source: "the check commands' results on the committed changes", text };
+}
 
 export async function runWriteChain(
   job: JobRecord,
@@ -78,7 +98,14 @@ export async function runWriteChain(
     mode: "write",
     observe: (event) => work.observe(event),
     betweenTurns: (agent) => (agent === "worker" ? () => work.commitFinished() : undefined),
-    stepContext: async (agent) => (agent === "reviewer" ? work.reviewContext(prepared.sha, options.restMessage) : []),
+    completeStep: (agent) => (agent === "worker" && work.numberedPlan ? (n, note) => work.completeStep(n, note) : undefined),
+    stepContext: async (agent) => {
+      if (agent === "worker") return [checkCommandsSection(implement.check)];
+      if (agent !== "reviewer") return [];
+      // The reviewer judges the committed work together with what the checks say about it.
+      const diff = await work.reviewContext(prepared.sha, options.restMessage);
+      return [...diff, checkResultsSection(await checks.preview())];
+    },
   });
   await work.commitRest(work.reviewed ? "Address the review's findings" : options.restMessage);
 

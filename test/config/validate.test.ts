@@ -17,7 +17,7 @@ const DEFAULTS: CrewbotConfig = {
     debounceSeconds: 60,
   },
   implement: { chain: "implement", draft: true, setup: [], check: [], allowWorkflowEdits: false, commits: "git" },
-  budgets: { maxTurns: 60, maxOutputTokens: 200000, maxCostUsd: 3, maxMinutes: 30 },
+  budgets: { maxTurns: 200, maxOutputTokens: 400000, maxCostUsd: 3, maxMinutes: 30 },
   models: {},
   sandbox: { network: false },
   transcripts: { public: false },
