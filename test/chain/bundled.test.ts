@@ -55,16 +55,34 @@ describe("bundled definitions", () => {
     }
   });
 
-  it("the first worker is told to emit [DONE:n]; the fix-up worker is told not to", () => {
-    expect(chains.get("implement")!.steps[2]!.task).toContain("[DONE:n]");
+  it("the first worker is told to call complete_step and gets the scout's report and the plan; the fix-up worker has no steps", () => {
+    for (const name of ["implement", "implement-and-review"]) {
+      const worker = chains.get(name)!.steps[2]!.task;
+      expect(worker).toContain("`complete_step`");
+      expect(worker).toContain("{output:scout}");
+      expect(worker).toMatch(/The plan:\n\{previous\}/);
+      expect(worker).toMatch(/reproduce the problem first/);
+      expect(worker).toMatch(/check commands/);
+    }
     const fix = chains.get("implement-and-review")!.steps[4]!.task;
+    expect(fix).toMatch(/no numbered plan/);
     expect(fix).toMatch(/no `\[DONE:n\]` markers/);
   });
 
+  it("the planner and reviewer steps ask for their result tools; the reviewer after a worker gets the plan", () => {
+    for (const chain of chains.values()) {
+      for (const step of chain.steps) {
+        if (step.agent === "planner") expect(step.task, chain.name).toContain("`submit_plan`");
+        if (step.agent === "reviewer") expect(step.task, chain.name).toContain("`submit_review`");
+      }
+    }
+    expect(chains.get("implement-and-review")!.steps[3]!.task).toContain("{output:planner}");
+  });
+
   it.each<[string, string[]]>([
-    ["planner", ["## Goal", "## Plan", "## Files to Modify", "## Risks"]],
-    ["reviewer", ["## Critical", "## Warnings", "## Suggestions", "## Summary", "path/to/file.ts:42 - ", "path/to/file.ts:40-45 - ", "NEW"]],
-    ["worker", ["[DONE:n]", "## Completed", "## Files Changed", "## Notes"]],
+    ["planner", ["`submit_plan`", "## Goal", "## Plan", "## Files to Modify", "## Risks"]],
+    ["reviewer", ["`submit_review`", "`suggestion`", "## Critical", "## Warnings", "## Suggestions", "## Summary", "path/to/file.ts:42 - ", "path/to/file.ts:40-45 - ", "NEW"]],
+    ["worker", ["`complete_step`", "Reproduce first", "check commands", "[DONE:n]", "## Completed", "## Files Changed", "## Notes"]],
     ["scout", ["## Relevant Files", "## Entry Points", "## Conventions", "## How to Test"]],
   ])("the %s prompt names its exact output format", (name, needles) => {
     const prompt = agents.get(name)!.prompt;
@@ -112,5 +130,15 @@ describe("bundled definitions", () => {
   it("package.json ships agents/ and prompts/", async () => {
     const pkg = JSON.parse(await readFile(path.join(ROOT, "package.json"), "utf8")) as { files: string[] };
     expect(pkg.files).toEqual(expect.arrayContaining(["agents", "prompts"]));
+  });
+});
+
+describe("bundled chains and the default budgets", () => {
+  it("every bundled chain ends on its agents' own maxTurns before the job's default turn budget", async () => {
+    const { DEFAULT_BUDGETS } = await import("../../src/agent/budget.js");
+    for (const chain of chains.values()) {
+      const turns = chain.steps.reduce((sum, step) => sum + agents.get(step.agent)!.maxTurns!, 0);
+      expect(turns, chain.name).toBeLessThan(DEFAULT_BUDGETS.maxTurns);
+    }
   });
 });
