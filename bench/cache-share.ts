@@ -1,12 +1,18 @@
 /**
- * The share of input that falls inside a byte-identical prefix the previous request marked for
- * caching — what the API can serve from cache. Computed from the requests themselves, in the
- * API's cache order (tools → system → messages), block by block.
+ * The share of input the API would serve from its prompt cache, computed from the requests
+ * themselves the way the API matches: entries are written at each request's `cache_control`
+ * breakpoints (the prefix up to that block, in cache order tools → system → messages), and a
+ * breakpoint of a later request reads the longest entry whose prefix is byte-identical, found at
+ * the breakpoint itself or at most LOOKBACK_BLOCKS − 1 block boundaries before it.
  */
+import { createHash } from "node:crypto";
 
 type Json = Record<string, unknown>;
 
-interface Block {
+/** The API looks back about 20 blocks from a breakpoint for an earlier entry. */
+export const LOOKBACK_BLOCKS = 20;
+
+export interface Block {
   bytes: string;
   breakpoint: boolean;
 }
@@ -36,28 +42,68 @@ export function blocksOf(body: Json): Block[] {
   return out;
 }
 
-/** Bytes of `next` served from the cache entries `previous` wrote (its breakpoints). */
-export function cachedBytes(previous: Block[], next: Block[]): number {
-  let best = 0;
+/** A key per block for the prefix ending with it, and the prefix's length in bytes. */
+function prefixes(blocks: Block[]): Array<{ key: string; bytes: number }> {
+  let hash = "";
   let bytes = 0;
-  for (let i = 0; i < previous.length && i < next.length; i++) {
-    if (previous[i]!.bytes !== next[i]!.bytes) break;
-    bytes += next[i]!.bytes.length;
-    if (previous[i]!.breakpoint) best = bytes;
+  return blocks.map((block) => {
+    hash = createHash("sha256").update(hash).update("\0").update(block.bytes).digest("hex");
+    bytes += block.bytes.length;
+    return { key: hash, bytes };
+  });
+}
+
+/** The cache: prefix keys written by earlier requests. */
+export class PromptCache {
+  private readonly entries = new Set<string>();
+
+  /** Bytes of the request read from cache; then writes its own breakpoints' entries. */
+  request(blocks: Block[]): number {
+    const keys = prefixes(blocks);
+    let best = 0;
+    blocks.forEach((block, at) => {
+      if (!block.breakpoint) return;
+      for (let back = at; back >= 0 && back > at - LOOKBACK_BLOCKS; back--) {
+        if (this.entries.has(keys[back]!.key)) {
+          best = Math.max(best, keys[back]!.bytes);
+          break;
+        }
+      }
+    });
+    blocks.forEach((block, at) => block.breakpoint && this.entries.add(keys[at]!.key));
+    return best;
   }
-  return best;
+}
+
+/** Bytes of `next` served from the entries `previous` wrote (one earlier request only). */
+export function cachedBytes(previous: Block[], next: Block[]): number {
+  const cache = new PromptCache();
+  cache.request(previous);
+  return cache.request(next);
 }
 
 export function cacheShare(bodies: Json[]): { share: number; cached: number; total: number } {
+  const cache = new PromptCache();
   let cached = 0;
   let total = 0;
-  const seen: Block[][] = [];
   for (const body of bodies) {
     const blocks = blocksOf(body);
     total += blocks.reduce((n, b) => n + b.bytes.length, 0);
-    // A request can read any entry an earlier request wrote (5-minute cache).
-    cached += Math.max(0, ...seen.map((earlier) => cachedBytes(earlier, blocks)));
-    seen.push(blocks);
+    cached += cache.request(blocks);
   }
   return { share: total === 0 ? 0 : cached / total, cached, total };
+}
+
+/** The same bodies with only the newest message marked (the placement before the previous-turn marker), for comparison. */
+export function withNewestMarkerOnly(body: Json): Json {
+  const messages = (body.messages as Json[]).map((message, i, all) => {
+    if (typeof message.content === "string") return message;
+    const content = (message.content as Json[]).map((block) => {
+      if (i === all.length - 1) return block;
+      const { cache_control: _dropped, ...rest } = block;
+      return rest;
+    });
+    return { ...message, content };
+  });
+  return { ...body, messages };
 }

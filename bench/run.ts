@@ -1,14 +1,12 @@
 /**
  * `npm run bench`: figures for the agent runtime, printed, never asserted.
  *  - orchestration overhead of a 3-agent chain with 20 tool calls against an instant fake model
- *  - the share of input inside a byte-identical cached prefix over a 10-turn run
+ *  - the prompt-cache share over a 10-turn run of 8 parallel reads a turn, and a job through a 60 s overload (bench/model.ts)
  *  - checkout, and the app's figures (bench/app.ts): webhook latency, jobs' writes, an automatic review
  *  - throughput of 200 queued /plan jobs, embedded vs BullMQ with 1 and 2 workers, and peak RSS (bench/throughput.ts)
  *  - edits of one progress comment over a 30-minute job, and one installation's writes with 8 jobs at once (bench/progress.ts)
  * `BENCH_ONLY=review` (comma-separated: chain, cache, checkout, ack, plan, implement, review, throughput, edits) runs only those.
  */
-import { writeFile } from "node:fs/promises";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { BudgetTracker, DEFAULT_BUDGETS } from "../src/agent/budget.js";
 import { createClient } from "../src/agent/provider.js";
@@ -20,8 +18,8 @@ import { addWorktree, removeWorktree } from "../src/workspace/worktree.js";
 import { startFakeAnthropic, type FakeReply } from "../test/helpers/fake-anthropic.js";
 import { makeRepo, tempDir } from "../test/helpers/git-repo.js";
 import { benchApp } from "./app.js";
-import { cacheShare } from "./cache-share.js";
 import { checkoutBench } from "./checkout.js";
+import { cacheBench, overloadBench } from "./model.js";
 import { progressBench } from "./progress.js";
 import { selected } from "./only.js";
 import { throughputBench } from "./throughput.js";
@@ -76,32 +74,6 @@ async function chainOnce(): Promise<{ ms: number; toolCalls: number; requests: n
   return { ms, toolCalls, requests: fake.requests.length };
 }
 
-async function cacheRun(turns: number): Promise<ReturnType<typeof cacheShare>> {
-  const files: Record<string, string> = {};
-  for (let i = 0; i < turns; i++) files[`src/m${i}.ts`] = `export const m${i} = ${i};\n`.repeat(40);
-  const repo = await makeRepo(files);
-  const script: FakeReply[] = [];
-  for (let i = 0; i < turns - 1; i++) script.push({ content: [use("read", { path: `src/m${i}.ts` })] });
-  script.push({ text: "Scout report." });
-  const fake = await startFakeAnthropic(script);
-  const dirs = await makeJobDirs(await tempDir("crewbot-bench-"), newJobId("bench"));
-  const { agents, chains } = await loadDefinitions();
-  await writeFile(path.join(dirs.artifactsDir, ".keep"), "");
-  const scoutOnly = { ...chains.get("plan")!, steps: chains.get("plan")!.steps.slice(0, 1) };
-  await runChain({
-    chain: scoutOnly,
-    agents,
-    task: "look around",
-    mode: "plan",
-    workspace: { root: repo, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
-    sandbox: await detectSandbox(),
-    budget: new BudgetTracker(DEFAULT_BUDGETS),
-    client: createClient({ apiKey: "bench", baseURL: fake.url }),
-  });
-  await fake.close();
-  return cacheShare(fake.requests.map((r) => r.body));
-}
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main() {
@@ -116,13 +88,9 @@ async function main() {
     );
   }
 
-  if (selected("cache")) {
-    const share = await cacheRun(10);
-    console.log(
-      `prompt cache: ${(share.share * 100).toFixed(1)}% of input bytes inside a byte-identical cached prefix over a 10-turn run ` +
-        `(${share.cached} of ${share.total} bytes; goal ≥ 80%) ${share.share >= 0.8 ? "✓" : "✗"}`,
-    );
-  }
+  if (selected("cache")) for (const line of await cacheBench()) console.log(line);
+
+  if (selected("overload")) for (const line of await overloadBench()) console.log(line);
 
   if (selected("checkout")) {
     const co = await checkoutBench();

@@ -1,8 +1,11 @@
 /**
- * Prompt-caching breakpoints. The API caches the prefix up to each `cache_control` marker; we
- * place three: system prompt, tool list, and the newest message's last block. Turn n+1 then
- * reads turn n's prefix from cache (0.1 × input price) and writes only the new tail. Older
- * messages carry no marker, so a request never exceeds the API's limit of 4 breakpoints.
+ * Prompt-caching breakpoints. The API caches the prefix up to each `cache_control` marker, at
+ * most 4 per request, and a marker finds an earlier entry only within about 20 blocks before
+ * it. We place four: the tool list, the system prompt, the previous request's newest message
+ * (where that request wrote its entry) and the newest message. A turn with many parallel tool
+ * calls adds more than 20 blocks (the reply's tool_use blocks plus as many results), so the
+ * newest marker alone would miss the previous entry; the marker on the previous turn reads it
+ * exactly, and the newest one writes the next. Older messages carry no marker.
  */
 import type Anthropic from "@anthropic-ai/sdk";
 
@@ -34,21 +37,29 @@ function unmarked(message: MessageParam): MessageParam {
   return { ...message, content: message.content.map((block) => withoutMarker(block)) } as MessageParam;
 }
 
-/** The newest message with its last block marked (a string content becomes one text block). */
+/** The API refuses cache_control on thinking blocks. */
+const markable = (block: Anthropic.ContentBlockParam) => block.type !== "thinking" && block.type !== "redacted_thinking";
+
+/** A message with its last markable block marked (a string content becomes one text block). */
 function marked(message: MessageParam): MessageParam {
-  const blocks = typeof message.content === "string" ? [{ type: "text" as const, text: message.content }] : message.content;
-  return { ...message, content: markLast(blocks as Array<Anthropic.ContentBlockParam>) } as MessageParam;
+  const blocks = (typeof message.content === "string" ? [{ type: "text" as const, text: message.content }] : message.content) as Anthropic.ContentBlockParam[];
+  let at = -1;
+  blocks.forEach((block, i) => (at = markable(block) ? i : at));
+  const content = blocks.map((block, i) => (i === at ? { ...withoutMarker(block), cache_control: EPHEMERAL } : withoutMarker(block)));
+  return { ...message, content } as MessageParam;
 }
 
 /**
- * Copies the request with exactly the three breakpoints. Pure: inputs are not mutated, so the
- * loop can keep one system/tools value per run and the bytes sent stay identical every turn.
+ * Copies the request with the breakpoints. Pure: inputs are not mutated, so the loop can keep
+ * one system/tools value per run and the bytes sent stay identical every turn. The previous
+ * request ended two messages earlier (our reply and the tool results came since).
  */
 export function withCacheBreakpoints(request: CacheableRequest): CacheableRequest {
   const last = request.messages.length - 1;
+  const previous = last - 2;
   return {
     system: markLast(request.system),
     tools: markLast(request.tools),
-    messages: request.messages.map((message, i) => (i === last ? marked(message) : unmarked(message))),
+    messages: request.messages.map((message, i) => (i === last || i === previous ? marked(message) : unmarked(message))),
   };
 }

@@ -50,7 +50,8 @@ export function modelRetryPolicy(overrides: Partial<ModelRetryPolicy> = {}): Mod
   return {
     maxMs: DEFAULT_MODEL_RETRY_MINUTES * 60_000,
     baseMs: 1000,
-    capMs: 60_000,
+    // Long enough not to hammer an overloaded API, short enough not to overshoot the overload's end by much.
+    capMs: 30_000,
     now: Date.now,
     sleep: abortableSleep,
     random: Math.random,

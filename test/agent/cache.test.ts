@@ -41,7 +41,7 @@ describe("withCacheBreakpoints", () => {
       ["messages.0.0"],
     ],
     [
-      "old markers are removed, the newest message's last block is marked",
+      "old markers are removed; the newest message's last block and the previous request's newest are marked",
       {
         system: [{ ...sys("s"), cache_control: { type: "ephemeral" } }],
         tools: [{ ...tool("a"), cache_control: { type: "ephemeral" } }, tool("b")],
@@ -57,7 +57,42 @@ describe("withCacheBreakpoints", () => {
           },
         ],
       },
-      ["system.0", "tools.1", "messages.2.1"],
+      ["system.0", "tools.1", "messages.0.0", "messages.2.1"],
+    ],
+    [
+      "a long run: only the previous turn's results and the newest carry markers, never more than 4 in all",
+      {
+        system: [sys("s")],
+        tools: [tool("a")],
+        messages: [
+          { role: "user", content: "task" },
+          { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "a", input: {} }] },
+          { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "x" }] },
+          { role: "assistant", content: [{ type: "tool_use", id: "t2", name: "a", input: {} }, { type: "tool_use", id: "t3", name: "a", input: {} }] },
+          {
+            role: "user",
+            content: [
+              { type: "tool_result", tool_use_id: "t2", content: "y", cache_control: { type: "ephemeral" } },
+              { type: "tool_result", tool_use_id: "t3", content: "z" },
+            ],
+          },
+          { role: "assistant", content: [{ type: "text", text: "go on" }, { type: "tool_use", id: "t4", name: "a", input: {} }] },
+          { role: "user", content: [{ type: "tool_result", tool_use_id: "t4", content: "w" }] },
+        ],
+      },
+      ["system.0", "tools.0", "messages.4.1", "messages.6.0"],
+    ],
+    [
+      "thinking blocks are never marked",
+      {
+        system: [],
+        tools: [],
+        messages: [
+          { role: "user", content: "task" },
+          { role: "assistant", content: [{ type: "text", text: "t" }, { type: "thinking", thinking: "hm", signature: "s" }] },
+        ],
+      },
+      ["messages.1.0"],
     ],
   ])("%s", (_name, request, expected) => {
     const before = JSON.stringify(request);

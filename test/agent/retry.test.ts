@@ -41,13 +41,13 @@ describe("retryAfterMs", () => {
 });
 
 describe("backoffMs", () => {
-  const policy = { baseMs: 1000, capMs: 60_000 };
+  const policy = { baseMs: 1000, capMs: 30_000 };
   it.each([
     [1, 0, 500],
     [1, 0.999, 1000],
     [2, 0, 1000],
     [4, 0.5, 6000],
-    [10, 0, 30_000], // capped at 60 s, half of it fixed
+    [10, 0, 15_000], // capped at 30 s, half of it fixed
   ])("attempt %i, random %d → %i ms", (attempt, random, expected) =>
     expect(backoffMs(attempt, { ...policy, random: () => random })).toBe(expected));
 });
