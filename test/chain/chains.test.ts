@@ -110,6 +110,30 @@ describe("renderTask", () => {
   ])("%j", (template, values, expected) => {
     expect(renderTask(template, values)).toBe(expected);
   });
+
+  const outputs = new Map([
+    ["scout", "report mentions {output:planner} and {task}"],
+    ["planner", "the plan"],
+  ]);
+  it.each<[string, string]>([
+    ["Plan: {output:planner}\nScout: {output:scout}", "Plan: the plan\nScout: report mentions {output:planner} and {task}"],
+    ["{previous}|{output:planner}", "P|the plan"],
+    ["never ran: {output:reviewer}|", "never ran: |"],
+    ["{output:Planner} {output:} {output: scout}", "{output:Planner} {output:} {output: scout}"],
+  ])("{output:<agent>} in one pass: %j", (template, expected) => {
+    expect(renderTask(template, { task: "T", previous: "P", outputs })).toBe(expected);
+  });
+});
+
+describe("{output:<agent>} when the chain file is loaded", () => {
+  it("names an agent of an earlier step, or the file is refused naming the step", () => {
+    const ok = parseChainFile("1. scout: a {task}\n2. planner: {previous}\n3. worker: {output:scout} {output:planner}", "c.md", "c");
+    expect(ok.steps[2]!.task).toBe("{output:scout} {output:planner}");
+    expect(() => parseChainFile("1. scout: a\n2. worker: {output:reviewer}", ".github/crewbot/prompts/mine.md", "mine")).toThrow(
+      ".github/crewbot/prompts/mine.md: steps: step 2 (worker): {output:reviewer} names no agent of an earlier step (earlier steps: scout)",
+    );
+    expect(() => parseChainFile("1. scout: {output:scout}", "c.md", "c")).toThrow(/step 1 \(scout\): \{output:scout\} names no agent of an earlier step \(it is the first step\)/);
+  });
 });
 
 describe("loadChains", () => {

@@ -101,3 +101,50 @@ describe("runChain", () => {
     expect(calls[0]!.prompt).toMatch(/<context>[\s\S]*diff for reviewer[\s\S]*<\/context>/);
   });
 });
+
+describe("runChain hand-offs and results", () => {
+  it("the bundled implement worker gets the scout's report and the plan, and complete_step only with a handler", async () => {
+    const handler = async (n: number) => `Step ${n} ticked`;
+    const { calls } = await setup("implement", [() => done("SCOUT REPORT"), () => done("## Implementation Plan\n1. x"), () => done("## Completed\nx")], {
+      completeStep: (agent) => (agent === "worker" ? handler : undefined),
+    });
+    expect(calls[2]!.prompt).toContain("SCOUT REPORT");
+    expect(calls[2]!.prompt).toContain("## Implementation Plan\n1. x");
+    expect(calls[2]!.tools.map((t) => t.name)).toContain("complete_step");
+    expect(calls[2]!.toolContext.completeStep).toBe(handler);
+    expect(calls[1]!.tools.map((t) => t.name)).toContain("submit_plan");
+    expect(calls[0]!.tools.map((t) => t.name)).not.toContain("submit_plan");
+  });
+
+  it("a planner whose text yields no plan fails the step with the reason; the worker never runs", async () => {
+    const { result, calls, events } = await setup("implement", [() => done("s"), () => done("I would change the README and add a test.")]);
+    expect(calls).toHaveLength(2);
+    expect(result).toMatchObject({ ok: false, stopReason: "error", error: expect.stringMatching(/^step 2 \(planner\): the planner gave no plan: it did not call submit_plan/) });
+    // The text is kept: in the step's result and its step_end event (the transcript).
+    expect(result.output).toBe("I would change the README and add a test.");
+    expect(events.find((e) => e.type === "step_end" && e.agent === "planner")).toMatchObject({ output: "I would change the README and add a test." });
+  });
+
+  it("a submission is the step's result, and step_end carries it", async () => {
+    const submission = { tool: "submit_plan" as const, value: { goal: "g", steps: ["a"] }, text: "## Goal\ng\n\n## Plan\n1. a" };
+    const { result, events } = await setup("plan", [() => done("s"), () => done(submission.text, { submission })]);
+    expect(result).toMatchObject({ ok: true, output: submission.text });
+    expect(result.steps[1]!.submission).toEqual(submission);
+    expect(events.find((e) => e.type === "step_end" && e.agent === "planner")).toMatchObject({ submission });
+  });
+
+  it("a large output named by {output:<agent>} is handed over as a file", async () => {
+    const big = "x".repeat(MAX_INLINE_PREVIOUS + 1);
+    const { calls, dir } = await setup("implement", [() => done(big), () => done("## Plan\n1. x"), () => done("done")]);
+    expect(calls[2]!.prompt).toMatch(/The scout's output is \d+ KB, too long to include here\. It is in the file .*step-2-output-scout\.md/);
+    expect(await readFile(`${dir}/step-2-output-scout.md`, "utf8")).toBe(big);
+  });
+
+  it("says which budget stopped a step: an agent's own turn cap, or the job's", async () => {
+    const own = await setup("plan", [() => done("partial", { stopReason: "budget", budget: "maxTurns", turns: 20, error: "turn budget reached (20 turns) for agent scout" })]);
+    expect(own.result.budgetReason).toBe("turn limit of the scout reached (20 turns, its own maxTurns)");
+    const budget = new BudgetTracker({ ...DEFAULT_BUDGETS, maxCostUsd: 1 });
+    const job = await setup("plan", [() => done("partial", { stopReason: "budget", budget: "maxCostUsd", error: "cost budget reached ($1.00)" })], { budget });
+    expect(job.result.budgetReason).toBe("cost budget reached ($1.00) for the job (budgets.maxCostUsd)");
+  });
+});
