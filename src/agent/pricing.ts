@@ -65,15 +65,33 @@ export const MODELS: Record<string, ModelInfo> = {
   "claude-3-haiku": model(0.25, 1.25),
 };
 
-/** The dearest known rate, field by field: an unknown model never makes a budget fail open. */
-const HIGHEST: Price = Object.values(MODELS)
-  .map((m) => m.price)
-  .reduce((a, b) => ({
+/** The operator's prices (`CREWBOT_PRICES`, prices-file.ts), by model id as written there, lower-cased. */
+let operatorPrices = new Map<string, Price>();
+
+/**
+ * Adds the operator's prices to the table, overriding built-in ones of the same model (a dated
+ * id overrides only itself; a family id its snapshots too). Process-wide, set once at start;
+ * returns the previous table so tests can put it back.
+ */
+export function setOperatorPrices(prices: Record<string, Price>): Map<string, Price> {
+  const previous = operatorPrices;
+  operatorPrices = new Map(Object.entries(prices).map(([id, price]) => [id.toLowerCase().trim(), price]));
+  return previous;
+}
+
+export function restoreOperatorPrices(previous: Map<string, Price>): void {
+  operatorPrices = previous;
+}
+
+/** The dearest known rate, field by field (the operator's included): an unknown model never makes a budget fail open. */
+function highest(): Price {
+  return [...Object.values(MODELS).map((m) => m.price), ...operatorPrices.values()].reduce((a, b) => ({
     input: Math.max(a.input, b.input),
     output: Math.max(a.output, b.output),
     cacheWrite: Math.max(a.cacheWrite, b.cacheWrite),
     cacheRead: Math.max(a.cacheRead, b.cacheRead),
   }));
+}
 
 /** `claude-sonnet-4-5-20250929`, `claude-sonnet-4-5@20250929`, `claude-sonnet-4-5-latest` → the family id. */
 export function modelFamily(model: string): string {
@@ -85,9 +103,13 @@ export function modelFamily(model: string): string {
 }
 
 export function priceOf(model: string): { price: Price; estimate: boolean } {
-  const known = MODELS[modelFamily(model)];
-  return known ? { price: known.price, estimate: false } : { price: HIGHEST, estimate: true };
+  const family = modelFamily(model);
+  const known = operatorPrices.get(model.toLowerCase().trim()) ?? operatorPrices.get(family) ?? MODELS[family]?.price;
+  return known ? { price: known, estimate: false } : { price: highest(), estimate: true };
 }
+
+/** True when the model has a price (built in or the operator's). */
+export const isPriced = (model: string): boolean => !priceOf(model).estimate;
 
 export function costOf(model: string, usage: Usage): { usd: number; estimate: boolean } {
   const { price: p, estimate } = priceOf(model);

@@ -1,6 +1,9 @@
 import { hostname } from "node:os";
 import type { Probot } from "probot";
-import { createClient } from "../agent/provider.js";
+import { applyModelSettings, checkModelsInBackground } from "../agent/model-settings.js";
+import { createClient, hasApiKey } from "../agent/provider.js";
+import { BUNDLED_AGENTS_DIR, loadAgents } from "../chain/agents.js";
+import { DEFAULT_MODEL } from "../chain/run-chain.js";
 import { botIdentityResolver } from "../github/bot-identity.js";
 import { PermissionCache } from "../github/permission-cache.js";
 import { installationToken } from "../github/installation-token.js";
@@ -83,6 +86,8 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const permissions = new PermissionCache();
   const appSlug = appSlugOf(app, env);
   const limits = operatorLimits(env);
+  // CREWBOT_MODEL_RETRY_MINUTES and CREWBOT_PRICES: a bad value or file stops the app here, naming it.
+  const modelSettings = applyModelSettings(env);
   const installations = env.REDIS_URL ? new RedisInstallations({ url: env.REDIS_URL }) : new SqliteInstallations({ dataDir });
   const stores = options.stores ?? sqliteStores(dataDir);
   const { queue } = stores;
@@ -96,7 +101,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
     },
     tokenFor: async (octokit, options) => (await installationToken(octokit, options)).token,
     writerFor,
-    anthropic: () => createClient({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, env }),
+    anthropic: () => createClient({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, env, retry: modelSettings.retry }),
     sandbox: () => detectSandbox(),
     mirrors: new MirrorStore({ dataDir }),
     dataDir,
@@ -111,6 +116,8 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
     log,
   };
 
+  // A configured model the endpoint does not list is logged once by name; never fatal.
+  if (hasApiKey(env)) void checkModelsInBackground(services.anthropic, configuredModels, log);
   const retentionDays = limits.retentionDays ?? 30;
   const retention = startRetention({ days: retentionDays, log, targets: retentionTargets(stores, transcripts, services, !env.REDIS_URL, retentionDays) });
 
@@ -162,6 +169,12 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
       await installations.close();
     },
   };
+}
+
+/** The models the bundled agents use (their own `model`, else the default); repositories may name others per job. */
+async function configuredModels(): Promise<string[]> {
+  const agents = await loadAgents([BUNDLED_AGENTS_DIR]);
+  return [DEFAULT_MODEL, ...[...agents.values()].flatMap((agent) => (agent.model ? [agent.model] : []))];
 }
 
 /** What the retention sweep deletes, oldest first in the data flow: jobs, reviews, usage, transcripts, job dirs, mirrors. */
