@@ -47,12 +47,12 @@ export function reviewOf(output: StepOutput): ParsedReview {
  */
 export function outputProblem(agent: string, output: StepOutput): string | undefined {
   if (agent === "planner" && planOf(output).steps.length === 0) {
-    return 'the planner gave no plan: it did not call submit_plan, and its reply has no numbered list under a heading containing "plan" (its reply is in the transcript)';
+    return 'the planner gave no plan: it did not call submit_plan, and its reply has no numbered list under a heading containing "plan"';
   }
   if (agent === "reviewer" && !output.submission) {
     const review = reviewOf(output);
     if (review.findings.length === 0 && (review.notes ?? []).length === 0 && review.summary.trim() === "") {
-      return "the reviewer gave no review: it did not call submit_review, and its reply has no findings under a severity heading and no `## Summary` (its reply is in the transcript)";
+      return "the reviewer gave no review: it did not call submit_review, and its reply has no findings under a severity heading and no `## Summary`";
     }
   }
   return undefined;

@@ -114,7 +114,7 @@ describe("crewbot run", () => {
     const repo = await makeRepo({ "README.md": "hello\n" });
     const r = await run(["--repo", repo, "plan it"], [{ text: "report" }, { text: "I think it is fine." }]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain("❌ Failed: the planner gave no plan");
+    expect(r.stdout).toContain("❌ Failed: step 2 (planner): the planner gave no plan");
   });
 
   it("reports a provider failure as such", async () => {
