@@ -2,6 +2,7 @@ import type { ApplicationFunction } from "probot";
 import { onComment } from "./triggers/on-comment.js";
 import { onCommentEdited } from "./triggers/on-comment-edited.js";
 import { onPullRequest } from "./triggers/on-pull-request.js";
+import { onCheckSuite } from "./triggers/on-check-suite.js";
 import type { InstallationPayload } from "./installations/events.js";
 import type { TriggerDeps } from "./triggers/deps.js";
 
@@ -19,5 +20,6 @@ export function crewbotApp(deps: TriggerDeps): ApplicationFunction {
       ["pull_request.opened", "pull_request.reopened", "pull_request.ready_for_review", "pull_request.synchronize"],
       (context) => onPullRequest(context, deps),
     );
+    app.on("check_suite.completed", (context) => onCheckSuite(context, deps));
   };
 }

@@ -65,6 +65,13 @@ export const ConfigSchema = z.strictObject({
         setup: commands.default([]),
         check: commands.default([]),
         allowWorkflowEdits: flag(false),
+        /** Automatic fix rounds on crewbot's own pull requests when their checks fail; 0 turns them off. */
+        ciFix: z
+          .strictObject(
+            { rounds: z.number(expect("a whole number of rounds")).int(expect("a whole number of rounds")).min(0, expect("0 (off) or more rounds")).max(10, expect("at most 10 rounds")).default(2) },
+            expect("a map with rounds: a whole number (0 turns automatic fixes off)"),
+          )
+          .prefault({}),
         /** How step commits reach GitHub: pushed with git, or made through the Git Data API (GitHub signs those: Verified). */
         commits: z.enum(["git", "api"], expect("git or api")).default("git"),
       },

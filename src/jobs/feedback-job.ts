@@ -1,4 +1,5 @@
 import { cleanText } from "../context/clean-text.js";
+import { failureSections, headFailures } from "../context/check-failures.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import type { GitHubWriter } from "../report/github-writer.js";
@@ -35,6 +36,13 @@ export async function runFeedbackJob(job: JobRecord, ctx: JobContext, services: 
       });
     }
     const prepared = await prepareJob(job, report, services, dirs);
+    // The failing checks of the PR's head are part of what the person is looking at (crewbot's own review check aside).
+    const ownSlug = (await services.botIdentity(report.octokit)).name.replace(/\[bot\]$/, "");
+    const failures = await headFailures({ octokit: report.octokit, owner, repo, artifactsDir: dirs.artifactsDir, ignoreApps: { slugs: [ownSlug] } }, pr.head.sha).catch((err: unknown) => {
+      services.log.warn(`job ${job.id}: the failing checks of ${pr.head.sha.slice(0, 7)} could not be read: ${(err as Error).message}`);
+      return [];
+    });
+    prepared.context.push(...failureSections(failures, pr.head.sha, prepared.root));
     // The PR is the plan: the worker, then what follows it in the configured chain (a review).
     const chain = fromWorker(implementChain(prepared), "implement-feedback", FEEDBACK_TASK);
     const run = await runWriteChain(job, ctx, services, report, prepared, dirs, {

@@ -2,6 +2,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { OperatorLimits } from "../installations/limits.js";
 import type { Metrics } from "../metrics/metrics.js";
 import type { UsageLedger } from "../installations/types.js";
+import type { CiFixRounds } from "../queue/ci-fix-rounds.js";
 import type { ReviewStore } from "../queue/review-store.js";
 import type { TranscriptRecorder } from "../transcripts/recorder.js"; // issue 7: transcripts
 import type { PermissionCache } from "../github/permission-cache.js";
@@ -35,6 +36,8 @@ export interface JobServices {
   usage: UsageLedger;
   /** Per pull request: the last reviewed head and the findings posted so far. */
   reviews: ReviewStore;
+  /** Automatic ci-fix rounds per pull request, shared by every worker (the queue's store). */
+  ciFixRounds?: CiFixRounds;
   /** Issue 7: records the job's events as its transcript (redacted); absent in tests that do not need it. */
   transcripts?: TranscriptRecorder;
   /** Author and committer of crewbot's commits (the app's bot user). */

@@ -3,16 +3,21 @@
  * processes on any machines share it), else the embedded SQLite file in the data directory.
  */
 import { operatorLimits } from "../installations/limits.js";
+import type { CiFixRounds } from "./ci-fix-rounds.js";
 import type { JobQueue } from "./job-queue.js";
+import { RedisCiFixRounds } from "./redis-ci-fix-rounds.js";
 import { RedisQueue } from "./redis-queue.js";
 import { RedisReviewStore } from "./redis-review-store.js";
 import type { ReviewStore } from "./review-store.js";
+import { SqliteCiFixRounds } from "./sqlite-ci-fix-rounds.js";
 import { SqliteQueue } from "./sqlite-queue.js";
 import { SqliteReviewStore } from "./sqlite-review-store.js";
 
 export interface OpenedQueue {
   queue: JobQueue;
   reviews: ReviewStore;
+  /** Automatic ci-fix rounds per pull request, in the same store; absent in stand-ins that run no ci-fix. */
+  ciFixRounds?: CiFixRounds;
   kind: "sqlite" | "redis";
   /** Closes both stores. */
   close(): Promise<void>;
@@ -34,20 +39,24 @@ export async function openQueue(env: QueueEnv, dataDir: string): Promise<OpenedQ
     const prefix = env.REDIS_PREFIX?.trim() || undefined;
     const opts = prefix ? { url, prefix } : { url };
     const queue = await RedisQueue.connect(opts);
-    const reviews = new RedisReviewStore({ ...opts, retentionDays: operatorLimits({ CREWBOT_RETENTION_DAYS: env.CREWBOT_RETENTION_DAYS }).retentionDays });
-    return { queue, reviews, kind: "redis", close: () => closeBoth(queue, reviews) };
+    const retentionDays = operatorLimits({ CREWBOT_RETENTION_DAYS: env.CREWBOT_RETENTION_DAYS }).retentionDays;
+    const reviews = new RedisReviewStore({ ...opts, retentionDays });
+    const ciFixRounds = new RedisCiFixRounds({ ...opts, retentionDays });
+    return { queue, reviews, ciFixRounds, kind: "redis", close: () => closeBoth(queue, reviews, ciFixRounds) };
   }
   const queue = new SqliteQueue({ dataDir });
   let reviews: SqliteReviewStore;
+  let ciFixRounds: SqliteCiFixRounds;
   try {
     reviews = new SqliteReviewStore({ dataDir });
+    ciFixRounds = new SqliteCiFixRounds({ dataDir });
   } catch (err) {
     await queue.close();
     throw err;
   }
-  return { queue, reviews, kind: "sqlite", close: () => closeBoth(queue, reviews) };
+  return { queue, reviews, ciFixRounds, kind: "sqlite", close: () => closeBoth(queue, reviews, ciFixRounds) };
 }
 
-async function closeBoth(queue: JobQueue, reviews: ReviewStore): Promise<void> {
-  await Promise.allSettled([queue.close(), reviews.close()]);
+async function closeBoth(queue: JobQueue, reviews: ReviewStore, rounds?: CiFixRounds): Promise<void> {
+  await Promise.allSettled([queue.close(), reviews.close(), rounds?.close()]);
 }

@@ -72,6 +72,15 @@ export const MIGRATIONS: readonly string[] = [
      cost_usd REAL NOT NULL DEFAULT 0
    ) WITHOUT ROWID;
    CREATE INDEX job_usage_installation ON job_usage(installation_id, started_at);`,
+  // 4: automatic ci-fix rounds per pull request, and whether crewbot said it stops.
+  `CREATE TABLE ci_fix_rounds (
+     repo_key TEXT NOT NULL,
+     number INTEGER NOT NULL,
+     rounds INTEGER NOT NULL DEFAULT 0,
+     stopped INTEGER NOT NULL DEFAULT 0,
+     updated_at INTEGER NOT NULL,
+     PRIMARY KEY (repo_key, number)
+   ) WITHOUT ROWID;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

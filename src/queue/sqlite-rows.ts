@@ -28,7 +28,7 @@ export interface Row {
   superseded_by: string | null;
 }
 
-const KINDS: readonly string[] = ["plan", "implement", "review"];
+const KINDS: readonly string[] = ["plan", "implement", "review", "ci-fix"];
 
 const isTime = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 const isText = (v: unknown): v is string => typeof v === "string" && v.length > 0;

@@ -1,6 +1,7 @@
 /** Durable jobs: what a webhook asks for, kept until it has ended and its comment says so. */
 
-export type JobKind = "plan" | "implement" | "review";
+/** `ci-fix`: crewbot's own pull request failed its checks; the worker fixes them on its branch. */
+export type JobKind = "plan" | "implement" | "review" | "ci-fix";
 
 /** queued → running → one of the ended states. */
 export type JobState = "queued" | "running" | "succeeded" | "failed" | "cancelled";
@@ -88,6 +89,17 @@ export interface ReviewRequest {
 export type ReviewEvent = "opened" | "reopened" | "ready_for_review" | "synchronize" | "command";
 export const REVIEW_EVENTS: readonly ReviewEvent[] = ["opened", "reopened", "ready_for_review", "synchronize", "command"];
 
+/** What a ci-fix job fixes: the check suite that failed on the head of crewbot's pull request. */
+export interface CiFixRequest {
+  suiteId: number;
+  headSha: string;
+  headRef: string;
+  /** `failure` or `timed_out`. */
+  conclusion: string;
+  /** The suite's app (its slug, e.g. github-actions), for the comment. */
+  app: string;
+}
+
 export interface NewJob {
   /** `X-GitHub-Delivery`: a redelivered webhook makes no second job. */
   deliveryId: string;
@@ -100,6 +112,8 @@ export interface NewJob {
   approvedPlan?: { planJobId: string; steps: Array<{ n: number; text: string }> };
   /** What a review job reviews (automatic or `/review`). */
   review?: ReviewRequest;
+  /** What a ci-fix job fixes. */
+  ciFix?: CiFixRequest;
   /**
    * Not claimable before this time (epoch ms); default: at once. A job waiting for its time does not
    * hold up the other jobs of its target. A stored JobRecord always has it (its createdAt when not given;

@@ -15,6 +15,8 @@ export interface TriggerDeps {
   permissions: Pick<PermissionCache, "get">;
   /** The app's slug: its comments are by `<slug>[bot]`. */
   appSlug(): Promise<string>;
+  /** The app's id (`APP_ID`), when known: its own check suites never start a ci-fix. */
+  appId?: number;
   act(decision: Decision, octokit: InstallationOctokit, payload: CommentPayload): Promise<void>;
   /** Records an installation event; an uninstall or a removed repository cancels the jobs queued there. */
   installationEvent(event: "installation" | "installation_repositories", payload: InstallationPayload): Promise<void>;

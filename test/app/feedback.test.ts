@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { issueCommentCreated, reviewCommentCreated } from "../fixtures/payloads.js";
 import { gitSync } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
+import { mockHeadCheckRuns } from "../helpers/check-runs.js";
 import { API, mockBotUser, mockInstallationToken, mockJobComments, mockPermission, REPO_PATH, startStack } from "./harness.js";
 
 useNock();
@@ -37,6 +38,7 @@ describe("/implement <feedback> on a pull request", () => {
     const edits: string[] = [];
     mockJobComments({ progressId: 90, edits, trigger: { id: payload.comment.id }, pull: {} }).get(`${REPO_PATH}/pulls/1`).reply(200, samePr("feature-x"));
 
+    mockHeadCheckRuns();
     const job = await stack.runToEnd("issue_comment", payload, "feedback-1");
 
     expect(job.outcome).toMatch(/^✅ Done/);
@@ -66,6 +68,7 @@ describe("/implement <feedback> on a pull request", () => {
       .get(`${REPO_PATH}/pulls/1`)
       .reply(200, samePr("feature-y"));
 
+    mockHeadCheckRuns();
     const job = await stack.runToEnd("issue_comment", payload, "feedback-review");
 
     expect(job.outcome).toMatch(/^✅ Done/);
@@ -115,6 +118,7 @@ describe("/implement <feedback> on a pull request", () => {
       .post(`${REPO_PATH}/pulls/2/comments`, (b) => ((reply = b), true))
       .reply(201, {});
 
+    mockHeadCheckRuns();
     const job = await stack.runToEnd("pull_request_review_comment", payload, "review-feedback");
 
     expect(job.outcome).toMatch(/^✅ Done/);
@@ -170,6 +174,7 @@ describe("/implement <feedback> on a pull request", () => {
       .post(`${REPO_PATH}/pulls/2/comments`, (b) => ((reply = b), true))
       .reply(201, {});
 
+    mockHeadCheckRuns();
     const job = await stack.runToEnd("pull_request_review_comment", payload, "reply-feedback");
 
     expect(job.outcome).toMatch(/^✅ Done/);

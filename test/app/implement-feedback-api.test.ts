@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { issueCommentCreated } from "../fixtures/payloads.js";
 import { gitSync } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
+import { mockHeadCheckRuns } from "../helpers/check-runs.js";
 import { API, mockBotUser, mockInstallationToken, mockJobComments, mockPermission, REPO_PATH, startStack } from "./harness.js";
 
 useNock();
@@ -41,6 +42,7 @@ describe("/implement <feedback> with implement.commits: api", () => {
       .patch(`${REPO_PATH}/git/refs/heads%2Ffeature-x`, record("ref"))
       .reply(200, { ref: "refs/heads/feature-x", object: { sha: "d".repeat(40), type: "commit" } });
 
+    mockHeadCheckRuns();
     const job = await stack.runToEnd("issue_comment", payload, "feedback-api");
 
     expect(job.outcome).toMatch(/^✅ Done/);

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { INSTALLATION_ID, issueCommentCreated, pullRequestEvent, REPO_NAME, REPO_OWNER, reviewCommentCreated } from "../fixtures/payloads.js";
 import { gitSync } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
+import { mockHeadCheckRuns } from "../helpers/check-runs.js";
 import { API, mockBotUser, mockInstallationToken, mockJobComments, mockPermission, REPO_PATH, startStack } from "../app/harness.js";
 
 useNock();
@@ -71,6 +72,7 @@ describe("a review comment on a renamed file's old path", () => {
       .post(`${REPO_PATH}/pulls/2/comments`, (b) => ((reply = b.body), b.in_reply_to === payload.comment.id))
       .reply(201, {});
 
+    mockHeadCheckRuns();
     const job = await stack.runToEnd("pull_request_review_comment", payload, "renamed-review");
 
     expect(job.outcome).toMatch(/^✅ Done/);

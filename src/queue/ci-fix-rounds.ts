@@ -1,0 +1,31 @@
+/**
+ * How many automatic ci-fix rounds each pull request has had: kept in the queue's own store (the
+ * SQLite file, or Redis), so the count survives restarts and every worker sees the same one.
+ */
+
+/** A claim's answer: the round this job is (1-based), or no round left. */
+export type RoundClaim =
+  | { kind: "round"; round: number }
+  /** Every round was used; `announce` is true exactly once per pull request (the "stopping" comment). */
+  | { kind: "exhausted"; rounds: number; announce: boolean };
+
+export interface CiFixRounds {
+  /** Atomically takes the next round when fewer than `limit` were used; else says so (announcing once). */
+  claim(repoKey: string, number: number, limit: number): Promise<RoundClaim>;
+  /** Gives `round` back when it is still the last one taken (a job stopped before it pushed anything). */
+  release(repoKey: string, number: number, round: number): Promise<void>;
+  /** The rounds used and whether the stop was announced; undefined when none were. */
+  get(repoKey: string, number: number): Promise<{ rounds: number; stopped: boolean } | undefined>;
+  /** Forgets pull requests whose count last changed before `before` (epoch ms); returns how many. */
+  prune(before: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+export function checkRoundKey(repoKey: string, number: number): void {
+  if (typeof repoKey !== "string" || !/^[^/\s]+\/[^/\s]+$/.test(repoKey)) throw new TypeError("repoKey must be owner/repo");
+  if (!Number.isSafeInteger(number) || number < 1) throw new TypeError("a pull request number must be a positive integer");
+}
+
+export function checkLimit(limit: number): void {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new TypeError("a rounds limit must be a whole number above 0");
+}

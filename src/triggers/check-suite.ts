@@ -1,0 +1,97 @@
+/**
+ * A `check_suite.completed` event → whether it is crewbot's business: a failed or timed-out suite
+ * of another app on the head of a pull request from one of crewbot's own `crewbot/…` branches of
+ * this repository. Pure; the pull request is then verified with GitHub (on-check-suite.ts).
+ */
+import { capMiddle } from "../context/issue-context.js";
+import type { NewJob } from "../queue/types.js";
+import { MAX_STORED_BODY_CHARS } from "./pull-request-event.js";
+
+/** crewbot's own branches: the ones `/implement` opens. */
+export const CREWBOT_BRANCH_PREFIX = "crewbot/";
+/** ci-fix jobs of a PR replace each other: a newer suite supersedes a waiting one. */
+export const CI_FIX_GROUP = "ci-fix";
+const FAILED = new Set(["failure", "timed_out"]);
+
+interface PullRef {
+  number: number;
+  head: { ref: string; sha: string; repo: { id: number } };
+  base: { repo: { id: number } };
+}
+
+/** The parts of a `check_suite` payload the trigger reads. */
+export interface CheckSuitePayload {
+  action: string;
+  check_suite: {
+    id: number;
+    head_branch: string | null;
+    head_sha: string;
+    conclusion: string | null;
+    app?: { id: number; slug?: string } | null;
+    pull_requests?: PullRef[];
+  };
+  repository: { id: number; name: string; owner: { login: string }; clone_url: string; default_branch: string; private: boolean; size?: number };
+  installation?: { id: number };
+  sender?: { login: string; id?: number };
+}
+
+/** crewbot's own app, whose suites (its `crewbot/review` check) never count. */
+export interface OwnApp {
+  id?: number;
+  slug: string;
+}
+
+export type CheckSuiteDecision = { action: "verify"; number: number } | { action: "ignore"; reason: string };
+
+export function decideCheckSuite(payload: CheckSuitePayload, own: OwnApp): CheckSuiteDecision {
+  const suite = payload.check_suite;
+  if (payload.action !== "completed") return { action: "ignore", reason: `action ${payload.action}` };
+  if (!FAILED.has(suite.conclusion ?? "")) return { action: "ignore", reason: `the suite's conclusion is ${suite.conclusion ?? "none"}` };
+  if (!payload.installation) return { action: "ignore", reason: "no installation in the payload" };
+  if ((own.id !== undefined && suite.app?.id === own.id) || (suite.app?.slug !== undefined && suite.app.slug === own.slug)) {
+    return { action: "ignore", reason: "the suite is crewbot's own" };
+  }
+  if (!suite.head_branch?.startsWith(CREWBOT_BRANCH_PREFIX)) return { action: "ignore", reason: `branch ${suite.head_branch ?? "(none: a fork)"} is not one of crewbot's` };
+  const repoId = payload.repository.id;
+  // GitHub lists only pull requests whose head is in this repository; a fork's suite has none.
+  const pr = (suite.pull_requests ?? []).find((p) => p.head.sha === suite.head_sha && p.head.repo?.id === repoId && p.base.repo?.id === repoId);
+  if (!pr) return { action: "ignore", reason: "no pull request of this repository has this commit as its head" };
+  return { action: "verify", number: pr.number };
+}
+
+/** The pull request as `GET /repos/{o}/{r}/pulls/{n}` gives it. */
+export interface PullData {
+  number: number;
+  state: string;
+  title: string;
+  body?: string | null;
+  user: { login: string } | null;
+  head: { ref: string; sha: string; repo: { full_name: string } | null };
+  base: { repo: { full_name: string } };
+}
+
+/** Why GitHub's current view of the pull request makes the suite none of crewbot's business; undefined when it is. */
+export function pullRefusal(pr: PullData, payload: CheckSuitePayload): string | undefined {
+  const full = `${payload.repository.owner.login}/${payload.repository.name}`.toLowerCase();
+  if (pr.state !== "open") return `pull request #${pr.number} is ${pr.state}`;
+  if (pr.head.repo?.full_name.toLowerCase() !== full || pr.base.repo.full_name.toLowerCase() !== full) return `pull request #${pr.number} comes from a fork`;
+  if (pr.head.sha !== payload.check_suite.head_sha) return `pull request #${pr.number}'s head moved on to ${pr.head.sha.slice(0, 7)}`;
+  if (!pr.head.ref.startsWith(CREWBOT_BRANCH_PREFIX)) return `pull request #${pr.number}'s branch ${pr.head.ref} is not one of crewbot's`;
+  return undefined;
+}
+
+/** The ci-fix job of a verified suite. */
+export function ciFixJob(payload: CheckSuitePayload, pr: PullData, deliveryId: string, now = Date.now()): NewJob {
+  const { repository, check_suite: suite } = payload;
+  return {
+    deliveryId,
+    kind: "ci-fix",
+    group: CI_FIX_GROUP,
+    supersede: true,
+    target: { installationId: payload.installation!.id, owner: repository.owner.login, repo: repository.name, number: pr.number, isPullRequest: true },
+    trigger: { sender: payload.sender?.login ?? "github", ...(payload.sender?.id !== undefined ? { senderId: payload.sender.id } : {}), request: "", commentCreatedAt: new Date(now).toISOString() },
+    repo: { cloneUrl: repository.clone_url, defaultBranch: repository.default_branch, private: repository.private, size: repository.size },
+    subject: { title: pr.title.slice(0, 1000), body: capMiddle(pr.body ?? "", MAX_STORED_BODY_CHARS, "of the description"), author: pr.user?.login ?? "ghost" },
+    ciFix: { suiteId: suite.id, headSha: suite.head_sha, headRef: pr.head.ref, conclusion: suite.conclusion ?? "failure", app: suite.app?.slug ?? "unknown" },
+  };
+}
