@@ -1,6 +1,6 @@
 import type { AgentEvent } from "../agent/events.js";
 import type { Usage } from "../agent/pricing.js";
-import { formatCost, formatTokens, totalTokens } from "../report/format.js";
+import { formatCost, formatDuration, formatTokens, totalTokens } from "../report/format.js";
 
 // Moved to src/report (the progress comment needs them too); re-exported for existing imports.
 export { formatCost, formatDuration, formatTokens, totalTokens } from "../report/format.js";
@@ -47,6 +47,8 @@ export class ProgressFormatter {
           `total ${formatTokens(totalTokens(t.usage))} tokens ${formatCost(t.costUsd, t.estimate)}`
         );
       }
+      case "model_wait":
+        return `[${event.agent}] waiting for the model: ${event.reason} · try ${event.attempt + 1} in ${formatDuration(event.waitMs)}`;
       case "compaction":
         return `[${event.agent}] context ${event.kind === "prune" ? "pruned" : "summarised"} at ${formatTokens(event.beforeTokens)} tokens`;
       case "log":

@@ -46,10 +46,18 @@ export function foldEvent(state: ProgressState, event: AgentEvent): ProgressStat
     case "usage":
       return {
         ...state,
+        modelWait: undefined,
         usage: addUsage(state.usage, event.usage),
         costUsd: state.costUsd + event.costUsd,
         estimate: state.estimate || event.estimate,
       };
+    case "model_wait":
+      return { ...state, modelWait: { reason: event.reason, attempt: event.attempt, waitMs: event.waitMs } };
+    case "text":
+    case "turn_end":
+    case "run_end":
+      // The model answers again: no longer waiting.
+      return state.modelWait ? { ...state, modelWait: undefined } : state;
     case "log": {
       if (event.level !== "warn") return state;
       const note = event.agent ? `${event.agent}: ${event.message}` : event.message;

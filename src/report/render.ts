@@ -39,7 +39,7 @@ export function statusLine(state: ProgressState): string {
   if (state.queuedBehind) return `⏳ Queued behind job ${safeInline(state.queuedBehind, 80)}`;
   if (!state.agent) return `⏳ Starting · ${formatDuration(state.elapsedMs)}`;
   const step = state.step && state.step.index >= 1 ? ` (step ${state.step.index}/${state.step.total})` : "";
-  const parts = [`⏳ Working · ${safeInline(state.agent, 60)}${step}`];
+  const parts = [`⏳ ${state.modelWait ? "Waiting for the model" : "Working"} · ${safeInline(state.agent, 60)}${step}`];
   if (state.turn > 0) parts.push(`turn ${state.turn}`);
   parts.push(`${state.toolCalls} tool call${state.toolCalls === 1 ? "" : "s"}`);
   return `${parts.join(" · ")} · ${formatFigures(state)}`;
@@ -109,6 +109,10 @@ export function renderProgress(state: ProgressState): string {
   const head = [statusLine(state), jobMarker(state.jobId)].join("\n");
   const before: string[] = [];
   if (!state.terminal && !state.queuedBehind && state.lastTool) before.push(`Latest: ${codeSpan(state.lastTool)}`);
+  if (!state.terminal && state.modelWait) {
+    const wait = state.modelWait;
+    before.push(`Waiting for the model: ${codeSpan(safeInline(wait.reason, 200))}; try ${wait.attempt + 1} in ${formatDuration(wait.waitMs)}`);
+  }
   const links = linksLine(state);
   if (links) before.push(links);
   const after = state.approvable && state.terminal?.kind === "done" ? [APPROVE_LINE_UNCHECKED] : [];
