@@ -1,0 +1,76 @@
+/**
+ * An overloaded model, end to end: a /plan whose model answers 529 three times (more than the
+ * SDK's own two retries would cover) waits, says so in the progress comment, and ends ✅; one
+ * whose model stays overloaded beyond CREWBOT_MODEL_RETRY_MINUTES ends ❌ naming the provider error.
+ */
+import nock from "nock";
+import { expect, it } from "vitest";
+import { issueCommentCreated } from "../fixtures/payloads.js";
+import { useNock } from "../helpers/github.js";
+import { API, mockInstallationToken, mockPermission, mockRepoConfig, REPO_PATH, startStack } from "./harness.js";
+
+useNock();
+
+const overloaded = (retryAfterMs: number) => ({ error: { status: 529, message: "Overloaded", headers: { "retry-after-ms": String(retryAfterMs) } } });
+
+function mockPlanJob(payload: ReturnType<typeof issueCommentCreated>, edits: string[]) {
+  mockInstallationToken();
+  mockPermission("Codertocat", "admin");
+  mockRepoConfig();
+  nock(API)
+    .post(`${REPO_PATH}/issues/comments/${payload.comment.id}/reactions`)
+    .reply(201, { id: 1, content: "eyes" })
+    .post(`${REPO_PATH}/issues/1/comments`)
+    .reply(201, { id: 9001 })
+    .get(`${REPO_PATH}/issues/1/comments`)
+    .query(true)
+    .reply(200, [])
+    .patch(`${REPO_PATH}/issues/comments/9001`, (b) => (edits.push(b.body), true))
+    .reply(200, { id: 9001 })
+    .patch(`${REPO_PATH}/issues/comments/9001`, (b) => (edits.push(b.body), true))
+    .optionally()
+    .times(10)
+    .reply(200, { id: 9001 });
+}
+
+it("waits out a model that answers 529 three times, says it is waiting, and ends ✅", async () => {
+  // The last wait is long enough for an edit between GitHub's spaced writes.
+  const stack = await startStack(
+    [overloaded(50), overloaded(50), overloaded(2500), { text: "Scout report: one README." }, { text: "## Plan\n1. Fix the README" }],
+    { env: { CREWBOT_EDIT_INTERVAL_S: "0.05" } },
+  );
+  try {
+    const payload = issueCommentCreated("/plan", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
+    const edits: string[] = [];
+    mockPlanJob(payload, edits);
+    const job = await stack.runToEnd("issue_comment", payload, "delivery-overload-1");
+
+    expect(job.state).toBe("succeeded");
+    expect(edits.at(-1)).toMatch(/^✅ Done · /);
+    expect(edits.at(-1)).toContain("## Plan\n- [ ] Fix the README");
+    const waiting = edits.filter((b) => b.startsWith("⏳ Waiting for the model · scout"));
+    expect(waiting.length).toBeGreaterThanOrEqual(1);
+    expect(waiting[0]).toContain("Waiting for the model: `529 overloaded_error: Overloaded`; try 4 in 3s");
+    expect(stack.fake.requests).toHaveLength(5);
+  } finally {
+    await stack.stop();
+  }
+});
+
+it("gives up after CREWBOT_MODEL_RETRY_MINUTES and ends ❌ with the provider error", async () => {
+  const stack = await startStack(() => overloaded(400), { env: { CREWBOT_EDIT_INTERVAL_S: "3600", CREWBOT_MODEL_RETRY_MINUTES: "0.02" } });
+  try {
+    const payload = issueCommentCreated("/plan", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
+    const edits: string[] = [];
+    mockPlanJob(payload, edits);
+    const job = await stack.runToEnd("issue_comment", payload, "delivery-overload-2");
+
+    expect(job.state).toBe("failed");
+    expect(edits.at(-1)).toMatch(
+      /^❌ Failed: step 1 \(scout\): provider error: 529 Overloaded \(still failing after \d+ attempts over 1 s; CREWBOT_MODEL_RETRY_MINUTES is 1 s\) · /,
+    );
+    expect(stack.fake.requests.length).toBeGreaterThanOrEqual(3);
+  } finally {
+    await stack.stop();
+  }
+});
