@@ -229,7 +229,7 @@ describe("automatic reviews of a pull request", () => {
     await deliver(stack, "opened", sha, "pr-fork", { headSha: sha, headRepo: "mallory/Hello-World" });
 
     const tools = (stack.fake.requests[0]!.body.tools as Array<{ name: string }>).map((tool) => tool.name).sort();
-    expect(tools).toEqual(["find", "grep", "ls", "read"]);
+    expect(tools).toEqual(["find", "grep", "ls", "read", "submit_review"]);
   });
 });
 
