@@ -21,6 +21,8 @@ import { SqliteReviewStore } from "../queue/sqlite-review-store.js";
 import { finaliseCheckRun } from "../report/check-run.js";
 import type { InstallationOctokit } from "../github/types.js";
 import { runFeedbackJob } from "../jobs/feedback-job.js";
+import { runCiFixJob } from "../jobs/ci-fix-job.js";
+import { SqliteCiFixRounds } from "../queue/sqlite-ci-fix-rounds.js";
 import { runImplementJob } from "../jobs/implement-job.js";
 import { runPlanJob } from "../jobs/plan-job.js";
 import type { JobServices } from "../jobs/services.js";
@@ -109,6 +111,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
     permissions,
     botIdentity: botIdentityResolver(env, appSlug),
     reviews: stores.reviews,
+    ciFixRounds: stores.ciFixRounds,
     transcripts: transcripts.recorder, // issue 7
     metrics,
     limits,
@@ -124,6 +127,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const handler = measured(metrics, log, operatorSecrets, async (job, ctx) => {
     if (job.kind === "plan") return runPlanJob(job, ctx, services);
     if (job.kind === "implement") return job.target.isPullRequest ? runFeedbackJob(job, ctx, services) : runImplementJob(job, ctx, services);
+    if (job.kind === "ci-fix") return runCiFixJob(job, ctx, services);
     return runReviewJob(job, ctx, services);
   });
 
@@ -150,6 +154,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
       installationEvent: async (event, payload) => void (await applyInstallationEvent(event, payload, { installations, queue, runner, log })),
       permissions,
       appSlug,
+      ...(Number.isSafeInteger(Number(env.APP_ID)) && env.APP_ID ? { appId: Number(env.APP_ID) } : {}),
       admission: new Admission(commandRateLimit(limits)), // redeliveries and the per-person rate limit (CREWBOT_COMMANDS_*)
       coverage: async (installationId, repository) => coverageRefusal(await installations.get(installationId), repository), // issue 8
     },
@@ -182,6 +187,7 @@ function retentionTargets(stores: OpenedQueue, transcripts: Transcripts, service
   return [
     jobsTarget(stores.queue, services.dataDir),
     reviewsTarget(stores.reviews),
+    ...(stores.ciFixRounds ? [{ name: "ci-fix rounds", prune: (before: number) => stores.ciFixRounds!.prune(before) }] : []),
     ...(sqlite ? sqliteInstallationsTargets(services.dataDir) : []),
     { name: "transcripts", prune: (_before, now) => transcripts.prune(now) },
     jobDirsTarget(services.dataDir, activeIn(stores.queue)),
@@ -192,7 +198,8 @@ function retentionTargets(stores: OpenedQueue, transcripts: Transcripts, service
 function sqliteStores(dataDir: string): OpenedQueue {
   const queue = new SqliteQueue({ dataDir });
   const reviews = new SqliteReviewStore({ dataDir });
-  return { queue, reviews, kind: "sqlite", close: async () => void (await Promise.allSettled([queue.close(), reviews.close()])) };
+  const ciFixRounds = new SqliteCiFixRounds({ dataDir });
+  return { queue, reviews, ciFixRounds, kind: "sqlite", close: async () => void (await Promise.allSettled([queue.close(), reviews.close(), ciFixRounds.close()])) };
 }
 
 /** Jobs waiting and running, for the queue gauges (read when /metrics is scraped). */

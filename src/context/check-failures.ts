@@ -329,7 +329,9 @@ const oneLine = (text: string) => cleanText(text).replace(/\s+/g, " ").trim().sl
 
 function describe(error: unknown): string {
   const status = (error as { status?: number }).status;
-  const message = (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 200);
+  // GitHub's own message, when it sent one (Octokit adds hints of its own to the error's).
+  const said = (error as { response?: { data?: { message?: unknown } } }).response?.data?.message;
+  const message = (typeof said === "string" ? said : error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 200);
   if (status === 403) return `GitHub answered 403: ${message}; the app needs the actions: read permission, which an existing installation must accept`;
   return status ? `GitHub answered ${status}: ${message}` : message;
 }
