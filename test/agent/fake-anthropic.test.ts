@@ -1,6 +1,6 @@
 import Anthropic, { APIError } from "@anthropic-ai/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { fakeClient, startFakeAnthropic, type FakeServer } from "../helpers/fake-anthropic.js";
+import { fakeClient, promptTooLong, signThinking, startFakeAnthropic, type FakeServer } from "../helpers/fake-anthropic.js";
 
 const tool = { name: "read", description: "Read a file", input_schema: { type: "object" as const, properties: {} } };
 
@@ -159,5 +159,61 @@ describe("fake Anthropic server", () => {
       .catch((e: unknown) => e);
     expect((err as APIError).message).toContain("script exhausted");
     await expect(server.close()).rejects.toThrow("script exhausted");
+  });
+
+  /** The raw SSE text of one streamed request. */
+  async function rawStream(url: string): Promise<string> {
+    const response = await fetch(`${url}/v1/messages`, {
+      method: "POST",
+      headers: { "x-api-key": "k", "content-type": "application/json" },
+      body: JSON.stringify({ model: "m", max_tokens: 10, stream: true, messages: [{ role: "user", content: "x" }] }),
+    });
+    return response.text();
+  }
+
+  it("sends an overloaded_error event after some deltas, as the API does, and nothing after it", async () => {
+    fake = await startFakeAnthropic([{ text: "one two three", streamError: { type: "overloaded_error", message: "Overloaded", afterEvents: 3 } }]);
+    const events = (await rawStream(fake.url)).trim().split("\n\n").map((e) => e.split("\n")[0]);
+    expect(events).toEqual(["event: message_start", "event: content_block_start", "event: ping", "event: content_block_delta", "event: error"]);
+  });
+
+  it("the SDK turns that event into an APIError of type overloaded_error, after the text streamed", async () => {
+    fake = await startFakeAnthropic([{ text: "one two three", streamError: { type: "overloaded_error", message: "Overloaded", afterEvents: 3 } }]);
+    const stream = fakeClient(fake.url).messages.stream({ model: "m", max_tokens: 10, messages: [{ role: "user", content: "x" }] });
+    let text = "";
+    stream.on("text", (t) => (text += t));
+    const err = (await stream.finalMessage().catch((e: unknown) => e)) as APIError;
+    expect(err).toBeInstanceOf(APIError);
+    expect(err.type).toBe("overloaded_error");
+    expect(text.length).toBeGreaterThan(0);
+  });
+
+  it("cuts the connection mid-stream when told to", async () => {
+    fake = await startFakeAnthropic([{ text: "one two three", dropAfterEvents: 3 }]);
+    const stream = fakeClient(fake.url).messages.stream({ model: "m", max_tokens: 10, messages: [{ role: "user", content: "x" }] });
+    const err = await stream.finalMessage().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+  });
+
+  it("streams thinking with its signature, which the SDK assembles", async () => {
+    fake = await startFakeAnthropic([{ content: [{ type: "thinking", thinking: "Let me think." }, { type: "redacted_thinking", data: "opaque" }, { type: "text", text: "Done." }] }]);
+    const message = await fakeClient(fake.url)
+      .messages.stream({ model: "m", max_tokens: 4096, thinking: { type: "enabled", budget_tokens: 1024 }, messages: [{ role: "user", content: "x" }] })
+      .finalMessage();
+    expect(message.content.map((b) => b.type)).toEqual(["thinking", "redacted_thinking", "text"]);
+    expect(message.content[0]).toMatchObject({ thinking: "Let me think.", signature: signThinking("Let me think.") });
+    expect(message.content[1]).toMatchObject({ data: "opaque" });
+  });
+
+  it("answers prompt too long as the API does, scripted or over maxPromptTokens", async () => {
+    fake = await startFakeAnthropic([promptTooLong(210_000)], { maxPromptTokens: 50 });
+    const client = fakeClient(fake.url);
+    const scripted = (await client.messages.create({ model: "m", max_tokens: 10, messages: [{ role: "user", content: "x" }] }).catch((e: unknown) => e)) as APIError;
+    expect(scripted.status).toBe(400);
+    expect(scripted.apiMessage).toBe("prompt is too long: 210000 tokens > 200000 maximum");
+    const big = (await client.messages.create({ model: "m", max_tokens: 10, messages: [{ role: "user", content: "y".repeat(1000) }] }).catch((e: unknown) => e)) as APIError;
+    expect(big.type).toBe("invalid_request_error");
+    expect(big.apiMessage).toMatch(/^prompt is too long: \d+ tokens > 50 maximum$/);
+    expect(fake.requests[1]!.tooLong).toBeGreaterThan(50);
   });
 });
