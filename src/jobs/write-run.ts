@@ -51,12 +51,11 @@ export function checkCommandsSection(commands: readonly string[]): ContextSectio
   return { source: "the check commands (implement.check in .github/crewbot.yml)", text };
 }
 
-/** The check commands' results on the committed work, for a reviewer. */
-export function checkResultsSection(results: readonly CommandSummary[]): ContextSection {
-  const text =
-    results.length === 0
-      ? "No check commands are configured for this repository."
-      : results.map((r) => `${r.ok ? "passed" : "FAILED"}: ${r.command} (${r.status})${r.tail.trim() ? `\n${r.tail.trimEnd()}` : ""}`).join("\n\n");
+/** The check commands' results on the committed work, for a reviewer; commands after a failed one do not run. */
+export function checkResultsSection(commands: readonly string[], results: readonly CommandSummary[]): ContextSection {
+  const ran = results.map((r) => `${r.ok ? "passed" : "FAILED"}: ${r.command} (${r.status})${r.tail.trim() ? `\n${r.tail.trimEnd()}` : ""}`);
+  const skipped = commands.slice(results.length).map((c) => `not run (an earlier check failed): ${c}`);
+  const text = commands.length === 0 ? "No check commands are configured for this repository." : [...ran, ...skipped].join("\n\n");
   return { source: "the check commands' results on the committed changes", text };
 }
 
@@ -104,7 +103,7 @@ export async function runWriteChain(
       if (agent !== "reviewer") return [];
       // The reviewer judges the committed work together with what the checks say about it.
       const diff = await work.reviewContext(prepared.sha, options.restMessage);
-      return [...diff, checkResultsSection(await checks.preview())];
+      return [...diff, checkResultsSection(implement.check, await checks.preview())];
     },
   });
   await work.commitRest(work.reviewed ? "Address the review's findings" : options.restMessage);

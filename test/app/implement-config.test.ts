@@ -85,6 +85,16 @@ describe("/implement with setup, checks and the implement-and-review chain", () 
     const reviewer = stack.fake.requests[5]!.body;
     expect(JSON.stringify(reviewer.messages)).toContain("the changes made so far (git diff)");
     expect(JSON.stringify(reviewer.messages)).toContain("+# Hello commit");
+    // … and the check commands' results on it: the changelog was still missing then.
+    const reviewerPrompt = reviewer.messages[0].content[0].text as string;
+    expect(reviewerPrompt).toContain(`<document source="the check commands' results on the committed changes">`);
+    expect(reviewerPrompt).toMatch(/FAILED: test -f CHANGELOG\.md && echo changelog-ok \(exit code 1\)/);
+    expect(reviewerPrompt).toContain("not run (an earlier check failed): grep -c commit README.md");
+    expect(reviewerPrompt).toContain("## Plan\n1. Fix the README"); // the plan the worker followed
+    // The worker was told the checks that judge its work, and got the scout's report beside the plan.
+    const worker = stack.fake.requests[2]!.body.messages[0].content[0].text as string;
+    expect(worker).toMatch(/crewbot runs these commands on your committed work; the job fails if one of them fails:\n- `test -f CHANGELOG\.md && echo changelog-ok`\n- `grep -c commit README\.md`/);
+    expect(worker).toContain("The scout's report on the repository (use it instead of exploring again):\nScout report.");
     expect(stack.fake.requests.map((r) => r.body.model)).toEqual([
       "claude-haiku-4-5", // scout (bundled)
       "claude-sonnet-5-5",
