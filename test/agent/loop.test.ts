@@ -177,7 +177,7 @@ describe("runAgent: events and odd endings", () => {
 });
 
 describe("runAgent: prompt caching", () => {
-  it("marks exactly system, last tool and newest block, with system and tools byte-identical every turn", async () => {
+  it("marks exactly system, last tool, the previous request's newest block and the newest block, with system and tools byte-identical every turn", async () => {
     const h = await harness(
       [
         { content: [toolUse("read", { path: "a" })] },
@@ -198,8 +198,18 @@ describe("runAgent: prompt caching", () => {
       expect(body.tools[0]).not.toHaveProperty("cache_control");
       const lastMessage = body.messages.at(-1);
       expect(lastMessage.content.at(-1).cache_control).toEqual({ type: "ephemeral" });
-      // Nowhere else: exactly three markers in the whole request.
-      expect(JSON.stringify(body).split('"cache_control"').length - 1).toBe(3);
+      // From the second request on, the previous request's newest message keeps its marker: that entry is read back.
+      const previous = body.messages.length >= 3 ? body.messages.at(-3) : undefined;
+      if (previous) expect(previous.content.at(-1).cache_control).toEqual({ type: "ephemeral" });
+      // Nowhere else: never more than the API's 4 markers.
+      expect(JSON.stringify(body).split('"cache_control"').length - 1).toBe(previous ? 4 : 3);
+    }
+    // One request's messages are byte-identical in the next, markers aside (the cache matches content, not markers).
+    const unmarked = (messages: unknown) => JSON.stringify(messages).replaceAll(',"cache_control":{"type":"ephemeral"}', "");
+    for (let i = 1; i < h.fake.requests.length; i++) {
+      const before = h.fake.requests[i - 1]!.body.messages;
+      const after = h.fake.requests[i]!.body.messages;
+      expect(unmarked(after.slice(0, before.length))).toBe(unmarked(before));
     }
   });
 });
