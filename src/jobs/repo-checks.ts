@@ -46,7 +46,14 @@ export class RepoChecks {
    * not recorded as the job's results (the final checks run again on the final commit).
    */
   async preview(): Promise<CommandSummary[]> {
-    return this.run("check", this.prepared.config.implement.check, this.prepared.config.sandbox.network, false);
+    const results = await this.run("check", this.prepared.config.implement.check, this.prepared.config.sandbox.network, false);
+    // The work is committed by now: what the checks leave (build output, changed files) must not
+    // end up in the commits of the worker after the reviewer.
+    if (results.length > 0) {
+      const restored = await keepSetupOutOfCommits(this.prepared.root);
+      if (restored.length > 0) this.notes.push(`The checks run for the reviewer changed ${restored.join(", ")}; put back, so the commits hold only the worker's changes`);
+    }
+    return results;
   }
 
   /** The checks on the committed work, with the network only when `sandbox.network` allows it. */

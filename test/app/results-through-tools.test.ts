@@ -144,6 +144,45 @@ describe("/implement with complete_step", () => {
   });
 });
 
+describe("implement-and-review hand-offs", () => {
+  it("the reviewer gets the checks' results; what the checks leave is not committed; the fix-up worker has no steps to complete", async () => {
+    const stack = await startStack(
+      [
+        { text: "Scout report." },
+        { content: [use("submit_plan", { goal: "Add A.", steps: ["Write A"] })] },
+        { content: [use("write", { path: "A.txt", content: "a\n" }), use("complete_step", { step: 1 })] },
+        { text: "## Completed\nA.\n## Files Changed\n- A.txt\n## Notes\nNone." },
+        { content: [use("submit_review", { summary: "Fine.", findings: [] })] },
+        { text: "## Completed\nNothing to fix.\n## Files Changed\nNone.\n## Notes\nNone." },
+      ],
+      { files: { "README.md": "# Hello commmit\n" } },
+    );
+    const payload = issueCommentCreated("/implement", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
+    const edits: string[] = [];
+    mockInstallationToken();
+    mockBotUser();
+    mockPermission("Codertocat", "write");
+    const config = 'implement:\n  chain: implement-and-review\n  check: ["echo built > build.out && echo stamp >> README.md && echo checks-ran"]\n';
+    mockJobComments({ progressId: 62, edits, trigger: { id: payload.comment.id }, config: { repo: config } })
+      .post(`${REPO_PATH}/pulls`)
+      .reply(201, { number: 12, html_url: "https://github.com/Codertocat/Hello-World/pull/12" });
+
+    const job = await stack.runToEnd("issue_comment", payload, "implement-and-review-handoffs");
+
+    expect(job.outcome).toMatch(/^✅ Done/);
+    const reviewer = stack.fake.requests[4]!.body.messages[0].content[0].text as string;
+    expect(reviewer).toMatch(/passed: echo built > build\.out && echo stamp >> README\.md && echo checks-ran \(exit code 0\)\nchecks-ran/);
+    expect(reviewer).toContain("## Plan\n1. Write A");
+    expect(gitSync(stack.remoteDir, "log", "--format=%s", BRANCH, "^main").trim().split("\n")).toEqual(["Write A"]);
+    expect(gitSync(stack.remoteDir, "ls-tree", "-r", "--name-only", BRANCH).trim().split("\n")).toEqual(["A.txt", "README.md"]);
+    expect(gitSync(stack.remoteDir, "show", `${BRANCH}:README.md`)).toBe("# Hello commmit\n");
+    const toolsOf = (i: number) => (stack.fake.requests[i]!.body.tools as Array<{ name: string }>).map((t) => t.name);
+    expect(toolsOf(2)).toContain("complete_step");
+    expect(toolsOf(5)).not.toContain("complete_step");
+    expect(toolsOf(4)).toContain("submit_review");
+  });
+});
+
 /** Commits `files` on the remote's `feature` branch and points PR #1 at it. */
 async function pushFeature(stack: Stack, files: Record<string, string>): Promise<string> {
   const dir = stack.remoteDir;
