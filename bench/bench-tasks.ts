@@ -91,6 +91,8 @@ async function main(): Promise<number> {
   const model = opts.model ?? worker?.model;
   if (!model) throw new Error("no model: pass --model");
   const scripted = opts.player !== undefined || !hasApiKey(process.env);
+  // Without bubblewrap a model's commands could read this repository, hidden tests included.
+  if (!scripted && !sandbox.available) throw new Error(`a model run needs the OS sandbox (${sandbox.reason ?? "not available"}): without it an agent could read the hidden tests`);
   if (scripted && opts.player === undefined) console.log("ANTHROPIC_API_KEY is not set: running the scripted oracle and null players on the fake Anthropic server.\n");
   const players: Array<ScriptedPlayer | "model"> = scripted ? (opts.player ? [opts.player] : [...SCRIPTED_PLAYERS]) : ["model"];
   const suite = { tasks, runs: opts.runs, model, budgets: opts.budgets, concurrency: opts.concurrency, timeoutMs: opts.timeoutMs, sandbox, tarballCache: opts.tarballs, env: process.env };

@@ -22,7 +22,7 @@ export interface Attempt {
   task: string;
   run: number;
   scaffold: Scaffold;
-  /** `done`; `stopped: <reason>` (a budget, a failed step); `timeout`; `crash: <message>`. */
+  /** `done`; `stopped: <budget>`; `timeout`; `crash: <message>` (the run ended in an error, the scaffold's or the bench's). */
   status: string;
   resolved: boolean;
   costUsd: number;
@@ -102,6 +102,7 @@ async function attempt(opts: SuiteOptions, task: Task, m: Materialised, run: num
     const played = scaffold === "crewbot" ? await playCrewbot(opts, task, copy, base, timer.signal) : await playBaseline(opts, task, copy, base, timer.signal);
     const wallMs = Date.now() - started;
     if (timer.signal.aborted) return { ...record({ ...played, status: "timeout", resolved: false }), wallMs };
+    if (played.status.startsWith("crash")) return { ...record({ ...played, resolved: false }), wallMs };
     const graded = await grade(task, copy);
     return { ...record({ ...played, resolved: graded.resolved, detail: graded.resolved ? undefined : graded.output.slice(-1500) }), wallMs };
   } catch (error) {
@@ -133,7 +134,7 @@ async function playCrewbot(opts: SuiteOptions, task: Task, copy: string, base: s
   }
   if (report.diff) await applyDiff(copy, report.diff);
   const turns = report.steps.reduce((n, s) => n + s.turns, 0);
-  const status = report.ok ? "done" : `stopped: ${report.budget ?? report.stopReason}${report.error ? ` (${report.error.slice(0, 120)})` : ""}`;
+  const status = report.ok ? "done" : report.stopReason === "budget" && report.budget ? `stopped: ${report.budget}` : `crash: ${report.error ?? report.stopReason}`;
   return { status, costUsd: report.costUsd, costEstimate: report.costEstimate, turns };
 }
 
@@ -150,7 +151,6 @@ async function playBaseline(opts: SuiteOptions, task: Task, copy: string, base: 
     sandbox: opts.sandbox,
     signal,
   });
-  if (result.stopReason === "error" && !signal.aborted) throw new Error(result.error ?? "the baseline failed");
-  const status = result.stopReason === "done" ? "done" : `stopped: ${result.stopReason}`;
+  const status = result.stopReason === "done" ? "done" : result.stopReason === "error" ? `crash: ${result.error ?? "the baseline failed"}` : `stopped: ${result.stopReason}`;
   return { status, costUsd: result.costUsd, costEstimate: result.costEstimate, turns: result.turns };
 }

@@ -5,7 +5,8 @@ import { DEFAULT_BUDGETS } from "../../src/agent/budget.js";
 import { sandboxFor } from "../../src/tools/sandbox-policy.js";
 import type { SandboxInfo } from "../../src/tools/types.js";
 import { checkTask, leaksOf } from "../../bench/tasks/check.js";
-import type { Attempt } from "../../bench/tasks/run-suite.js";
+import { runSuite, type Attempt } from "../../bench/tasks/run-suite.js";
+import { startFakeAnthropic, type FakeReply } from "../helpers/fake-anthropic.js";
 import { runScriptedSuite, type ScriptedPlayer } from "../../bench/tasks/scripted-players.js";
 import { renderSummary, summarise } from "../../bench/tasks/summary.js";
 import { loadTasks, type Materialised, type Task } from "../../bench/tasks/task-set.js";
@@ -76,6 +77,21 @@ describe("bench:tasks on the fake Anthropic server", () => {
     expect(byKey(attempts)).toEqual({ "escape-html/crewbot": false, "escape-html/baseline": false, "ms/crewbot": false, "ms/baseline": false });
     expect(attempts.every((a) => a.status === "done")).toBe(true);
   }, 120_000);
+
+  it.each<[string, FakeReply, number, RegExp]>([
+    ["a model that never answers in time", { text: "late", delay: 30_000 }, 1_500, /^timeout$/],
+    ["a model endpoint that refuses every request", { error: { status: 400, message: "bench test: refused" } }, 60_000, /^crash: .*bench test: refused/],
+  ])("%s: both scaffolds are not resolved and the runs are listed", async (_name, reply, timeoutMs, status) => {
+    const fake = await startFakeAnthropic(() => reply);
+    try {
+      const { attempts } = await runSuite({ tasks: [tasks[1]!], runs: 1, model: "claude-sonnet-5-5", budgets: DEFAULT_BUDGETS, concurrency: 2, timeoutMs, sandbox, tarballCache: TARBALLS, env, apiKey: "k", baseURL: fake.url });
+      expect(attempts.map((a) => [a.scaffold, a.resolved])).toEqual([["crewbot", false], ["baseline", false]]);
+      for (const a of attempts) expect(a.status).toMatch(status);
+      expect(summarise(attempts).failures.map((f) => f.scaffold)).toEqual(["crewbot", "baseline"]);
+    } finally {
+      await fake.close();
+    }
+  }, 60_000);
 
   it("checks a task: its hidden tests fail on the start and pass with the reference change", async () => {
     const check = await checkTask(tasks[0]!, TARBALLS);
