@@ -5,7 +5,8 @@
  *  - checkout, and the app's figures (bench/app.ts): webhook latency, jobs' writes, an automatic review
  *  - throughput of 200 queued /plan jobs, embedded vs BullMQ with 1 and 2 workers, and peak RSS (bench/throughput.ts)
  *  - edits of one progress comment over a 30-minute job, and one installation's writes with 8 jobs at once (bench/progress.ts)
- * `BENCH_ONLY=review` (comma-separated: chain, cache, checkout, ack, plan, implement, review, throughput, edits) runs only those.
+ *  - a failed check suite on crewbot's PR → the ci-fix worker's first model request, with a 5 MB log (bench/ci-fix.ts)
+ * `BENCH_ONLY=review` (comma-separated: chain, cache, checkout, ack, plan, implement, review, throughput, edits, ci-fix) runs only those.
  */
 import { performance } from "node:perf_hooks";
 import { BudgetTracker, DEFAULT_BUDGETS } from "../src/agent/budget.js";
@@ -18,6 +19,7 @@ import { addWorktree, removeWorktree } from "../src/workspace/worktree.js";
 import { startFakeAnthropic, type FakeReply } from "../test/helpers/fake-anthropic.js";
 import { makeRepo, tempDir } from "../test/helpers/git-repo.js";
 import { benchApp } from "./app.js";
+import { ciFixBench } from "./ci-fix.js";
 import { checkoutBench } from "./checkout.js";
 import { cacheBench, overloadBench } from "./model.js";
 import { progressBench } from "./progress.js";
@@ -106,6 +108,8 @@ async function main() {
   if (selected("throughput")) for (const line of await throughputBench()) console.log(line);
 
   if (selected("edits")) for (const line of await progressBench()) console.log(line);
+
+  if (selected("ci-fix")) console.log(await ciFixBench());
 }
 
 await main();

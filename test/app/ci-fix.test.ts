@@ -163,7 +163,7 @@ describe("ci-fix on crewbot's own pull request", () => {
 
 describe("suites that are not crewbot's business", () => {
   const sha = "e".repeat(40);
-  it.each<[string, Record<string, unknown>, ((s: typeof sha) => unknown) | undefined]>([
+  it.each<[string, Record<string, unknown>, ((s: typeof sha) => nock.Body) | undefined]>([
     ["a person's branch", { headBranch: "feature-x" }, undefined],
     ["a fork's pull request (GitHub lists none for it)", { headBranch: "crewbot/issue-1-greet", fork: true }, undefined],
     ["a green suite", { headBranch: BRANCH, conclusion: "success" }, undefined],

@@ -189,6 +189,6 @@ describe("cleanLogTail", () => {
 function nockAnnotationsError(id: number) {
   nock(API).get(`/repos/${REPO_OWNER}/${REPO_NAME}/check-runs/${id}/annotations`).query(true).reply(500, { message: "Server Error" });
 }
-function nockLogsStatus(id: number, status: number, body: unknown) {
+function nockLogsStatus(id: number, status: number, body: nock.Body) {
   nock(API).get(`/repos/${REPO_OWNER}/${REPO_NAME}/actions/jobs/${id}/logs`).reply(status, body);
 }
