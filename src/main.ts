@@ -40,7 +40,7 @@ export async function start(options: StartOptions & Parameters<typeof run>[1] = 
     async (app, appOptions) => {
       crewbot = composeCrewbot(app, { env, runner: options.runner, stores });
       await crewbotApp(crewbot.triggers)(app, appOptions);
-      appOptions.addHandler((req, res) => crewbot!.web.handle(req, res)); // issue 7: /jobs, /auth/*
+      appOptions.addHandler((req, res) => crewbot!.web.handle(req, res)); // /jobs, /auth/*
       appOptions.addHandler(metricsHandler(crewbot.services.metrics, () => health(crewbot!)));
     },
     // GHE_HOST for every request and every installation token, the webhook handlers' and jobs' alike.
@@ -54,7 +54,7 @@ export async function start(options: StartOptions & Parameters<typeof run>[1] = 
     async stop() {
       // Stop taking jobs, let running ones finish (or end them with a clear comment), then close.
       if (worker) await crewbot!.runner.stop({ drain: true, timeoutMs: 60_000 });
-      crewbot!.web.close(); // issue 7: live transcript streams would hold the server open
+      crewbot!.web.close(); // live transcript streams would hold the server open
       await server.stop();
       await crewbot!.close();
     },

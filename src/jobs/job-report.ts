@@ -43,7 +43,7 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
   const octokit = await services.octokitFor(job.target.installationId);
   const token = await services.tokenFor(octokit);
   const writer = services.writerFor(job.target.installationId, octokit, [token]);
-  services.transcripts?.begin(job, [token]); // issue 7: the job's transcript, redacted with its token
+  services.transcripts?.begin(job, [token]); // redacted with the job's token too
   const reporter = jobReporter(job, writer, services.log, { editIntervalMs: services.limits.editIntervalMs });
   const progress: ProgressTracker = progressFromEvents(jobProgress(job, services.publicUrl));
 
@@ -70,7 +70,7 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
     },
     writer,
     event: (event) => {
-      services.transcripts?.append(job.id, event); // issue 7
+      services.transcripts?.append(job.id, event);
       reporter.update(progress.apply(event));
     },
     set: (patch) => reporter.update(progress.set(withLinks(patch))),
@@ -82,7 +82,7 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
       const state = progress.set({ ...withLinks(patch), terminal });
       // Another worker took the job over: its comment is theirs now.
       const lostLease = (ctx.signal.reason as { kind?: string } | undefined)?.kind === "lease-lost";
-      if (!lostLease) await services.transcripts?.end(job.id, terminal, statusLine(state)); // issue 7
+      if (!lostLease) await services.transcripts?.end(job.id, terminal, statusLine(state));
       if (!lostLease) await reporter.finish(state);
       return { state: endState(terminal), outcome: statusLine(state) };
     },

@@ -1,5 +1,5 @@
 /**
- * A job's transcript: what its agents did, as redacted entries stored with the job (issue 7).
+ * A job's transcript: what its agents did, as redacted entries stored with the job.
  * Full tool outputs stay in the job's artifacts; an entry keeps the tail and the artifact's name.
  */
 import type { AgentEvent } from "../agent/events.js";
