@@ -172,6 +172,11 @@ export class Timeline {
         ops.push(this.add(this.current(entry.agent, ops, entry.seq), { kind: "note", dom, level: "info", message }));
         break;
       }
+      case "model_wait": {
+        const message = `waiting for the model (${entry.reason}); try ${entry.attempt + 1} in ${formatDuration(entry.waitMs)}`;
+        ops.push(this.add(this.current(entry.agent, ops, entry.seq), { kind: "note", dom, level: "warn", message }));
+        break;
+      }
       case "visibility":
         break;
       case "log":

@@ -5,6 +5,7 @@ import { emptyUsage } from "../../src/agent/pricing.js";
 import { ProgressFormatter } from "../../src/cli/format.js";
 import { foldEvent, initialProgress } from "../../src/report/progress-state.js";
 import { renderProgress } from "../../src/report/render.js";
+import { Timeline } from "../../src/web/timeline.js";
 
 const wait: AgentEvent = { type: "model_wait", agent: "scout", attempt: 2, waitMs: 8000, reason: "529 overloaded_error: Overloaded" };
 const running = () => foldEvent(foldEvent(initialProgress("job-1", "plan"), { type: "run_start", agent: "scout", model: "m", tools: [] }), { type: "turn_start", agent: "scout", turn: 1 });
@@ -37,5 +38,17 @@ describe("CLI progress line", () => {
   it("prints the wait", () => {
     const formatter = new ProgressFormatter(() => ({ usage: emptyUsage(), costUsd: 0, estimate: false }));
     expect(formatter.format(wait)).toBe("[scout] waiting for the model: 529 overloaded_error: Overloaded · try 3 in 8s");
+  });
+});
+
+describe("transcript page", () => {
+  it("shows each wait as a note of the agent's step", () => {
+    const timeline = new Timeline(
+      { id: "job-1", state: "running", kind: "plan", repo: "o/r", number: 1, isPullRequest: false, sender: "octocat", request: "/plan", url: "https://github.com/o/r/issues/1", createdAt: 0 },
+      "/jobs/job-1/artifacts/",
+    );
+    timeline.apply({ type: "run_start", agent: "scout", model: "m", tools: [], at: 1, seq: 1 });
+    const ops = timeline.apply({ ...wait, at: 2, seq: 2 } as Parameters<Timeline["apply"]>[0]);
+    expect(JSON.stringify(ops)).toContain("waiting for the model (529 overloaded_error: Overloaded); try 3 in 8s");
   });
 });
