@@ -66,7 +66,7 @@ export class StepCommits {
    */
   async completeStep(n: number, note?: string): Promise<string> {
     const count = this.plan.steps.length;
-    if (n > count) throw new ToolError(`There is no step ${n}: the plan has ${count} step${count === 1 ? "" : "s"} (1–${count}).`);
+    if (n > count) throw new ToolError(`There is no step ${n}: the plan has ${count === 1 ? "1 step" : `${count} steps (1–${count})`}.`);
     if (!this.tracker.mark(n)) return `Step ${n} was already reported finished; nothing to do. Go on with the next step.`;
     await this.commitFinished(); // markers written in text before this call are committed first
     if (note) this.options.notes.push(`Step ${n}: ${oneLine(redact(note, [this.options.report.token]), 300)}`);

@@ -12,3 +12,14 @@ describe("DoneTracker", () => {
     expect(t.done).toEqual([1, 3]);
   });
 });
+
+describe("DoneTracker.mark (complete_step)", () => {
+  it("marks a step once, refuses steps the plan lacks, and a later marker for it is not news", () => {
+    const t = new DoneTracker(3);
+    expect(t.mark(2)).toBe(true);
+    expect(t.mark(2)).toBe(false);
+    expect([t.mark(0), t.mark(4)]).toEqual([false, false]);
+    expect(t.push("[DONE:2] [DONE:1]")).toEqual([1]);
+    expect(t.done).toEqual([1, 2]);
+  });
+});
