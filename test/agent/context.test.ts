@@ -92,4 +92,27 @@ describe("runAgent: context management", () => {
     expect(result.turns).toBe(7);
     expect(h.events.filter((e) => e.type === "usage")).toHaveLength(h.fake.requests.length);
   });
+
+  it("measures the context by the API's usage figures, not by characters", async () => {
+    const turns = [
+      { content: [toolUse("read", { path: "a" })] },
+      { content: [toolUse("read", { path: "b" })] },
+      // A small conversation by its characters, but the API counts 190k tokens of context (e.g. a large cached prefix).
+      { content: [toolUse("read", { path: "c" })], usage: { input_tokens: 50, cache_read_input_tokens: 189_000, cache_creation_input_tokens: 900, output_tokens: 50 } },
+      { text: "done" },
+    ];
+    const h = await harness((request) => (isSummary(request) ? { text: "summary" } : turns.shift()), { tools: [readTool(() => "z".repeat(400))] });
+    const result = await h.run({ contextWindow: 200_000 });
+
+    expect(result).toMatchObject({ stopReason: "done", text: "done" });
+    const compactions = h.events.filter((e) => e.type === "compaction");
+    expect(compactions.length).toBeGreaterThanOrEqual(1);
+    // 50 + 189,000 + 900 + 50 from the usage, plus an estimate of only the result added since.
+    expect(compactions[0]).toMatchObject({ beforeTokens: expect.any(Number) });
+    const before = (compactions[0] as { beforeTokens: number }).beforeTokens;
+    expect(before).toBeGreaterThanOrEqual(190_000);
+    expect(before).toBeLessThan(190_000 + 200);
+    const lastBeforeCompaction = h.fake.requests[2]!.body;
+    expect(JSON.stringify(lastBeforeCompaction).length / 4).toBeLessThan(5000); // what characters ÷ 4 would have said
+  });
 });
