@@ -45,12 +45,26 @@ export async function leaksOf(task: Task, m: Materialised): Promise<string[]> {
   return problems;
 }
 
+const OPEN_LICENCES = new Set(["MIT", "ISC", "BSD-2-Clause", "BSD-3-Clause", "0BSD", "Apache-2.0"]);
+
+/** The package says what the task says: its name, version and licence (an open one), and it needs no dependencies. */
+async function manifestProblems(task: Task, start: string): Promise<string[]> {
+  const manifest = JSON.parse(await readFile(path.join(start, "package.json"), "utf8")) as Record<string, unknown>;
+  const problems: string[] = [];
+  if (manifest.name !== task.package || manifest.version !== task.version) problems.push(`package.json is ${String(manifest.name)}@${String(manifest.version)}, not ${task.package}@${task.version}`);
+  if (manifest.license !== task.licence) problems.push(`package.json's licence is ${String(manifest.license)}, the task says ${task.licence}`);
+  if (!OPEN_LICENCES.has(task.licence)) problems.push(`licence ${task.licence} is not one the bench may use`);
+  const deps = Object.keys((manifest.dependencies as Record<string, string> | undefined) ?? {});
+  if (deps.length > 0 && task.setup.trim() === "") problems.push(`it has dependencies (${deps.join(", ")}) and no setup command`);
+  return problems;
+}
+
 export async function checkTask(task: Task, cacheDir: string): Promise<TaskCheck> {
   const work = await realpath(await mkdtemp(path.join(os.tmpdir(), `crewbot-bench-check-${task.id}-`)));
   const problems: string[] = [];
   try {
     const m = await materialise(task, cacheDir, path.join(work, "start"));
-    problems.push(...(await leaksOf(task, m)));
+    problems.push(...(await leaksOf(task, m)), ...(await manifestProblems(task, m.start)));
     const before = await grade(task, m.start);
     if (before.resolved) problems.push("the hidden tests pass on the task's start");
     const fixed = await freshCopy(m.start, path.join(work, "fixed"));

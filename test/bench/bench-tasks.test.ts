@@ -97,6 +97,15 @@ describe("bench:tasks on the fake Anthropic server", () => {
     const check = await checkTask(tasks[0]!, TARBALLS);
     expect(check).toEqual({ task: "escape-html", ok: true, problems: [] });
   }, 60_000);
+
+  it("refuses a task whose hidden tests pass at its start or fail with the reference change", async () => {
+    const withTest = (source: string): Task => ({ ...tasks[0]!, hidden: new Map([["x.test.mjs", `import { test } from 'node:test';\n${source}\n`]]) });
+    const passing = await checkTask(withTest("test('always', () => {});"), TARBALLS);
+    expect(passing.problems).toEqual(["the hidden tests pass on the task's start"]);
+    const failing = await checkTask(withTest("test('never', () => { throw new Error('no'); });"), TARBALLS);
+    expect(failing.ok).toBe(false);
+    expect(failing.problems[0]).toMatch(/^the hidden tests fail with the reference change/);
+  }, 60_000);
 });
 
 describe("the bench's summary", () => {
