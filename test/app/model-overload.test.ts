@@ -1,11 +1,13 @@
 /**
  * An overloaded model, end to end: a /plan whose model answers 529 three times (more than the
  * SDK's own two retries would cover) waits, says so in the progress comment, and ends ✅; one
- * whose model stays overloaded beyond CREWBOT_MODEL_RETRY_MINUTES ends ❌ naming the provider error.
+ * whose model stays overloaded beyond CREWBOT_MODEL_RETRY_MINUTES ends ❌ naming the provider error;
+ * one whose prompt the API finds too long compacts its context and goes on to the plan.
  */
 import nock from "nock";
 import { expect, it } from "vitest";
 import { issueCommentCreated } from "../fixtures/payloads.js";
+import { promptTooLong } from "../helpers/fake-anthropic.js";
 import { useNock } from "../helpers/github.js";
 import { API, mockInstallationToken, mockPermission, mockRepoConfig, REPO_PATH, startStack } from "./harness.js";
 
@@ -70,6 +72,36 @@ it("gives up after CREWBOT_MODEL_RETRY_MINUTES and ends ❌ with the provider er
       /^❌ Failed: step 1 \(scout\): provider error: 529 Overloaded \(still failing after \d+ attempts over 1 s; CREWBOT_MODEL_RETRY_MINUTES is 1 s\) · /,
     );
     expect(stack.fake.requests.length).toBeGreaterThanOrEqual(3);
+  } finally {
+    await stack.stop();
+  }
+});
+
+it("compacts the context when the API says the prompt is too long, and goes on to the plan", async () => {
+  const turns = [
+    { content: [{ type: "tool_use" as const, name: "read", input: { path: "README.md" } }] },
+    { content: [{ type: "tool_use" as const, name: "ls", input: {} }] },
+    { content: [{ type: "tool_use" as const, name: "grep", input: { pattern: "Hello" } }] },
+    promptTooLong(30_000, 25_000),
+    { text: "Scout report: one README." },
+    { text: "## Plan\n1. Fix the README" },
+  ];
+  // The summary request is the one without tools.
+  const stack = await startStack((request) => (request.body.tools ? turns.shift() : { text: "Summary: README.md read, nothing else found." }));
+  try {
+    const payload = issueCommentCreated("/plan", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
+    const edits: string[] = [];
+    mockPlanJob(payload, edits);
+    const job = await stack.runToEnd("issue_comment", payload, "delivery-too-long");
+
+    expect(job.state).toBe("succeeded");
+    expect(edits.at(-1)).toMatch(/^✅ Done · /);
+    expect(edits.at(-1)).toContain("## Plan\n- [ ] Fix the README");
+    const summaries = stack.fake.requests.filter((r) => !r.body.tools);
+    expect(summaries).toHaveLength(1);
+    // The request after the refusal carries the summary instead of the turns it replaced.
+    const retried = stack.fake.requests[stack.fake.requests.indexOf(summaries[0]!) + 1]!.body;
+    expect(JSON.stringify(retried.messages)).toContain("Summary: README.md read, nothing else found.");
   } finally {
     await stack.stop();
   }
