@@ -152,7 +152,7 @@ describe("configCommand", () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toEqual([]);
     expect(YAML.parse(r.stdout)).toEqual(mergeConfig(DEFAULT_CONFIG, YAML.parse(text)));
-    expect(YAML.parse(r.stdout)).toMatchObject({ review: { paths: { include: ["**"], exclude: ["docs/**"] } }, budgets: { maxTurns: 60 } });
+    expect(YAML.parse(r.stdout)).toMatchObject({ review: { paths: { include: ["**"], exclude: ["docs/**"] } }, budgets: { maxTurns: 200 } });
   });
 
   it("prints an invalid file's problems instead of a config", async () => {
