@@ -35,10 +35,18 @@ function mockPlanJob(payload: ReturnType<typeof issueCommentCreated>, edits: str
     .reply(200, { id: 9001 });
 }
 
-it("waits out a model that answers 529 three times, says it is waiting, and ends ✅", async () => {
+it("waits out a model that answers 529 three times and breaks off a reply, says it is waiting, and ends ✅", async () => {
   // The last wait is long enough for an edit between GitHub's spaced writes.
   const stack = await startStack(
-    [overloaded(50), overloaded(50), overloaded(2500), { text: "Scout report: one README." }, { text: "## Plan\n1. Fix the README" }],
+    [
+      overloaded(50),
+      overloaded(50),
+      overloaded(2500),
+      { text: "Scout report: one README." },
+      // The planner's first reply breaks off after two of its three text deltas: dropped, asked again.
+      { text: "## Plan\n1. Fix the README", streamError: { type: "overloaded_error", message: "Overloaded", afterEvents: 4 } },
+      { text: "## Plan\n1. Fix the README" },
+    ],
     { env: { CREWBOT_EDIT_INTERVAL_S: "0.05" } },
   );
   try {
@@ -53,7 +61,8 @@ it("waits out a model that answers 529 three times, says it is waiting, and ends
     const waiting = edits.filter((b) => b.startsWith("⏳ Waiting for the model · scout"));
     expect(waiting.length).toBeGreaterThanOrEqual(1);
     expect(waiting[0]).toContain("Waiting for the model: `529 overloaded_error: Overloaded`; try 4 in 3s");
-    expect(stack.fake.requests).toHaveLength(5);
+    expect(edits.at(-1)!.split("Fix the README")).toHaveLength(2); // once: the dropped part is not repeated
+    expect(stack.fake.requests).toHaveLength(6);
   } finally {
     await stack.stop();
   }
