@@ -38,7 +38,7 @@ export interface CheckSuitePayload {
 /** crewbot's own app, whose suites (its `crewbot/review` check) never count. */
 export interface OwnApp {
   id?: number;
-  slug: string;
+  slug?: string;
 }
 
 export type CheckSuiteDecision = { action: "verify"; number: number } | { action: "ignore"; reason: string };
@@ -48,7 +48,7 @@ export function decideCheckSuite(payload: CheckSuitePayload, own: OwnApp): Check
   if (payload.action !== "completed") return { action: "ignore", reason: `action ${payload.action}` };
   if (!FAILED.has(suite.conclusion ?? "")) return { action: "ignore", reason: `the suite's conclusion is ${suite.conclusion ?? "none"}` };
   if (!payload.installation) return { action: "ignore", reason: "no installation in the payload" };
-  if ((own.id !== undefined && suite.app?.id === own.id) || (suite.app?.slug !== undefined && suite.app.slug === own.slug)) {
+  if ((own.id !== undefined && suite.app?.id === own.id) || (own.slug !== undefined && suite.app?.slug === own.slug)) {
     return { action: "ignore", reason: "the suite is crewbot's own" };
   }
   if (!suite.head_branch?.startsWith(CREWBOT_BRANCH_PREFIX)) return { action: "ignore", reason: `branch ${suite.head_branch ?? "(none: a fork)"} is not one of crewbot's` };

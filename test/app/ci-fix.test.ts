@@ -27,12 +27,31 @@ beforeAll(async () => {
   const server = createServer((req, res) => {
     seen.push(req.headers);
     res.writeHead(200, { "content-type": "text/plain" });
+    if (req.url?.startsWith("/big")) return void serveBig(res);
     res.end(`2026-12-01T10:00:00.0000000Z ##[group]Run npm test\n2026-12-01T10:00:01.0000000Z \u001b[31mnot ok 1 - greets with hi (${req.url})\u001b[0m\n2026-12-01T10:00:02.0000000Z ##[error]Process completed with exit code 1.\n`);
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   logHost = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, server };
 });
 afterAll(() => new Promise<void>((r) => logHost.server.close(() => r())));
+
+const BIG_LAST = "2026-12-01T10:09:59.0000000Z \u001b[1;31mFAIL\u001b[0m src/greet.test.ts > greets with hi\n2026-12-01T10:10:00.0000000Z ##[endgroup]\n";
+
+/** A 50 MB log, written in pieces: colour codes, group markers and timestamps on every line, the failure at the end. */
+function serveBig(res: import("node:http").ServerResponse) {
+  const line = "2026-12-01T10:00:00.0000000Z ##[group]\u001b[36mstep\u001b[0m compiling 1234 of 99999\n";
+  const block = line.repeat(Math.ceil(65536 / line.length));
+  let left = 50 * 1024 * 1024 - BIG_LAST.length;
+  const pump = () => {
+    while (left > 0) {
+      const piece = block.slice(0, Math.min(left, block.length));
+      left -= piece.length;
+      if (!res.write(piece)) return void res.once("drain", pump);
+    }
+    res.end(BIG_LAST);
+  };
+  pump();
+}
 
 /** The pull request as `GET …/pulls/2` answers: crewbot's, open, from its branch of this repository. */
 function pull(sha: string, o: { state?: string; ref?: string; headRepo?: string } = {}) {
@@ -159,6 +178,40 @@ describe("ci-fix on crewbot's own pull request", () => {
     expect(stack.fake.requests).toEqual([]);
     expect(stack.git.requests).toEqual([]);
   });
+});
+
+describe("ci-fix with bad input", () => {
+  it("a 50 MB log full of escape codes and group markers, an annotation on a missing file, a run without output, a refused log: the job runs with what could be read", async () => {
+    const stack = await startStack([{ content: [use("write", { path: "greet.txt", content: "hi\n" })] }, DONE], { files: { "greet.txt": "hello\n" } });
+    const sha = await crewbotBranch(stack);
+    mockInstallationToken();
+    mockBotUser();
+    const edits: string[] = [];
+    mockRound(sha, 401, edits);
+    mockSuiteCheckRuns(9500, [
+      checkRun({ id: 801, name: "build", output: { title: "Build failed", annotations_count: 1 } }),
+      checkRun({ id: 802, name: "external-ci", app: { id: 4, slug: "external-ci" }, output: null }),
+      checkRun({ id: 803, name: "e2e", output: { summary: "timed out", annotations_count: 0 }, conclusion: "timed_out" }),
+    ]);
+    mockAnnotations(801, [{ path: "src/missing.ts", start_line: 4, end_line: 4, annotation_level: "failure", message: "Cannot find name 'greet'.", title: null, raw_details: null, blob_href: "", start_column: null, end_column: null }]);
+    mockJobLogRedirect(801, `${logHost.url}/big?sig=1`);
+    nock(API).get(`${REPO_PATH}/actions/jobs/803/logs`).reply(403, { message: "Resource not accessible by integration" });
+
+    const job = await stack.runToEnd("check_suite", checkSuiteCompleted({ suiteId: 9500, headSha: sha, headBranch: BRANCH, cloneUrl: stack.cloneUrl }), "suite-bad");
+
+    expect(job.outcome).toMatch(/^✅ Done/);
+    const prompt = promptOf(stack.fake.requests[0]!.body);
+    expect(prompt).toContain("src/missing.ts:4 (this file is not in the checkout) [failure] Cannot find name 'greet'.");
+    expect(prompt).toContain("(this check run has no output)");
+    expect(prompt).toContain("FAIL src/greet.test.ts > greets with hi");
+    expect(prompt).toContain("52,428,800 bytes");
+    expect(prompt).toContain("its job's log could not be read (GitHub answered 403: Resource not accessible by integration; the app needs the actions: read permission");
+    expect(prompt).not.toContain("\\u001b");
+    expect(prompt).not.toContain("##[");
+    expect(prompt.length).toBeLessThan(200_000);
+    expect(edits.at(-1)).toContain("`e2e`: its job's log could not be read");
+    expect(gitSync(stack.remoteDir, "show", `${BRANCH}:greet.txt`)).toBe("hi\n");
+  }, 60_000);
 });
 
 describe("suites that are not crewbot's business", () => {
