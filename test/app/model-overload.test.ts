@@ -4,7 +4,9 @@
  * whose model stays overloaded beyond CREWBOT_MODEL_RETRY_MINUTES ends ❌ naming the provider error;
  * one whose prompt the API finds too long compacts its context and goes on to the plan.
  */
+import { Writable } from "node:stream";
 import nock from "nock";
+import pino from "pino";
 import { expect, it } from "vitest";
 import { issueCommentCreated } from "../fixtures/payloads.js";
 import { promptTooLong } from "../helpers/fake-anthropic.js";
@@ -111,6 +113,20 @@ it("compacts the context when the API says the prompt is too long, and goes on t
     // The request after the refusal carries the summary instead of the turns it replaced.
     const retried = stack.fake.requests[stack.fake.requests.indexOf(summaries[0]!) + 1]!.body;
     expect(JSON.stringify(retried.messages)).toContain("Summary: README.md read, nothing else found.");
+  } finally {
+    await stack.stop();
+  }
+});
+
+it("at start, asks the endpoint for its model list and says when it has none, without failing", async () => {
+  const lines: string[] = [];
+  const sink = new Writable({ write: (chunk, _e, done) => (lines.push(String(chunk)), done()) });
+  const stack = await startStack([], { runner: false, log: pino({ level: "info" }, sink) });
+  try {
+    const told = () => lines.find((l) => l.includes("configured models not checked"));
+    for (let i = 0; i < 100 && !told(); i++) await new Promise((r) => setTimeout(r, 50));
+    // The fake, like some compatible endpoints, has no GET /v1/models.
+    expect(told()).toMatch(/the model endpoint gave no model list \(404 .*\); configured models not checked/);
   } finally {
     await stack.stop();
   }
