@@ -97,7 +97,7 @@ describe("/implement that stops part-way", () => {
 
     const job = await stack.runToEnd("issue_comment", payload, "implement-partial");
 
-    expect(job.outcome).toMatch(/^⏸ Stopped: turn budget reached \(4 turns\)/);
+    expect(job.outcome).toMatch(/^⏸ Stopped: turn budget reached \(4 turns\) for the job \(budgets\.maxTurns\)/);
     const branch = "crewbot/issue-1-spelling-error-in-the-readme-file";
     expect(gitSync(stack.remoteDir, "log", "--format=%s", branch, "^main").trim().split("\n")).toEqual([
       "Remaining changes for: Spelling error in the README file",
