@@ -63,7 +63,8 @@ export function redactingFetch(secrets: Array<string | undefined>, base: typeof 
 export function describeProviderError(err: unknown): string {
   if (err instanceof ModelRetriesExhausted) {
     const last = describeProviderError(err.last);
-    return `${last} (still failing after ${err.attempts} attempts over ${minutes(err.waitedMs)}; ${MODEL_RETRY_VARIABLE} is ${minutes(err.maxMs)})`;
+    const attempts = `${err.attempts} attempt${err.attempts === 1 ? "" : "s"}`;
+    return `${last} (still failing after ${attempts} over ${minutes(err.waitedMs)}; ${MODEL_RETRY_VARIABLE} is ${minutes(err.maxMs)})`;
   }
   if (err instanceof Anthropic.APIError) {
     const status = statusOf(err);

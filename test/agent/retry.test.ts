@@ -94,7 +94,7 @@ describe("runAgent: retries", () => {
     const h = await harness([{ error: { status: 429, message: "Slow down", headers: { "retry-after": "3600" } } }]);
     const result = await h.run();
     expect(result.error).toBe(
-      "provider error: 429 Slow down (still failing after 1 attempts over 0 s; CREWBOT_MODEL_RETRY_MINUTES is 10 min)",
+      "provider error: 429 Slow down (still failing after 1 attempt over 0 s; CREWBOT_MODEL_RETRY_MINUTES is 10 min)",
     );
     expect(h.retryClock.waits).toEqual([]);
   });
