@@ -104,7 +104,7 @@ export function retryReason(err: unknown): string | undefined {
   return undefined;
 }
 
-const DROPPED = /terminated|socket hang up|ECONNRESET|EPIPE|other side closed|premature close|aborted/i;
+const DROPPED = /terminated|socket hang up|ECONNRESET|EPIPE|other side closed|premature close/i;
 
 function isDroppedConnection(err: Error): boolean {
   const cause = (err as { cause?: unknown }).cause;
