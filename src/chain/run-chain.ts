@@ -168,7 +168,7 @@ function failed(
  */
 function budgetReason(name: BudgetName, agent: AgentDefinition, turns: number, budget: BudgetTracker): string {
   if (name === "maxTurns" && agent.maxTurns !== undefined && turns >= agent.maxTurns && budget.turns < budget.limits.maxTurns) {
-    return `turn limit of the ${agent.name} reached (${agent.maxTurns} turns, its own maxTurns)`;
+    return `turn limit of the ${agent.name} reached (${agent.maxTurns} turn${agent.maxTurns === 1 ? "" : "s"}, its own maxTurns)`;
   }
   return `${describeBudget(name, budget.limits)} for the job (budgets.${name})`;
 }

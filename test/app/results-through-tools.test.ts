@@ -67,6 +67,16 @@ describe("/plan with a real model's plan", () => {
   });
 });
 
+describe("which budget stopped a job", () => {
+  it("an agent's own turn cap is named as such in the final comment, not as the job's turn budget", async () => {
+    const scout = "---\nname: scout\ndescription: A scout with one turn.\nmaxTurns: 1\n---\nExplore.\n";
+    const stack = await startStack([{ content: [use("read", { path: "README.md" })] }], { files: { "README.md": "# Hello\n", ".github/crewbot/agents/scout.md": scout } });
+    const { job, final } = await runPlan(stack, "plan-agent-cap");
+    expect(job.outcome).toMatch(/^⏸ Stopped: turn limit of the scout reached \(1 turn, its own maxTurns\)/);
+    expect(final).toMatch(/^⏸ Stopped: turn limit of the scout reached \(1 turn, its own maxTurns\)/);
+  });
+});
+
 /** GitHub's side of /implement up to the draft PR. */
 function mockImplementJob(stack: Stack, edits: string[], payload: ReturnType<typeof issueCommentCreated>, pr: { body?: any }) {
   mockInstallationToken();
