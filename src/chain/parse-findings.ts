@@ -20,7 +20,7 @@ export function severityOf(title: string): Severity | undefined {
   const has = (words: string) => new RegExp(`(^| )(${words})( |$)`).test(title);
   if (has("critical|blockers?|blocking|must fix|high (severity|priority)")) return "critical";
   if (has("suggestions?|suggested|nits?|nitpicks?|nitpicking|minor|optional|improvements?|low (severity|priority)|polish|style|consider")) return "suggestion";
-  if (has("warnings?|major|important|should fix|medium|issues?|problems?|concerns?|bugs?")) return "warning";
+  if (has("warnings?|major|important|should fix|medium|issues?|problems?|concerns?|bugs?|findings?")) return "warning";
   return undefined;
 }
 

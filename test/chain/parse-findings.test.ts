@@ -74,6 +74,7 @@ describe("parseReview", () => {
     ["Nitpicks", "## Nitpicks\n- a.ts:1 - x", "suggestion"],
     ["Minor issues (minor wins over issues)", "## Minor Issues\n- a.ts:1 - x", "suggestion"],
     ["Nits label", "Nits:\n- a.ts:1 - x", "suggestion"],
+    ["Findings (no severity named: a warning)", "## Findings\n- a.ts:1 - x", "warning"],
   ])("%s", (_name, text, severity) => {
     expect(parseReview(text).findings).toEqual([{ path: "a.ts", line: 1, severity, text: "x" }]);
   });
