@@ -32,6 +32,8 @@ export async function leaksOf(task: Task, m: Materialised): Promise<string[]> {
   const problems: string[] = [];
   const commits = (await git(m.start, "rev-list", "--all")).trim().split("\n");
   if (commits.length !== 1) problems.push(`the start has ${commits.length} commits; it must have exactly one`);
+  const untracked = (await git(m.start, "status", "--porcelain", "--ignored")).trim();
+  if (untracked !== "") problems.push(`the start's commit does not hold every file: ${untracked.split("\n").slice(0, 5).join(", ")}`);
   const files = await filesOf(m.start);
   if (files.some((f) => f.includes(HIDDEN_DIR) || f.startsWith("hidden"))) problems.push("a hidden test directory is in the checkout");
   const sources = await Promise.all(files.map((f) => readFile(path.join(m.start, f), "utf8").catch(() => "")));

@@ -95,8 +95,11 @@ export async function tarball(task: TaskMeta, cacheDir: string): Promise<string>
   return file;
 }
 
+// Our own git runs, not a player's: no user or system config (templates, hooks, signing) shapes the start.
 const GIT_ENV = {
-  ...process.env,
+  PATH: process.env.PATH ?? "/usr/bin:/bin",
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
   GIT_AUTHOR_NAME: "crewbot bench",
   GIT_AUTHOR_EMAIL: "bench@crewbot.invalid",
   GIT_COMMITTER_NAME: "crewbot bench",
@@ -121,16 +124,22 @@ export async function materialise(task: Task, cacheDir: string, into: string): P
   const tgz = await tarball(task, cacheDir);
   await mkdir(into, { recursive: true });
   await run("tar", ["xzf", tgz, "-C", into, "--strip-components=1", "--no-same-owner"]);
+  // The repository first, so `git apply` works relative to it even when the temp dir is inside another one.
+  await git(into, "init", "-q", "-b", "main");
   const patchFile = path.join(task.dir, "break.patch");
-  const touched = (await run("git", ["apply", "--numstat", patchFile], { cwd: into })).stdout
+  const touched = (await git(into, "apply", "--numstat", patchFile))
     .trim()
     .split("\n")
     .map((line) => line.split("\t")[2]!);
   const fixedFiles = new Map<string, string>();
-  for (const f of touched) fixedFiles.set(f, await readFile(path.join(into, f), "utf8"));
-  await run("git", ["apply", "--whitespace=nowarn", patchFile], { cwd: into });
-  await git(into, "init", "-q", "-b", "main");
-  await git(into, "add", "-A");
+  for (const f of touched) {
+    // The scripted oracle restores files with `write`: a break may change or delete files, never add one.
+    if (!existsSync(path.join(into, f))) throw new Error(`task ${task.id}: break.patch adds ${f}; a break may only change or delete files`);
+    fixedFiles.set(f, await readFile(path.join(into, f), "utf8"));
+  }
+  await git(into, "apply", "--whitespace=nowarn", patchFile);
+  // Forced: a .gitignore shipped in the tarball must not keep files out of crewbot's worktree (made from HEAD).
+  await git(into, "add", "-A", "--force");
   await git(into, "commit", "-q", "-m", `${task.package}@${task.version}`);
   return { start: into, reference: await reverseDiff(into, fixedFiles), fixedFiles };
 }
@@ -216,7 +225,7 @@ export async function applyDiff(checkout: string, diff: string): Promise<void> {
   const file = path.join(await mkdtemp(path.join(os.tmpdir(), "crewbot-bench-diff-")), "changes.patch");
   await writeFile(file, diff);
   try {
-    await run("git", ["apply", "--whitespace=nowarn", "--binary", file], { cwd: checkout });
+    await git(checkout, "apply", "--whitespace=nowarn", "--binary", file);
   } finally {
     await rm(path.dirname(file), { recursive: true, force: true });
   }
