@@ -1,6 +1,7 @@
 import type { ApplicationFunction } from "probot";
 import { onComment } from "./triggers/on-comment.js";
 import { onCommentEdited } from "./triggers/on-comment-edited.js";
+import { onLabeled } from "./triggers/on-label.js";
 import { onPullRequest } from "./triggers/on-pull-request.js";
 import { onCheckSuite } from "./triggers/on-check-suite.js";
 import type { InstallationPayload } from "./installations/events.js";
@@ -12,6 +13,7 @@ export function crewbotApp(deps: TriggerDeps): ApplicationFunction {
     app.on("issue_comment.created", (context) => onComment(context, deps));
     app.on("pull_request_review_comment.created", (context) => onComment(context, deps));
     app.on("issue_comment.edited", (context) => onCommentEdited(context, deps));
+    app.on("issues.labeled", (context) => onLabeled(context, deps));
     app.on("installation", (context) => deps.installationEvent("installation", context.payload as unknown as InstallationPayload));
     app.on("installation_repositories", (context) =>
       deps.installationEvent("installation_repositories", context.payload as unknown as InstallationPayload),

@@ -32,17 +32,18 @@ import type { JobRecord } from "../queue/types.js";
 import { GitHubWriter, WriteGate } from "../report/github-writer.js";
 import { endJobComment } from "../report/job-comment.js";
 import { redact, redactingLogger, secretsFromEnv } from "../report/redact.js";
-import { detectSandbox } from "../tools/sandbox.js";
+import { describeSandbox, sandboxFor, sandboxPolicy } from "../tools/sandbox-policy.js";
+import { LabelTriggers } from "../config/label-triggers.js";
 import { createAct, enqueueJob } from "../triggers/act.js";
 import { Admission, commandRateLimit } from "../triggers/admission.js";
 import { Background } from "../triggers/background.js";
 import type { TriggerDeps } from "../triggers/deps.js";
 import { MirrorStore } from "../workspace/mirror.js";
 import { dataDir as dataDirOf } from "../jobs/job-dirs.js";
-import { openTranscripts, type Transcripts } from "../transcripts/index.js"; // issue 7
+import { openTranscripts, type Transcripts } from "../transcripts/index.js";
 import { activeIn, DAY_MS, jobDirsTarget, jobsTarget, reviewsTarget, startRetention, type RetentionTarget } from "../queue/retention.js";
 import { sqliteInstallationsTargets } from "../installations/usage-retention.js";
-import { createWebHandler, type WebHandler } from "../web/handler.js"; // issue 7
+import { createWebHandler, type WebHandler } from "../web/handler.js";
 
 export interface CrewbotOptions {
   env: NodeJS.ProcessEnv;
@@ -94,7 +95,13 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const stores = options.stores ?? sqliteStores(dataDir);
   const { queue } = stores;
   const metrics = options.metrics ?? new Metrics(queueDepth(queue));
-  const transcripts = openTranscripts({ env, dataDir, secrets: operatorSecrets, log, autoPrune: false }); // issue 7; pruned by the retention sweep
+  const transcripts = openTranscripts({ env, dataDir, secrets: operatorSecrets, log, autoPrune: false }); // pruned by the retention sweep
+  // Probed once at start (a bad policy variable stops the app here), told in one log line and the gauges.
+  const sandbox = sandboxFor(env, sandboxPolicy(env));
+  void sandbox.then((info) => {
+    (info.available || info.allowUnsandboxed ? log.info : log.warn).call(log, describeSandbox(info));
+    metrics.sandbox(info);
+  });
   const services: JobServices = {
     octokitFor: async (installationId) => {
       const octokit = (await app.auth(installationId)) as InstallationOctokit;
@@ -104,7 +111,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
     tokenFor: async (octokit, options) => (await installationToken(octokit, options)).token,
     writerFor,
     anthropic: () => createClient({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, env, retry: modelSettings.retry }),
-    sandbox: () => detectSandbox(),
+    sandbox: () => sandbox,
     mirrors: new MirrorStore({ dataDir }),
     dataDir,
     publicUrl,
@@ -112,7 +119,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
     botIdentity: botIdentityResolver(env, appSlug),
     reviews: stores.reviews,
     ciFixRounds: stores.ciFixRounds,
-    transcripts: transcripts.recorder, // issue 7
+    transcripts: transcripts.recorder,
     metrics,
     limits,
     usage: installations,
@@ -143,9 +150,10 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
     logger: log,
   });
   const background = new Background(log);
+  const labelTriggers = new LabelTriggers(log);
   const actDeps = { queue, runner, writerFor, background, publicUrl, log };
   const act = createAct(actDeps);
-  const web = createWebHandler({ env, publicUrl, queue, store: transcripts.store, dataDir, secrets: operatorSecrets, log }); // issue 7
+  const web = createWebHandler({ env, publicUrl, queue, store: transcripts.store, dataDir, secrets: operatorSecrets, log });
   return {
     triggers: {
       log,
@@ -156,21 +164,22 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
       appSlug,
       ...(Number.isSafeInteger(Number(env.APP_ID)) && env.APP_ID ? { appId: Number(env.APP_ID) } : {}),
       admission: new Admission(commandRateLimit(limits)), // redeliveries and the per-person rate limit (CREWBOT_COMMANDS_*)
-      coverage: async (installationId, repository) => coverageRefusal(await installations.get(installationId), repository), // issue 8
+      coverage: async (installationId, repository) => coverageRefusal(await installations.get(installationId), repository),
+      labelTriggers: (octokit, owner, repo) => labelTriggers.get(octokit, owner, repo),
     },
     runner,
     queue,
     queueKind: stores.kind,
     background,
     services,
-    transcripts, // issue 7
-    web, // issue 7
+    transcripts,
+    web,
     async close() {
       await retention.stop();
       await background.idle();
       await stores.close();
-      web.close(); // issue 7
-      await transcripts.close(); // issue 7
+      web.close();
+      await transcripts.close();
       await installations.close();
     },
   };

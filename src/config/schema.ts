@@ -30,9 +30,22 @@ const chainName = z
   .string(expect("a chain name"))
   .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, expect("a chain name such as implement or implement-and-review"));
 
+/** A label name as GitHub allows it (at most 50 characters); "" turns that label trigger off. */
+const labelName = z.string(expect("a label name, or \"\" to turn it off")).max(50, expect("a label name of at most 50 characters"));
+
 export const ConfigSchema = z.strictObject({
   commands: z
     .strictObject({ plan: flag(true), implement: flag(true), review: flag(true) }, expect("a map of commands to true or false"))
+    .prefault({}),
+  triggers: z
+    .strictObject(
+      {
+        labels: z
+          .strictObject({ plan: labelName.default("crewbot:plan"), implement: labelName.default("crewbot:implement") }, expect("a map with plan and implement"))
+          .prefault({}),
+      },
+      expect("a map of trigger settings"),
+    )
     .prefault({}),
   review: z
     .strictObject(

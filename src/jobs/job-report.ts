@@ -5,7 +5,7 @@ import type { TokenProvider } from "../workspace/push.js";
 import type { EndState } from "../queue/job-queue.js";
 import type { EndResult, JobContext } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
-import { jobProgress, jobReporter } from "../report/job-comment.js";
+import { jobProgress, jobReporter, removeTriggerLabel } from "../report/job-comment.js";
 import { progressFromEvents, type ProgressTracker } from "../report/progress-state.js";
 import { statusLine } from "../report/render.js";
 import type { ProgressState, Terminal } from "../report/types.js";
@@ -51,6 +51,7 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
     await reporter.acknowledge({ commentId: job.trigger.commentId, kind: job.trigger.commentKind ?? "issue_comment" });
   }
   const commentId = await reporter.start(progress.state);
+  await removeTriggerLabel(job, writer, services.log);
   if (commentId !== undefined && commentId !== job.progressCommentId) await ctx.update({ progressCommentId: commentId });
   // Elapsed time moves between events too (a long bash call sends none); the edit is coalesced anyway.
   const tick = setInterval(() => reporter.update(progress.state), TICK_MS);

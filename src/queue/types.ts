@@ -30,6 +30,8 @@ export interface JobTrigger {
   commentCreatedAt?: string;
   /** A review comment's place in the diff and its thread, as it was when the command was written. */
   reviewComment?: ReviewCommentPlace;
+  /** The label whose adding started the job (`crewbot:plan`): removed when the job starts, so adding it again runs again. */
+  label?: string;
 }
 
 /** Where a review comment sits: the feedback's place for the worker, and the thread crewbot answers in. */

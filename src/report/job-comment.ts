@@ -13,7 +13,23 @@ export function jobReporter(job: JobRecord, writer: GitHubWriter, log?: ReportLo
 
 /** A job's first state: nothing done yet, the transcript linked. */
 export function jobProgress(job: JobRecord, publicUrl: string, extra: Partial<ProgressState> = {}): ProgressState {
-  return initialProgress(job.id, job.kind, { links: { transcript: transcriptUrl(publicUrl, job.id) }, ...extra });
+  const startedBy = job.trigger.label !== undefined ? { startedBy: { login: job.trigger.sender, label: job.trigger.label } } : {};
+  return initialProgress(job.id, job.kind, { links: { transcript: transcriptUrl(publicUrl, job.id) }, ...startedBy, ...extra });
+}
+
+/**
+ * The label that started a job comes off when the job takes it, so adding it again runs again.
+ * Already gone (404) is fine; any other refusal is logged and the job goes on.
+ */
+export async function removeTriggerLabel(job: JobRecord, writer: GitHubWriter, log: ReportLog): Promise<void> {
+  const name = job.trigger.label;
+  if (name === undefined) return;
+  const { owner, repo, number } = job.target;
+  try {
+    await writer.write("DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", { owner, repo, issue_number: number, name });
+  } catch (error) {
+    if ((error as { status?: number }).status !== 404) log.warn(`job ${job.id}: could not remove the label "${name}": ${(error as Error).message}`);
+  }
 }
 
 /** Ends the comment of a job that will not run its course (cancelled while queued, interrupted). */

@@ -49,6 +49,8 @@ export interface ProgressState {
   commands?: CommandSummary[];
   /** Short lines worth telling (a step refused, bash unavailable, …). */
   notes?: string[];
+  /** A job started by a label rather than a command: who added which label. */
+  startedBy?: { login: string; label: string };
   /** Set while a model request waits to be retried (overloaded, rate-limited); cleared when the model answers. */
   modelWait?: { reason: string; attempt: number; waitMs: number };
 }

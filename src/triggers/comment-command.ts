@@ -136,7 +136,7 @@ export function reviewCommentPlace(c: ReviewCommentFields): ReviewCommentPlace {
 }
 
 /** Where any job of this payload works: its target, its repository, and the issue or PR as it is now. */
-export function jobGround(payload: CommentPayload, isPullRequest: boolean): Pick<NewJob, "target" | "repo" | "subject"> {
+export function jobGround(payload: Pick<CommentPayload, "issue" | "pull_request" | "repository" | "installation">, isPullRequest: boolean): Pick<NewJob, "target" | "repo" | "subject"> {
   const subject = (payload.issue ?? payload.pull_request)!;
   const { repository } = payload;
   return {

@@ -27,6 +27,8 @@ export interface TriggerDeps {
    * removed), from crewbot's local record of installation events; undefined when it does.
    */
   coverage(installationId: number, repository: { id?: number; fullName: string }): Promise<string | undefined>;
+  /** The repository's `triggers.labels` (the defaults when its config cannot be read: the job then says why). */
+  labelTriggers(octokit: InstallationOctokit, owner: string, repo: string): Promise<{ plan: string; implement: string }>;
   /** Stores a job made without a comment (an automatic review) and wakes the runner. */
   enqueue(job: NewJob, octokit: InstallationOctokit): Promise<void>;
 }

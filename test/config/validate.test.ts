@@ -5,6 +5,7 @@ import { ConfigError, describeValue, keyName, parseConfig, validateConfig } from
 /** DESIGN.md §5, written out: the config of a repository without a file. */
 const DEFAULTS: CrewbotConfig = {
   commands: { plan: true, implement: true, review: true },
+  triggers: { labels: { plan: "crewbot:plan", implement: "crewbot:implement" } },
   review: {
     auto: true,
     authors: "trusted",
@@ -23,7 +24,7 @@ const DEFAULTS: CrewbotConfig = {
   transcripts: { public: false },
 };
 
-const TOP_KEYS = "commands, review, implement, budgets, models, sandbox, transcripts";
+const TOP_KEYS = "commands, triggers, review, implement, budgets, models, sandbox, transcripts";
 const REVIEW_KEYS = "auto, authors, drafts, ignoreAuthors, includeBots, ignoreLabels, ignoreTitles, paths, debounceSeconds";
 
 function problemsOf(input: unknown): string[] {
