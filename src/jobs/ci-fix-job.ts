@@ -58,7 +58,7 @@ export async function runCiFixJob(job: JobRecord, ctx: JobContext, services: Job
   if (pr.head.sha !== request.headSha) return quiet(`⏹ Superseded: the branch moved on to ${pr.head.sha.slice(0, 7)} after the failed suite`);
   if (pr.head.repo?.full_name.toLowerCase() !== pr.base.repo.full_name.toLowerCase()) return quiet("⏹ Cancelled: the pull request comes from a fork");
 
-  const claim = await rounds.claim(repoKey(owner, repo), number, limit);
+  const claim = await rounds.claim(repoKey(owner, repo), number, limit, job.id);
   if (claim.kind === "exhausted") {
     if (!claim.announce) return quiet(`⏹ Cancelled: no ci-fix rounds left (${claim.rounds} used); the stop was announced before`);
     const writer = services.writerFor(installationId, octokit);

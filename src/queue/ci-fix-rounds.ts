@@ -10,8 +10,11 @@ export type RoundClaim =
   | { kind: "exhausted"; rounds: number; announce: boolean };
 
 export interface CiFixRounds {
-  /** Atomically takes the next round when fewer than `limit` were used; else says so (announcing once). */
-  claim(repoKey: string, number: number, limit: number): Promise<RoundClaim>;
+  /**
+   * Atomically takes the next round when fewer than `limit` were used; else says so (announcing once).
+   * The same job claiming again (it was requeued after its worker died) gets its round back, not a new one.
+   */
+  claim(repoKey: string, number: number, limit: number, jobId: string): Promise<RoundClaim>;
   /** Gives `round` back when it is still the last one taken (a job stopped before it pushed anything). */
   release(repoKey: string, number: number, round: number): Promise<void>;
   /** The rounds used and whether the stop was announced; undefined when none were. */
@@ -26,6 +29,7 @@ export function checkRoundKey(repoKey: string, number: number): void {
   if (!Number.isSafeInteger(number) || number < 1) throw new TypeError("a pull request number must be a positive integer");
 }
 
-export function checkLimit(limit: number): void {
+export function checkLimit(limit: number, jobId: string): void {
   if (!Number.isSafeInteger(limit) || limit < 1) throw new TypeError("a rounds limit must be a whole number above 0");
+  if (typeof jobId !== "string" || !jobId) throw new TypeError("a claim needs the job's id");
 }

@@ -14,18 +14,20 @@ export interface RedisCiFixRoundsOptions {
   retentionDays?: number;
 }
 
-/** KEYS[1]: the hash. ARGV: limit, now, ms to keep. Returns {1, round} or {0, rounds used, announce 0/1}. */
+/** KEYS[1]: the hash. ARGV: limit, now, ms to keep, job id. Returns {1, round} or {0, rounds used, announce 0/1}. */
 const CLAIM = `
 local used = tonumber(redis.call('HGET', KEYS[1], 'rounds') or '0')
 local limit = tonumber(ARGV[1])
+if used > 0 and redis.call('HGET', KEYS[1], 'lastJob') == ARGV[4] then return {1, used} end
 if used < limit then
-  redis.call('HSET', KEYS[1], 'rounds', used + 1, 'stopped', 0, 'updatedAt', ARGV[2])
+  redis.call('HSET', KEYS[1], 'rounds', used + 1, 'stopped', 0, 'updatedAt', ARGV[2], 'lastJob', ARGV[4])
   redis.call('PEXPIRE', KEYS[1], ARGV[3])
   return {1, used + 1}
 end
 local stopped = redis.call('HGET', KEYS[1], 'stopped')
 if stopped == '1' then return {0, used, 0} end
 redis.call('HSET', KEYS[1], 'rounds', used, 'stopped', 1, 'updatedAt', ARGV[2])
+redis.call('HDEL', KEYS[1], 'lastJob')
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return {0, used, 1}
 `;
@@ -35,6 +37,7 @@ const RELEASE = `
 local used = tonumber(redis.call('HGET', KEYS[1], 'rounds') or '0')
 if used > 0 and used == tonumber(ARGV[1]) then
   redis.call('HSET', KEYS[1], 'rounds', used - 1, 'updatedAt', ARGV[2])
+  redis.call('HDEL', KEYS[1], 'lastJob')
   return 1
 end
 return 0
@@ -60,11 +63,11 @@ export class RedisCiFixRounds implements CiFixRounds {
     this.redis.defineCommand("crewbotCiFixRelease", { numberOfKeys: 1, lua: RELEASE });
   }
 
-  async claim(repoKey: string, number: number, limit: number): Promise<RoundClaim> {
+  async claim(repoKey: string, number: number, limit: number, jobId: string): Promise<RoundClaim> {
     checkRoundKey(repoKey, number);
-    checkLimit(limit);
+    checkLimit(limit, jobId);
     const claim = (this.redis as unknown as Scripted).crewbotCiFixClaim!;
-    const [taken, n, announce] = (await claim.call(this.redis, this.key(repoKey, number), String(limit), String(this.now()), String(this.keepMs))) as number[];
+    const [taken, n, announce] = (await claim.call(this.redis, this.key(repoKey, number), String(limit), String(this.now()), String(this.keepMs), jobId)) as number[];
     return taken === 1 ? { kind: "round", round: Number(n) } : { kind: "exhausted", rounds: Number(n), announce: announce === 1 };
   }
 

@@ -12,6 +12,7 @@ export interface SqliteCiFixRoundsOptions {
 interface Row {
   rounds: number;
   stopped: number;
+  last_job: string | null;
 }
 
 export class SqliteCiFixRounds implements CiFixRounds {
@@ -26,20 +27,21 @@ export class SqliteCiFixRounds implements CiFixRounds {
     this.stmt = statementCache(this.db);
   }
 
-  async claim(repoKey: string, number: number, limit: number): Promise<RoundClaim> {
+  async claim(repoKey: string, number: number, limit: number, jobId: string): Promise<RoundClaim> {
     checkRoundKey(repoKey, number);
-    checkLimit(limit);
+    checkLimit(limit, jobId);
     const key = repoKey.toLowerCase();
     return this.db
       .transaction((): RoundClaim => {
         const row = this.read(key, number);
         const used = row?.rounds ?? 0;
+        if (row?.last_job === jobId && used > 0) return { kind: "round", round: used };
         if (used < limit) {
-          this.write(key, number, used + 1, 0);
+          this.write(key, number, used + 1, 0, jobId);
           return { kind: "round", round: used + 1 };
         }
         const announce = !row?.stopped;
-        if (announce) this.write(key, number, used, 1);
+        if (announce) this.write(key, number, used, 1, null);
         return { kind: "exhausted", rounds: used, announce };
       })
       .immediate();
@@ -47,7 +49,7 @@ export class SqliteCiFixRounds implements CiFixRounds {
 
   async release(repoKey: string, number: number, round: number): Promise<void> {
     checkRoundKey(repoKey, number);
-    this.stmt("UPDATE ci_fix_rounds SET rounds = rounds - 1, updated_at = ? WHERE repo_key = ? AND number = ? AND rounds = ? AND rounds > 0").run(
+    this.stmt("UPDATE ci_fix_rounds SET rounds = rounds - 1, last_job = NULL, updated_at = ? WHERE repo_key = ? AND number = ? AND rounds = ? AND rounds > 0").run(
       this.now(),
       repoKey.toLowerCase(),
       number,
@@ -70,13 +72,14 @@ export class SqliteCiFixRounds implements CiFixRounds {
   }
 
   private read(key: string, number: number): Row | undefined {
-    return this.stmt("SELECT rounds, stopped FROM ci_fix_rounds WHERE repo_key = ? AND number = ?").get(key, number) as Row | undefined;
+    return this.stmt("SELECT rounds, stopped, last_job FROM ci_fix_rounds WHERE repo_key = ? AND number = ?").get(key, number) as Row | undefined;
   }
 
-  private write(key: string, number: number, rounds: number, stopped: number): void {
+  private write(key: string, number: number, rounds: number, stopped: number, lastJob: string | null): void {
     this.stmt(
-      `INSERT INTO ci_fix_rounds (repo_key, number, rounds, stopped, updated_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (repo_key, number) DO UPDATE SET rounds = excluded.rounds, stopped = excluded.stopped, updated_at = excluded.updated_at`,
-    ).run(key, number, rounds, stopped, this.now());
+      `INSERT INTO ci_fix_rounds (repo_key, number, rounds, stopped, last_job, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (repo_key, number) DO UPDATE SET rounds = excluded.rounds, stopped = excluded.stopped,
+         last_job = excluded.last_job, updated_at = excluded.updated_at`,
+    ).run(key, number, rounds, stopped, lastJob, this.now());
   }
 }

@@ -78,6 +78,7 @@ export const MIGRATIONS: readonly string[] = [
      number INTEGER NOT NULL,
      rounds INTEGER NOT NULL DEFAULT 0,
      stopped INTEGER NOT NULL DEFAULT 0,
+     last_job TEXT,
      updated_at INTEGER NOT NULL,
      PRIMARY KEY (repo_key, number)
    ) WITHOUT ROWID;`,
