@@ -105,15 +105,20 @@ function isPlanTitle(title: string | null): boolean {
   return title !== null && (title === PLAN || /(^| )plan/.test(title));
 }
 
+/** `Steps`, `Implementation Steps`, `Step-by-step` — but not `Steps to reproduce` (the bug, not the work). */
+function isStepsTitle(title: string | null): boolean {
+  return title !== null && /(^| )steps?( |$)/.test(title) && !/reproduc/.test(title);
+}
+
 /** Parses a plan; no section headed with "plan" (or `Plan:`) with numbered items → `steps: []`. */
 export function parsePlan(text: string): ParsedPlan {
   const all = sections(text, LABELS);
+  // A heading with "plan" first; only without one, a heading of steps (`## Implementation Steps`).
   let steps: PlanStep[] = [];
-  for (const section of all) {
-    if (!isPlanTitle(section.title)) continue;
-    const texts = planSteps(section.lines);
-    if (texts.length > 0) {
-      steps = texts.map((t, i) => ({ n: i + 1, text: t }));
+  for (const wanted of [isPlanTitle, isStepsTitle]) {
+    const section = all.find((s) => wanted(s.title) && planSteps(s.lines).length > 0);
+    if (section) {
+      steps = planSteps(section.lines).map((t, i) => ({ n: i + 1, text: t }));
       break;
     }
   }

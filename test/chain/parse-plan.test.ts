@@ -116,12 +116,15 @@ describe("parsePlan with a real model's headings", () => {
     ["Proposed plan, deeper level", "### Proposed plan\n1. a\n2. b"],
     ["Planned changes", "## Planned Changes\n1. a\n2. b"],
     ["decorated", "## 📋 **Step-by-step plan**\n1. a\n2. b"],
+    ["Implementation Steps, when no heading names a plan", "## Implementation Steps\n1. a\n2. b"],
+    ["a plan heading wins over a steps heading", "## Steps to reproduce\n1. run it\n\n## Steps\n1. x\n\n## Plan\n1. a\n2. b"],
   ])("%s", (_name, text) => {
     expect(parsePlan(text).steps).toEqual([{ n: 1, text: "a" }, { n: 2, text: "b" }]);
   });
 
   it("a heading that only contains the letters (Explanation) is not a plan; prose with a list under it gives no steps", () => {
     expect(parsePlan("## Explanation\n1. a\n2. b").steps).toEqual([]);
+    expect(parsePlan("## Steps to Reproduce\n1. a\n2. b").steps).toEqual([]);
     expect(parsePlan("I looked at the code and I think we should:\n1. a\n2. b").steps).toEqual([]);
   });
 
