@@ -20,7 +20,8 @@ import { loadTasks, TASKS_DIR } from "./tasks/task-set.js";
 
 const RESULTS_DIR = path.join(TASKS_DIR, "..", "results");
 const USAGE = `npm run bench:tasks -- [--tasks a,b] [--runs N] [--model id] [--concurrency N] [--player oracle|null]
-                        [--max-turns N] [--max-cost USD] [--max-minutes N] [--timeout-minutes N] [--out file.json] [--check]`;
+                        [--max-turns N] [--max-cost USD] [--max-minutes N] [--timeout-minutes N] [--out file.json]
+                        [--tarballs dir] [--check]`;
 
 function options() {
   const { values } = parseArgs({
