@@ -190,7 +190,7 @@ export async function readJobLog(options: CheckFailureOptions, jobId: number): P
   if (status >= 300 && status < 400) {
     const location = (response.headers as Record<string, string | undefined>).location;
     if (!location) throw new Error(`GitHub answered ${status} without a Location`);
-    const target = new URL(location, "https://api.github.com");
+    const target = new URL(location, response.url || "https://api.github.com");
     if (target.protocol !== "https:" && target.protocol !== "http:") throw new Error(`the log's address is not http(s): ${target.protocol}`);
     const fetched = await (options.fetch ?? fetch)(target, { redirect: "follow", signal: AbortSignal.timeout(LOG_TIMEOUT_MS) });
     if (!fetched.ok) throw new Error(`the log's storage answered ${fetched.status}`);
