@@ -53,7 +53,15 @@ export async function loadTasks(only?: string[]): Promise<Task[]> {
     .sort();
   const unknown = (only ?? []).filter((id) => !ids.includes(id));
   if (unknown.length > 0) throw new Error(`unknown task(s): ${unknown.join(", ")}; known: ${ids.join(", ")}`);
-  return Promise.all(ids.filter((id) => !only || only.includes(id)).map(loadTask));
+  const tasks = await Promise.all(ids.map(loadTask));
+  // The scripted players tell tasks apart by the issue's first line.
+  const titles = new Map<string, string>();
+  for (const t of tasks) {
+    const title = t.issue.split("\n")[0]!;
+    if (titles.has(title)) throw new Error(`tasks ${titles.get(title)} and ${t.id} have the same issue title "${title}"`);
+    titles.set(title, t.id);
+  }
+  return tasks.filter((t) => !only || only.includes(t.id));
 }
 
 async function loadTask(id: string): Promise<Task> {

@@ -93,6 +93,20 @@ describe("bench:tasks on the fake Anthropic server", () => {
     }
   }, 60_000);
 
+  it("holds both scaffolds to the same turn budget", async () => {
+    const fake = await startFakeAnthropic(() => ({ content: [{ type: "tool_use", name: "bash", input: { command: "ls" } }] }));
+    try {
+      const budgets = { ...DEFAULT_BUDGETS, maxTurns: 3 };
+      const { attempts } = await runSuite({ tasks: [tasks[1]!], runs: 1, model: "claude-sonnet-5-5", budgets, concurrency: 2, timeoutMs: 60_000, sandbox, tarballCache: TARBALLS, env, apiKey: "k", baseURL: fake.url });
+      expect(attempts.map((a) => [a.scaffold, a.status, a.turns, a.resolved])).toEqual([
+        ["crewbot", "stopped: maxTurns", 3, false],
+        ["baseline", "stopped: maxTurns", 3, false],
+      ]);
+    } finally {
+      await fake.close();
+    }
+  }, 60_000);
+
   it("checks a task: its hidden tests fail on the start and pass with the reference change", async () => {
     const check = await checkTask(tasks[0]!, TARBALLS);
     expect(check).toEqual({ task: "escape-html", ok: true, problems: [] });
