@@ -3,6 +3,7 @@ import path from "node:path";
 import { writeFile } from "node:fs/promises";
 import { BudgetTracker } from "../agent/budget.js";
 import type { EventSink } from "../agent/events.js";
+import { applyModelSettings } from "../agent/model-settings.js";
 import { createClient, hasApiKey } from "../agent/provider.js";
 import { loadDefinitions } from "../chain/definitions.js";
 import type { ContextSection } from "../chain/prompt.js";
@@ -53,9 +54,12 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
   }
 
   const mode = chainMode(chain);
-  // As the app: no sandbox, no commands for a write chain, unless explicitly allowed.
+  // As the app: no sandbox, no commands for a write chain, unless explicitly allowed; the model's
+  // retry window and the operator's prices from the same variables.
   let sandbox;
+  let modelSettings;
   try {
+    modelSettings = applyModelSettings(io.env);
     const policy = sandboxPolicy(io.env);
     sandbox = await sandboxFor(io.env, { ...policy, allowUnsandboxed: policy.allowUnsandboxed || args.allowUnsandboxed });
   } catch (error) {
@@ -92,7 +96,7 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
       network: args.network,
       budget,
       models: args.model ? Object.fromEntries([...definitions.agents.keys()].map((name) => [name, args.model!])) : undefined,
-      client: createClient({ apiKey: io.env.ANTHROPIC_API_KEY, baseURL: io.env.ANTHROPIC_BASE_URL }),
+      client: createClient({ apiKey: io.env.ANTHROPIC_API_KEY, baseURL: io.env.ANTHROPIC_BASE_URL, retry: modelSettings.retry }),
       signal: io.signal,
       emit,
     });

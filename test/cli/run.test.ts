@@ -183,3 +183,15 @@ describe("crewbot run without a working sandbox", () => {
     expect(r.requests[0]!.body.tools.map((t: { name: string }) => t.name)).not.toContain("bash");
   });
 });
+
+describe("crewbot run and the operator's model settings", () => {
+  it("a bad CREWBOT_PRICES file stops the run with exit status 1, naming the file, before any model request", async () => {
+    const repo = await makeRepo({ "README.md": "hello\n" });
+    const prices = path.join(await tempDir("crewbot-prices-"), "prices.yml");
+    await writeFile(prices, "claude-x:\n  input: cheap\n");
+    const r = await run(["--repo", repo, "add a greeting"], [{ text: "never" }], { CREWBOT_PRICES: prices });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(prices);
+    expect(r.requests).toHaveLength(0);
+  });
+});
