@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { accessSync, constants, existsSync, lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -49,9 +49,22 @@ function bwrapFeatures(bwrap: string | undefined): BwrapFeatures {
   return found;
 }
 
-/** The bubblewrap program: `CREWBOT_BWRAP` when the operator names one, else bwrap on the PATH. */
+/**
+ * The bubblewrap program: `CREWBOT_BWRAP` when the operator names one, else the first bwrap on the
+ * operator's PATH (the program is theirs to choose), else the system's.
+ */
 export function bwrapProgram(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return env.CREWBOT_BWRAP || findExecutable("bwrap");
+  if (env.CREWBOT_BWRAP) return env.CREWBOT_BWRAP;
+  for (const dir of (env.PATH ?? process.env.PATH ?? "").split(":").filter(Boolean)) {
+    const candidate = path.join(dir, "bwrap");
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return findExecutable("bwrap");
 }
 
 export function hostLayout(root: string, bwrap?: string): HostLayout {

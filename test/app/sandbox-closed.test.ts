@@ -53,8 +53,9 @@ describe("without a working sandbox", () => {
     expect(stack.git.requests.filter((r) => r.url.includes("git-receive-pack"))).toHaveLength(0); // nothing pushed
   });
 
-  it("/plan still ends ✅, and no agent is offered bash", async () => {
-    const stack = await startStack([{ text: "Scout report." }, { text: "## Plan\n1. Fix the README" }], { env: { CREWBOT_BWRAP: await brokenBwrap() } });
+  it("/plan still ends ✅, and no agent is offered bash (the failing bwrap found first on the PATH)", async () => {
+    const bwrapDir = path.dirname(await brokenBwrap());
+    const stack = await startStack([{ text: "Scout report." }, { text: "## Plan\n1. Fix the README" }], { env: { PATH: `${bwrapDir}:${process.env.PATH ?? ""}` } });
     const payload = issueCommentCreated("/plan", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
     mockInstallationToken();
     mockPermission("Codertocat", "write");
