@@ -50,8 +50,8 @@ export interface FailedCheck {
   summary?: string;
   text?: string;
   annotations: CheckAnnotation[];
-  /** An Actions job's log: its cleaned tail, and how much of the log there was. */
-  log?: { tail: string; bytes: number; truncated: boolean; artifact?: string };
+  /** An Actions job's log: its cleaned tail, and how much of the log there was (`stopped`: why the download ended early). */
+  log?: { tail: string; bytes: number; truncated: boolean; artifact?: string; stopped?: string };
   /** What could not be read (a log GitHub refused, annotations that failed), one line each. */
   problems: string[];
 }
@@ -200,7 +200,13 @@ export async function readJobLog(options: CheckFailureOptions, jobId: number): P
   }
   const artifact = options.artifactsDir ? `check-log-${jobId}.log` : undefined;
   const streamed = await streamTail(body, artifact && options.artifactsDir ? path.join(options.artifactsDir, artifact) : undefined);
-  return { tail: cleanLogTail(streamed.tail, streamed.bytes > streamed.tail.length), bytes: streamed.bytes, truncated: streamed.truncated, ...(artifact ? { artifact } : {}) };
+  return {
+    tail: cleanLogTail(streamed.tail, streamed.bytes > streamed.tail.length),
+    bytes: streamed.bytes,
+    truncated: streamed.truncated,
+    ...(artifact ? { artifact } : {}),
+    ...(streamed.stopped ? { stopped: streamed.stopped } : {}),
+  };
 }
 
 /** Reads a stream to its end (or MAX_LOG_BYTES), writing it to `file`, keeping only its last bytes. */
@@ -208,11 +214,12 @@ export async function streamTail(
   body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null,
   file?: string,
   maxBytes = MAX_LOG_BYTES,
-): Promise<{ tail: Buffer; bytes: number; truncated: boolean }> {
+): Promise<{ tail: Buffer; bytes: number; truncated: boolean; stopped?: string }> {
   const chunks: Buffer[] = [];
   let kept = 0;
   let bytes = 0;
   let truncated = false;
+  let stopped: string | undefined;
   const out = file ? createWriteStream(file, { mode: 0o600 }) : undefined;
   const outClosed = out ? once(out, "close") : undefined;
   try {
@@ -231,12 +238,16 @@ export async function streamTail(
         if (truncated) break; // leaving the loop cancels the download
       }
     }
+  } catch (error) {
+    // A download cut off (timeout, reset) keeps what came; nothing at all is an error.
+    if (bytes === 0) throw error;
+    stopped = (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 200);
   } finally {
     out?.end();
     await outClosed;
   }
   const all = Buffer.concat(chunks);
-  return { tail: all.subarray(Math.max(0, all.length - TAIL_RAW_BYTES)), bytes, truncated };
+  return { tail: all.subarray(Math.max(0, all.length - TAIL_RAW_BYTES)), bytes, truncated, ...(stopped ? { stopped } : {}) };
 }
 
 const TIMESTAMP = /^\uFEFF?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z ?/;
@@ -307,7 +318,7 @@ export function failureSections(checks: FailedCheck[], sha: string, root?: strin
       parts.push(`Annotations:\n${lines.join("\n")}`);
     }
     if (c.log) {
-      const size = `${c.log.bytes.toLocaleString("en")} bytes${c.log.truncated ? `, read up to ${MAX_LOG_BYTES.toLocaleString("en")}` : ""}`;
+      const size = `${c.log.bytes.toLocaleString("en")} bytes${c.log.truncated ? `, read up to ${MAX_LOG_BYTES.toLocaleString("en")}` : ""}${c.log.stopped ? `; the download stopped early (${c.log.stopped}), so this is not the log's end` : ""}`;
       const kept = c.log.artifact ? `; the whole log is kept as the job artifact ${c.log.artifact}` : "";
       parts.push(`The end of the job's log (${size}${kept}):\n\`\`\`text\n${c.log.tail.replace(/```/g, "ʼʼʼ")}\n\`\`\``);
     }

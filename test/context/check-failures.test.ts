@@ -176,6 +176,20 @@ describe("cleanLogTail", () => {
     expect(tail.length).toBeLessThanOrEqual(LOG_TAIL_CHARS + 50);
   });
 
+  it("streamTail keeps what came when the download breaks off, and fails when nothing came", async () => {
+    async function* breaking() {
+      yield new TextEncoder().encode("first line\nsecond line\n");
+      throw new Error("socket hang up");
+    }
+    expect(await streamTail(breaking())).toMatchObject({ bytes: 23, truncated: false, stopped: "socket hang up" });
+    async function* nothing(): AsyncGenerator<Uint8Array> {
+      throw new Error("ECONNRESET");
+    }
+    await expect(streamTail(nothing())).rejects.toThrow("ECONNRESET");
+    const [, section] = failureSections([{ id: 3, name: "b", conclusion: "failure", app: "github-actions", annotations: [], problems: [], log: { tail: "second line", bytes: 23, truncated: false, stopped: "socket hang up" } }], "e".repeat(40));
+    expect(section!.text).toContain("The end of the job's log (23 bytes; the download stopped early (socket hang up), so this is not the log's end)");
+  });
+
   it("streamTail stops at its cap and says so", async () => {
     async function* chunks() {
       for (let i = 0; i < 10; i++) yield new Uint8Array(1000).fill(65);
