@@ -67,12 +67,14 @@ export async function runCiFixJob(job: JobRecord, ctx: JobContext, services: Job
     return quiet(`⏸ Stopped: the checks still fail after ${claim.rounds} automatic fix round${claim.rounds === 1 ? "" : "s"}`, "failed");
   }
   let pushedAny = false;
+  let nothingToFix = false;
   try {
     return await inJobFrame(job, ctx, services, async (report, dirs) => {
       const prepared = await prepareJob(job, report, services, dirs, { config });
       const failures = await suiteFailures({ octokit: report.octokit, owner, repo, artifactsDir: dirs.artifactsDir }, request.suiteId);
       const head = request.headSha.slice(0, 7);
       if (failures.length === 0) {
+        nothingToFix = true;
         return report.finish({ terminal: { kind: "failed", reason: `the suite failed on ${head}, but GitHub lists no failed check run in it to fix` } });
       }
       const names = checkNames(failures);
@@ -103,8 +105,8 @@ export async function runCiFixJob(job: JobRecord, ctx: JobContext, services: Job
       return report.finish({ ...ending, patch: { notes: [round, ...problemNotes(failures), ...notes], commands: checks.results } });
     });
   } finally {
-    // A round that was stopped from outside (a newer suite, a cancel) before it pushed is given back.
-    if (!pushedAny && ctx.signal.aborted) await rounds.release(repoKey(owner, repo), number, claim.round).catch(() => undefined);
+    // A round stopped from outside (a newer suite, a cancel) before it pushed, or with nothing to fix, is given back.
+    if (!pushedAny && (ctx.signal.aborted || nothingToFix)) await rounds.release(repoKey(owner, repo), number, claim.round).catch(() => undefined);
   }
 }
 

@@ -167,6 +167,20 @@ describe("ci-fix on crewbot's own pull request", () => {
     expect(await stack.crewbot.services.ciFixRounds!.get("codertocat/hello-world", 2)).toEqual({ rounds: 2, stopped: true });
   });
 
+  it("a failed suite that lists no failed run says so in its comment and uses no round", async () => {
+    const stack = await startStack([]);
+    const sha = await crewbotBranch(stack);
+    mockInstallationToken();
+    const edits: string[] = [];
+    mockRound(sha, 305, edits);
+    mockSuiteCheckRuns(9150, [checkRun({ id: 991, name: "lint", conclusion: "success" }), checkRun({ id: 992, name: "flaky", conclusion: "cancelled" })]);
+    const job = await stack.runToEnd("check_suite", checkSuiteCompleted({ suiteId: 9150, headSha: sha, headBranch: BRANCH, cloneUrl: stack.cloneUrl }), "suite-empty");
+    expect(job.outcome).toMatch(new RegExp(`^❌ Failed: the suite failed on ${sha.slice(0, 7)}, but GitHub lists no failed check run in it to fix`));
+    expect(edits.at(-1)).toMatch(/^❌ Failed: the suite failed/);
+    expect(stack.fake.requests).toEqual([]);
+    expect(await stack.crewbot.services.ciFixRounds!.get("codertocat/hello-world", 2)).toEqual({ rounds: 0, stopped: false });
+  });
+
   it("with implement.ciFix.rounds: 0 runs nothing and writes nothing", async () => {
     const stack = await startStack([]);
     const sha = await crewbotBranch(stack);
