@@ -7,7 +7,7 @@ import { DEFAULT_MODEL } from "../chain/run-chain.js";
 import { botIdentityResolver } from "../github/bot-identity.js";
 import { PermissionCache } from "../github/permission-cache.js";
 import { installationToken } from "../github/installation-token.js";
-import { renewInstallationToken } from "../github/octokit.js";
+import { noreplyDomain, renewInstallationToken } from "../github/octokit.js";
 import { operatorLimits } from "../installations/limits.js";
 import { applyInstallationEvent } from "../installations/apply.js";
 import { coverageRefusal } from "../installations/coverage.js";
@@ -117,6 +117,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
     publicUrl,
     permissions,
     botIdentity: botIdentityResolver(env, appSlug),
+    noreplyDomain: noreplyDomain(env),
     reviews: stores.reviews,
     ciFixRounds: stores.ciFixRounds,
     transcripts: transcripts.recorder,

@@ -43,4 +43,6 @@ export interface JobServices {
   /** Author and committer of crewbot's commits (the app's bot user). */
   botIdentity(octokit: InstallationOctokit): Promise<GitIdentity>;
   log: ReportLog & { info(message: string): void };
+  /** `users.noreply.github.com`, or `users.noreply.<GHE_HOST>`: the requester's co-author address. */
+  noreplyDomain?: string;
 }

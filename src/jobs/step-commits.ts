@@ -25,6 +25,8 @@ export interface StepCommitsOptions {
   allowWorkflowEdits: boolean;
   /** The job's notes, shared with whoever else has something to tell. */
   notes: string[];
+  /** Where the requester's noreply address lives (`users.noreply.<GHE_HOST>` on Enterprise Server). */
+  noreplyDomain?: string;
 }
 
 /**
@@ -124,7 +126,7 @@ export class StepCommits {
       // The message is model text pushed for everyone to read: redacted like a comment.
       step: redact(text, [this.options.report.token]),
       author,
-      coAuthor: noreplyIdentity(job.trigger.sender, job.trigger.senderId),
+      coAuthor: noreplyIdentity(job.trigger.sender, job.trigger.senderId, this.options.noreplyDomain),
       allowWorkflowEdits,
     });
     this.options.notes.push(...refusedNotes(made.refused).filter((note) => !this.options.notes.includes(note)));

@@ -88,7 +88,7 @@ export async function runWriteChain(
 
   const allowWorkflowEdits = prepared.config.implement.allowWorkflowEdits;
   const author = await services.botIdentity(report.octokit);
-  const work = new StepCommits({ job, report, checkout: prepared.root, author, allowWorkflowEdits, notes });
+  const work = new StepCommits({ job, report, checkout: prepared.root, author, allowWorkflowEdits, notes, noreplyDomain: services.noreplyDomain });
   if (options.plan) work.usePlan({ steps: options.plan, filesToModify: [] });
 
   const { result, budget } = await runJobChain(ctx, services, report, prepared, dirs, {

@@ -9,8 +9,8 @@ export interface GitIdentity {
 }
 
 /** A GitHub user's noreply address: with the id it is attributed to them whatever their account's age. */
-export function noreplyIdentity(login: string, id?: number): GitIdentity {
-  return { name: login, email: id === undefined ? `${login}@users.noreply.github.com` : `${id}+${login}@users.noreply.github.com` };
+export function noreplyIdentity(login: string, id?: number, domain = "users.noreply.github.com"): GitIdentity {
+  return { name: login, email: id === undefined ? `${login}@${domain}` : `${id}+${login}@${domain}` };
 }
 
 export interface CommitStepOptions {
