@@ -278,6 +278,44 @@ describe("a newer push or suite while a ci-fix waits", () => {
     expect(await stack.crewbot.services.ciFixRounds!.get("codertocat/hello-world", 2)).toBeUndefined();
   });
 
+  it("a newer failed suite stops a running round, which gives its round back and says so; the newer one runs", async () => {
+    // The first round's model answers late: long enough for the second suite to come in.
+    const stack = await startStack(
+      [
+        { delay: 20_000, text: "never read" },
+        { content: [use("write", { path: "greet.txt", content: "hi\n" })] },
+        DONE,
+      ],
+      { files: { "greet.txt": "hello\n" } },
+    );
+    const sha = await crewbotBranch(stack);
+    mockInstallationToken();
+    mockBotUser();
+    const first: string[] = [];
+    const second: string[] = [];
+    nock(API).get(`${REPO_PATH}/pulls/2`).times(4).reply(200, pull(sha));
+    nock(API).get(`${REPO_PATH}/collaborators/crewbot%5Bbot%5D/permission`).optionally().reply(404, { message: "Not Found" });
+    mockJobComments({ progressId: 311, edits: first, number: 2, pull: {} });
+    const runs = (id: number, slug: string) => [checkRun({ id, name: `${slug} tests`, app: { id: id, slug }, output: { title: "failed", annotations_count: 0 } })];
+    mockSuiteCheckRuns(9600, runs(31, "ci-one"));
+    await stack.probot.receive({ id: "running-1", name: "check_suite", payload: checkSuiteCompleted({ suiteId: 9600, headSha: sha, headBranch: BRANCH, cloneUrl: stack.cloneUrl, app: { id: 31, slug: "ci-one" } }) } as never);
+    const [running] = await stack.crewbot.queue.listRecent();
+    for (let i = 0; i < 200 && stack.fake.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(stack.fake.requests).toHaveLength(1);
+
+    mockJobComments({ progressId: 312, edits: second, number: 2, pull: {} });
+    mockSuiteCheckRuns(9601, runs(32, "ci-two"));
+    const newer = await stack.runToEnd("check_suite", checkSuiteCompleted({ suiteId: 9601, headSha: sha, headBranch: BRANCH, cloneUrl: stack.cloneUrl, app: { id: 32, slug: "ci-two" } }), "running-2");
+    const stopped = await stack.waitFor(running!.id);
+
+    expect(stopped.state).toBe("cancelled");
+    expect(first.at(-1)).toMatch(new RegExp(`^⏹ Cancelled: a newer check suite took over \\(job ${newer.id}\\)`));
+    expect(newer.outcome).toMatch(/^✅ Done/);
+    expect(second.at(-1)).toContain("Automatic fix, round 1 of 2: the check that failed on");
+    expect(second.at(-1)).toContain("`ci-two tests`");
+    expect(await stack.crewbot.services.ciFixRounds!.get("codertocat/hello-world", 2)).toEqual({ rounds: 1, stopped: false });
+  }, 60_000);
+
   it("a newer failed suite replaces the waiting one in the queue", async () => {
     const stack = await startStack([], { runner: false });
     const sha = await crewbotBranch(stack);
