@@ -22,6 +22,8 @@ export const LOG_TAIL_CHARS = 20_000;
 const TAIL_RAW_BYTES = 96 * 1024;
 /** A log is read (and kept as an artifact) up to this size; the rest is not downloaded. */
 export const MAX_LOG_BYTES = 100 * 1024 * 1024;
+/** What one read of failing checks writes to the artifacts in all; logs past it are read for their tail only. */
+export const MAX_LOG_ARTIFACT_BYTES = 256 * 1024 * 1024;
 /** Check runs given in full; more failed runs are only named. */
 export const MAX_DETAILED_RUNS = 10;
 /** Annotations shown per run, and each one's message. */
@@ -51,7 +53,7 @@ export interface FailedCheck {
   text?: string;
   annotations: CheckAnnotation[];
   /** An Actions job's log: its cleaned tail, and how much of the log there was (`stopped`: why the download ended early). */
-  log?: { tail: string; bytes: number; truncated: boolean; artifact?: string; stopped?: string };
+  log?: { tail: string; bytes: number; truncated: boolean; artifact?: string; artifactBytes?: number; stopped?: string };
   /** What could not be read (a log GitHub refused, annotations that failed), one line each. */
   problems: string[];
 }
@@ -121,7 +123,8 @@ async function failuresOf(options: CheckFailureOptions, list: Promise<CheckRunDa
   const failed = (await list).filter((run) => FAILED_CONCLUSIONS.has(run.conclusion ?? "") && !ignored(run));
   const detailed = options.maxDetailed ?? MAX_DETAILED_RUNS;
   const out: FailedCheck[] = [];
-  for (const [i, run] of failed.entries()) out.push(i < detailed ? await readRun(options, run) : brief(run));
+  const artifactBudget = { left: MAX_LOG_ARTIFACT_BYTES };
+  for (const [i, run] of failed.entries()) out.push(i < detailed ? await readRun(options, run, artifactBudget) : brief(run));
   return out;
 }
 
@@ -129,7 +132,7 @@ function brief(run: CheckRunData): FailedCheck {
   return { id: run.id, name: run.name, conclusion: run.conclusion ?? "failure", app: run.app?.slug ?? "unknown", annotations: [], problems: [] };
 }
 
-async function readRun(options: CheckFailureOptions, run: CheckRunData): Promise<FailedCheck> {
+async function readRun(options: CheckFailureOptions, run: CheckRunData, artifactBudget: { left: number }): Promise<FailedCheck> {
   const check = brief(run);
   const output = run.output ?? {};
   if (output.title) check.title = capMiddle(output.title, 1_000, "of the title");
@@ -145,7 +148,7 @@ async function readRun(options: CheckFailureOptions, run: CheckRunData): Promise
   }
   if (run.app?.slug === "github-actions") {
     try {
-      check.log = await readJobLog(options, run.id);
+      check.log = await readJobLog(options, run.id, artifactBudget);
     } catch (error) {
       check.problems.push(`its job's log could not be read (${describe(error)})`);
     }
@@ -177,7 +180,11 @@ async function readAnnotations(options: CheckFailureOptions, checkRunId: number)
  * and read as a stream — the whole log goes to the artifact file (up to MAX_LOG_BYTES) while only
  * its tail stays in memory.
  */
-export async function readJobLog(options: CheckFailureOptions, jobId: number): Promise<NonNullable<FailedCheck["log"]>> {
+export async function readJobLog(
+  options: CheckFailureOptions,
+  jobId: number,
+  artifactBudget = { left: MAX_LOG_ARTIFACT_BYTES },
+): Promise<NonNullable<FailedCheck["log"]>> {
   const { octokit, owner, repo } = options;
   const response = await octokit.request("GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", {
     owner,
@@ -198,21 +205,25 @@ export async function readJobLog(options: CheckFailureOptions, jobId: number): P
   } else {
     body = response.data as unknown as ReadableStream<Uint8Array> | null;
   }
-  const artifact = options.artifactsDir ? `check-log-${jobId}.log` : undefined;
-  const streamed = await streamTail(body, artifact && options.artifactsDir ? path.join(options.artifactsDir, artifact) : undefined);
+  // The artifact is the whole log; once the job's logs fill the budget, later logs are read for their tail only.
+  const artifact = options.artifactsDir && artifactBudget.left > 0 ? `check-log-${jobId}.log` : undefined;
+  const file = artifact && options.artifactsDir ? { path: path.join(options.artifactsDir, artifact), maxBytes: artifactBudget.left } : undefined;
+  const streamed = await streamTail(body, file);
+  const artifactBytes = file ? Math.min(streamed.bytes, file.maxBytes) : 0;
+  artifactBudget.left -= artifactBytes;
   return {
     tail: cleanLogTail(streamed.tail, streamed.bytes > streamed.tail.length),
     bytes: streamed.bytes,
     truncated: streamed.truncated,
-    ...(artifact ? { artifact } : {}),
+    ...(artifact ? { artifact, artifactBytes } : {}),
     ...(streamed.stopped ? { stopped: streamed.stopped } : {}),
   };
 }
 
-/** Reads a stream to its end (or MAX_LOG_BYTES), writing it to `file`, keeping only its last bytes. */
+/** Reads a stream to its end (or `maxBytes`), writing its first `file.maxBytes` to `file`, keeping only its last bytes. */
 export async function streamTail(
   body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null,
-  file?: string,
+  file?: { path: string; maxBytes: number },
   maxBytes = MAX_LOG_BYTES,
 ): Promise<{ tail: Buffer; bytes: number; truncated: boolean; stopped?: string }> {
   const chunks: Buffer[] = [];
@@ -220,7 +231,7 @@ export async function streamTail(
   let bytes = 0;
   let truncated = false;
   let stopped: string | undefined;
-  const out = file ? createWriteStream(file, { mode: 0o600 }) : undefined;
+  const out = file ? createWriteStream(file.path, { mode: 0o600 }) : undefined;
   const outClosed = out ? once(out, "close") : undefined;
   try {
     if (body) {
@@ -230,8 +241,9 @@ export async function streamTail(
           chunk = chunk.subarray(0, maxBytes - bytes);
           truncated = true;
         }
+        const toFile = file ? chunk.subarray(0, Math.max(0, file.maxBytes - bytes)) : undefined;
         bytes += chunk.length;
-        if (out && !out.write(chunk)) await once(out, "drain");
+        if (out && toFile && toFile.length > 0 && !out.write(toFile)) await once(out, "drain");
         chunks.push(Buffer.from(chunk));
         kept += chunk.length;
         while (chunks.length > 1 && kept - chunks[0]!.length >= TAIL_RAW_BYTES) kept -= chunks.shift()!.length;
@@ -319,7 +331,8 @@ export function failureSections(checks: FailedCheck[], sha: string, root?: strin
     }
     if (c.log) {
       const size = `${c.log.bytes.toLocaleString("en")} bytes${c.log.truncated ? `, read up to ${MAX_LOG_BYTES.toLocaleString("en")}` : ""}${c.log.stopped ? `; the download stopped early (${c.log.stopped}), so this is not the log's end` : ""}`;
-      const kept = c.log.artifact ? `; the whole log is kept as the job artifact ${c.log.artifact}` : "";
+      const whole = c.log.artifactBytes === undefined || c.log.artifactBytes >= c.log.bytes;
+      const kept = c.log.artifact ? `; ${whole ? "the whole log is" : `its first ${c.log.artifactBytes!.toLocaleString("en")} bytes are`} kept as the job artifact ${c.log.artifact}` : "";
       parts.push(`The end of the job's log (${size}${kept}):\n\`\`\`text\n${c.log.tail.replace(/```/g, "ʼʼʼ")}\n\`\`\``);
     }
     if (c.problems.length > 0) parts.push(`Not available: ${c.problems.join("; ")}`);

@@ -190,6 +190,19 @@ describe("cleanLogTail", () => {
     expect(section!.text).toContain("The end of the job's log (23 bytes; the download stopped early (socket hang up), so this is not the log's end)");
   });
 
+  it("streamTail writes only its file's share to the file, and still reads the rest for the tail", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "crewbot-art-"));
+    async function* chunks() {
+      for (let i = 0; i < 10; i++) yield new Uint8Array(1000).fill(66 + i);
+    }
+    const out = await streamTail(chunks(), { path: path.join(dir, "x.log"), maxBytes: 2500 });
+    expect(out).toMatchObject({ bytes: 10_000, truncated: false });
+    expect((await stat(path.join(dir, "x.log"))).size).toBe(2500);
+    expect(out.tail.subarray(-1)[0]).toBe(75);
+    const [, section] = failureSections([{ id: 4, name: "c", conclusion: "failure", app: "github-actions", annotations: [], problems: [], log: { tail: "t", bytes: 10_000, truncated: false, artifact: "check-log-4.log", artifactBytes: 2500 } }], "e".repeat(40));
+    expect(section!.text).toContain("its first 2,500 bytes are kept as the job artifact check-log-4.log");
+  });
+
   it("streamTail stops at its cap and says so", async () => {
     async function* chunks() {
       for (let i = 0; i < 10; i++) yield new Uint8Array(1000).fill(65);
