@@ -167,6 +167,36 @@ describe("ci-fix on crewbot's own pull request", () => {
     expect(await stack.crewbot.services.ciFixRounds!.get("codertocat/hello-world", 2)).toEqual({ rounds: 2, stopped: true });
   });
 
+  it("runs implement-and-review from the worker on, with setup and check commands, like /implement", async () => {
+    const stack = await startStack(
+      [
+        { content: [use("write", { path: "greet.txt", content: "hi\n" })] },
+        DONE,
+        { text: "## Summary\nThe fix is right." },
+        { text: "## Completed\nNothing more: the review found nothing.\n## Files Changed\nNone.\n## Notes\nNone." },
+      ],
+      { files: { "greet.txt": "hello\n" } },
+    );
+    const sha = await crewbotBranch(stack);
+    mockInstallationToken();
+    mockBotUser();
+    const edits: string[] = [];
+    nock(API).get(`${REPO_PATH}/pulls/2`).times(2).reply(200, pull(sha));
+    nock(API).get(`${REPO_PATH}/collaborators/crewbot%5Bbot%5D/permission`).optionally().reply(404, { message: "Not Found" });
+    const config = 'implement:\n  chain: implement-and-review\n  setup: ["echo ready"]\n  check: ["grep -q hi greet.txt"]\n';
+    mockJobComments({ progressId: 306, edits, number: 2, pull: {}, config: { repo: config } });
+    mockSuiteCheckRuns(9160, [checkRun({ id: 161, name: "unit", app: { id: 5, slug: "other-ci" }, output: { summary: "greet failed" } })]);
+
+    const job = await stack.runToEnd("check_suite", checkSuiteCompleted({ suiteId: 9160, headSha: sha, headBranch: BRANCH, cloneUrl: stack.cloneUrl, app: { id: 5, slug: "other-ci" } }), "suite-review");
+
+    expect(job.outcome).toMatch(/^✅ Done/);
+    // Worker, reviewer, worker: no scout, no planner.
+    expect(stack.fake.requests).toHaveLength(4);
+    expect(JSON.stringify(stack.fake.requests[2]!.body.messages)).toContain("+hi");
+    expect(edits.at(-1)).toMatch(/## Setup\n✅ `echo ready` · exit code 0[\s\S]*## Checks\n✅ `grep -q hi greet.txt` · exit code 0/);
+    expect(gitSync(stack.remoteDir, "show", `${BRANCH}:greet.txt`)).toBe("hi\n");
+  });
+
   it("a failed suite that lists no failed run says so in its comment and uses no round", async () => {
     const stack = await startStack([]);
     const sha = await crewbotBranch(stack);
