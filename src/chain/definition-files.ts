@@ -156,7 +156,7 @@ export async function readDefinitionDirs(dirs: readonly string[], options: LoadO
   return layers;
 }
 
-async function readSmallFile(full: string, display: string): Promise<string> {
+export async function readSmallFile(full: string, display: string): Promise<string> {
   // O_NOFOLLOW: a file swapped for a symlink after readdir is still not followed.
   const handle = await open(full, constants.O_RDONLY | constants.O_NOFOLLOW);
   try {

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { BUNDLED_AGENTS_DIR, BUNDLED_PROMPTS_DIR, loadAgents } from "./agents.js";
 import { loadChains, validateChain } from "./chains.js";
+import { loadSkills, type SkillSet } from "./skills.js";
 import type { AgentDefinition, ChainDefinition } from "./types.js";
 
 /** Where a repository adds or overrides agents and chains (read from its default branch). */
@@ -10,6 +11,8 @@ export const REPO_PROMPTS_DIR = ".github/crewbot/prompts";
 export interface Definitions {
   agents: Map<string, AgentDefinition>;
   chains: Map<string, ChainDefinition>;
+  /** The repository's skills (none without a repository), and the broken ones skipped. */
+  skills?: SkillSet;
 }
 
 /** The repository's definitions layered over the bundled ones (first by name wins); every chain validated. */
@@ -23,5 +26,6 @@ export async function loadDefinitions(repoRoot?: string): Promise<Definitions> {
   const agents = await loadAgents(agentDirs, { confineTo: repoRoot });
   const chains = await loadChains(chainDirs, { confineTo: repoRoot });
   for (const chain of chains.values()) validateChain(chain, agents);
-  return { agents, chains };
+  const skills = repoRoot ? await loadSkills(repoRoot) : { skills: [], notes: [] };
+  return { agents, chains, skills };
 }

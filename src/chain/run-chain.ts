@@ -10,6 +10,7 @@ import type { Mode, SandboxInfo, ToolContext } from "../tools/types.js";
 import { describeBudget } from "../agent/budget.js";
 import { outputsNamed, renderTask } from "./chains.js";
 import { buildStepPrompt, type ContextSection } from "./prompt.js";
+import { skillsContext, type Skill } from "./skills.js";
 import { outputProblem } from "./submissions.js";
 import type { AgentDefinition, ChainDefinition } from "./types.js";
 
@@ -57,6 +58,8 @@ export interface RunChainOptions {
   completeStep?: (agent: string, index: number) => ((step: number, note?: string) => Promise<string>) | undefined;
   /** Context for one step on top of `context`, e.g. the current diff for a reviewer after a worker. */
   stepContext?: (agent: string, index: number) => Promise<ContextSection[]>;
+  /** The repository's skills: listed in every step's context, read with the `skill` tool. */
+  skills?: readonly Skill[];
   /** Injected in tests. */
   runAgent?: (options: RunAgentOptions) => Promise<AgentRunResult>;
 }
@@ -115,7 +118,8 @@ export async function runChain(options: RunChainOptions): Promise<ChainResult> {
     }
     const task = renderTask(step.task, { task: options.task, previous: previousText, outputs: handed });
     const completeStep = options.completeStep?.(agent.name, index);
-    const context = [...(options.context ?? []), ...((await options.stepContext?.(agent.name, index)) ?? [])];
+    const skills = skillsContext(options.skills ?? []);
+    const context = [...(options.context ?? []), ...(skills ? [skills] : []), ...((await options.stepContext?.(agent.name, index)) ?? [])];
     const result = await run({
       agent: agent.name,
       model,
@@ -174,7 +178,8 @@ function budgetReason(name: BudgetName, agent: AgentDefinition, turns: number, b
 }
 
 function stepTools(mode: Mode, agent: AgentDefinition, options: RunChainOptions, emit: EventSink, numberedPlan: boolean) {
-  const { tools, notes } = toolsFor(mode, { sandbox: options.sandbox, allow: agent.tools, noBash: options.noBash, agent: agent.name, numberedPlan });
+  const hasSkills = (options.skills?.length ?? 0) > 0;
+  const { tools, notes } = toolsFor(mode, { sandbox: options.sandbox, allow: agent.tools, noBash: options.noBash, agent: agent.name, numberedPlan, hasSkills });
   for (const message of notes) emit({ type: "log", agent: agent.name, level: "warn", message });
   return tools;
 }
@@ -192,6 +197,7 @@ function toolContext(mode: Mode, options: RunChainOptions): ToolContext {
     sandbox: options.sandbox,
     network: options.network ?? false,
     envAllowlist: options.envAllowlist ?? {},
+    ...(options.skills && options.skills.length > 0 ? { skills: options.skills, readRoots: [workspace.artifactsDir, ...options.skills.map((s) => s.dir)] } : {}),
   };
 }
 

@@ -15,7 +15,7 @@ import { issueContext } from "../context/issue-context.js";
 import { readRepoInstructions } from "../context/repo-instructions.js";
 import type { JobRecord } from "../queue/types.js";
 import { makeCheckout } from "../workspace/checkout.js";
-import { readDefaultBranchFiles } from "../workspace/default-branch.js";
+import { readDefaultBranchFiles, SKILL_TREES } from "../workspace/default-branch.js";
 import { detectRepoFeatures, featureNotes } from "../workspace/repo-features.js";
 import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
 import { openJobReport, type JobReport } from "./job-report.js";
@@ -112,19 +112,26 @@ export async function prepareJob(
     hydrate: [ref, ...(options.hydrate ?? [])],
   });
   let checkout;
+  let defaults;
   try {
     checkout = await makeCheckout({ mirror: lease.path, ref, dest: path.join(dirs.workDir, "checkout"), cloneUrl: job.repo.cloneUrl });
-    await readDefaultBranchFiles(lease.path, job.repo.defaultBranch, defaultsDir);
+    defaults = await readDefaultBranchFiles(lease.path, job.repo.defaultBranch, defaultsDir);
     await options.withMirror?.(lease.path);
   } finally {
     await lease.release();
   }
   const definitions = await loadDefinitions(defaultsDir);
-  const notes = featureNotes(await detectRepoFeatures(checkout.path));
+  const notes = [...featureNotes(await detectRepoFeatures(checkout.path)), ...skillNotes(defaults.skipped, definitions.skills?.notes ?? [])];
   if (notes.length > 0) report.set?.({ notes });
   const lacks = notes.length > 0 ? [{ source: "what the checkout lacks", text: notes.join("\n") }] : [];
   const context = [...(await readRepoInstructions(defaultsDir)), ...lacks, ...(await issueContext(report.octokit, job, services.permissions))];
   return { ...definitions, root: checkout.path, sha: checkout.sha, context, config, notes };
+}
+
+/** Skills skipped on the default branch (a symlinked or oversized file) or when loaded, each naming its file. */
+function skillNotes(skipped: readonly { path: string; reason: string }[], loaded: readonly string[]): string[] {
+  const fromTree = skipped.filter((s) => SKILL_TREES.some((tree) => s.path === tree || s.path.startsWith(`${tree}/`)));
+  return [...fromTree.map((s) => `${s.path}: skipped (${s.reason})${s.path.endsWith("/SKILL.md") ? "; that skill is not offered" : ""}`), ...loaded];
 }
 
 /**
@@ -198,6 +205,7 @@ export async function runJobChain(
     betweenTurns: options.betweenTurns,
     completeStep: options.completeStep,
     stepContext: options.stepContext,
+    skills: prepared.skills?.skills,
   });
   return { result, budget };
 }

@@ -5,6 +5,7 @@ import { findTool } from "./find.js";
 import { grepTool } from "./grep.js";
 import { lsTool } from "./ls.js";
 import { readTool } from "./read.js";
+import { skillTool } from "./skill.js";
 import { submitPlanTool } from "./submit-plan.js";
 import { submitReviewTool } from "./submit-review.js";
 import type { Mode, SandboxInfo, Tool, ToolName } from "./types.js";
@@ -29,7 +30,8 @@ export interface ToolSet {
  */
 export function toolsFor(mode: Mode, opts: ToolsForOptions): ToolSet {
   const set = baseTools(mode, opts);
-  return { tools: [...set.tools, ...resultTools(mode, opts)], notes: set.notes };
+  const skills = opts.hasSkills ? [skillTool] : [];
+  return { tools: [...set.tools, ...skills, ...resultTools(mode, opts)], notes: set.notes };
 }
 
 export interface ToolsForOptions {
@@ -40,6 +42,8 @@ export interface ToolsForOptions {
   agent?: string;
   /** The worker's task has a numbered plan: it gets `complete_step`. */
   numberedPlan?: boolean;
+  /** The repository has skills: the `skill` tool is offered (in every mode; `allow` does not narrow it). */
+  hasSkills?: boolean;
 }
 
 /** The tools an agent hands its result over with (DESIGN §4): by agent and mode; `allow` does not narrow them. */
@@ -122,6 +126,9 @@ export function summarizeArgs(name: string, input: unknown): string {
       break;
     case "submit_review":
       text = `submit_review (${Array.isArray(a.findings) ? a.findings.length : "?"} findings)`;
+      break;
+    case "skill":
+      text = `skill ${str(a.name) ?? "?"}`;
       break;
     case "complete_step":
       text = `complete_step ${str(a.step) ?? "?"}`;

@@ -1,9 +1,10 @@
 import type { z } from "zod";
+import type { Skill } from "../chain/skills.js";
 
 /** plan = read-only (no edit/write, checkout mounted read-only); write = the worker's mode. */
 export type Mode = "plan" | "write";
 
-export type ToolName = "read" | "ls" | "find" | "grep" | "bash" | "edit" | "write" | ResultToolName;
+export type ToolName = "read" | "ls" | "find" | "grep" | "bash" | "edit" | "write" | "skill" | "scratch_write" | ResultToolName;
 
 /** The tools through which an agent hands over its result (DESIGN §4): offered by agent and mode, never by frontmatter. */
 export type ResultToolName = "submit_plan" | "submit_review" | "complete_step";
@@ -41,6 +42,10 @@ export interface ToolContext {
   envAllowlist: Record<string, string>;
   /** The job's handling of `complete_step` (tick, commit); its answer goes back to the model. */
   completeStep?: (step: number, note?: string) => Promise<string>;
+  /** The repository's skills (default branch), for the `skill` tool. */
+  skills?: readonly Skill[];
+  /** The job's `local://` scratch space (outside the checkout, shared by the job's agents). */
+  localDir?: string;
 }
 
 export interface ToolResult {

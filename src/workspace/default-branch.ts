@@ -10,6 +10,10 @@ import { git, gitBuffer } from "./git.js";
  */
 const DEFINITION_DIRS = [".github/crewbot/agents", ".github/crewbot/prompts"];
 const DEFINITION_FILES = [".github/crewbot.yml", "AGENTS.md", "CLAUDE.md"];
+/** Skill folders (`<dir>/<skill>/SKILL.md` and the skill's other files), all of their files. */
+export const SKILL_TREES = [".github/skills", ".claude/skills", ".agents/skills"];
+/** A skill is a handful of files; more than this across the skill folders are skipped. */
+export const MAX_SKILL_TREE_FILES = 500;
 
 /** Larger files are skipped: a definition is a few KB (same cap as the definition loader). */
 export const MAX_DEFAULT_BRANCH_FILE_BYTES = 256 * 1024;
@@ -31,15 +35,20 @@ interface TreeEntry {
   path: string;
 }
 
+function inSkillTree(file: string): boolean {
+  // Below `<tree>/<skill>/`: files directly in the tree belong to no skill.
+  return SKILL_TREES.some((tree) => file.startsWith(`${tree}/`) && file.slice(tree.length + 1).includes("/"));
+}
+
 function wanted(file: string): boolean {
-  if (DEFINITION_FILES.includes(file)) return true;
+  if (DEFINITION_FILES.includes(file) || inSkillTree(file)) return true;
   const dir = path.posix.dirname(file);
   return DEFINITION_DIRS.includes(dir) && file.endsWith(".md");
 }
 
 /**
  * Writes the default branch's crewbot files (`.github/crewbot/{agents,prompts}/*.md`,
- * `.github/crewbot.yml`, `AGENTS.md`, `CLAUDE.md`) from the mirror into the fresh directory
+ * `.github/crewbot.yml`, `AGENTS.md`, `CLAUDE.md`, the skill folders) from the mirror into the fresh directory
  * `dest`, for `loadDefinitions(dest)` and `readRepoInstructions(dest)`. Read with `ls-tree` and
  * `cat-file`, never through a working tree: only regular blobs are written — a symlink
  * (`AGENTS.md -> /etc/passwd`) or a submodule is skipped, so nothing of the host can be read.
@@ -53,14 +62,17 @@ export async function readDefaultBranchFiles(mirror: string, defaultBranch: stri
   if ((await readdir(dest)).length > 0) throw new Error(`destination is not empty: ${dest}`);
 
   const listing = await git(
-    ["ls-tree", "-r", "-l", "-z", sha, "--", ...DEFINITION_DIRS, ...DEFINITION_FILES],
+    ["ls-tree", "-r", "-l", "-z", sha, "--", ...DEFINITION_DIRS, ...DEFINITION_FILES, ...SKILL_TREES],
     { cwd: mirror, workspace: true },
   );
   const result: DefaultBranchFiles = { sha, files: [], skipped: [] };
+  let skillFiles = 0;
   for (const entry of parseLsTree(listing)) {
     // Sub-folders of the agents dir are not read; a symlinked agents dir itself is worth reporting.
-    if (!wanted(entry.path) && !DEFINITION_DIRS.includes(entry.path)) continue;
-    if (entry.mode === "120000") result.skipped.push({ path: entry.path, reason: "symlink" });
+    if (!wanted(entry.path) && !DEFINITION_DIRS.includes(entry.path) && !SKILL_TREES.includes(entry.path)) continue;
+    if (inSkillTree(entry.path) && ++skillFiles > MAX_SKILL_TREE_FILES) {
+      result.skipped.push({ path: entry.path, reason: `more than ${MAX_SKILL_TREE_FILES} files in the skill folders` });
+    } else if (entry.mode === "120000") result.skipped.push({ path: entry.path, reason: "symlink" });
     else if (entry.mode === "160000") result.skipped.push({ path: entry.path, reason: "submodule" });
     else if (entry.type !== "blob" || (entry.mode !== "100644" && entry.mode !== "100755")) {
       result.skipped.push({ path: entry.path, reason: `not a regular file (mode ${entry.mode})` });
