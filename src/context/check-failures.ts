@@ -4,8 +4,7 @@
  * tail of its job's log — cleaned of ANSI codes, `##[…]` markers and timestamps. All of it is
  * text others wrote (a test's output can say anything), so it is marked as data, third-party.
  */
-import { existsSync } from "node:fs";
-import { createWriteStream } from "node:fs";
+import { createWriteStream, existsSync } from "node:fs";
 import { once } from "node:events";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
