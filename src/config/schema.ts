@@ -66,6 +66,10 @@ export const ConfigSchema = z.strictObject({
           )
           .prefault({}),
         debounceSeconds: z.number(expect("a number of seconds")).int(expect("a whole number of seconds")).min(0, expect("0 or more seconds")).max(3600, expect("at most 3600 seconds")).default(60),
+        /** Committable ```suggestion blocks for findings that come with a concrete fix. */
+        suggestions: flag(true),
+        /** The `crewbot/review` check run fails when a finding this severe or worse is open. */
+        failOn: z.enum(["never", "critical", "warning"], expect("never, critical or warning")).default("never"),
       },
       expect("a map of review settings"),
     )

@@ -129,7 +129,7 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   const accept = recent && ((path: string, side: "LEFT" | "RIGHT", line: number) => side === "RIGHT" && recent.has(positionKey(path, side, line)));
   // The reviewer's submit_review call when it made one, else its text.
   const parsed = safeReview(reviewOf(result.steps.findLast((step) => step.agent === "reviewer") ?? { text: result.output }));
-  const build = (maxComments?: number) => buildReview(parsed, full, selection, { alreadyPosted: new Set(known), accept, maxComments });
+  const build = (maxComments?: number) => buildReview(parsed, full, selection, { alreadyPosted: new Set(known), accept, maxComments, suggestions: config.review.suggestions });
   const built = build();
   const outcome: ReviewOutcome = { ...base, ...figures, selection, counts: built.counts, clean: built.clean, inline: built.request.comments.length, repeated: built.repeated };
   let sent = built;

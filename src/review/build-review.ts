@@ -7,6 +7,7 @@
 import type { Finding, ParsedReview, ReviewNote, Severity } from "../chain/types.js";
 import { hunkOf, lineText, type DiffFile, type Side } from "./diff-lines.js";
 import { fingerprint, fingerprintMarker } from "./fingerprint.js";
+import { fitReplacement, proseFix, rightLines, suggestionBlock, withoutSuggestionBlock } from "./suggestion.js";
 import type { Selection } from "./select-files.js";
 
 export interface ReviewComment {
@@ -44,6 +45,8 @@ export interface BuildOptions {
   maxComments?: number;
   /** Inline only where this also holds; `files` still decide what GitHub accepts. */
   accept?: Accept;
+  /** Committable ```suggestion blocks (`review.suggestions`); default true. */
+  suggestions?: boolean;
 }
 
 export const MAX_INLINE_COMMENTS = 25;
@@ -119,11 +122,34 @@ function location(f: Finding): string {
   return `${f.path}:${f.line}${f.endLine !== undefined ? `-${f.endLine}` : ""}`;
 }
 
-function commentBody(f: Finding, placement: Placement, marker: string): string {
+/**
+ * The committable block, when GitHub can apply it: the comment covers exactly `line..endLine` on
+ * RIGHT (one hunk, so every line of the range is in the diff). Null otherwise.
+ */
+function committable(f: Finding, placement: Placement, files: readonly DiffFile[]): string | null {
+  if (f.suggestion === undefined || placement.side !== "RIGHT") return null;
+  const end = f.endLine ?? f.line;
+  if (placement.line !== end || (end > f.line && placement.startLine !== f.line)) return null;
+  const original = rightLines(files.find((file) => file.path === placement.path)!, f.line, end);
+  if (!original) return null;
+  const block = suggestionBlock(fitReplacement(f.suggestion, original.lines), original.crlf);
+  // A block too long for a comment is told in prose (cut, it would commit half a fix).
+  return block.length <= MAX_COMMENT_CHARS / 2 ? block : null;
+}
+
+/** The finding's words: a ```suggestion block taken out (it goes below, or is told as prose). */
+function findingText(f: Finding, block: string | null): string {
+  if (f.suggestion === undefined) return f.text;
+  const prose = withoutSuggestionBlock(f.text);
+  if (block !== null) return prose;
+  return `${prose}\n\n${proseFix(f.suggestion, f.line, f.endLine ?? f.line)}`;
+}
+
+function commentBody(f: Finding, placement: Placement, marker: string, block: string | null): string {
   const range = f.endLine !== undefined && placement.startLine === undefined ? ` _(lines ${f.line}–${f.endLine})_` : "";
   const head = `**${LABEL[f.severity]}**${range} — `;
-  const tail = `\n\n${marker}`;
-  let text = f.text;
+  const tail = `${block === null ? "" : `\n\n${block}`}\n\n${marker}`;
+  let text = findingText(f, block);
   const room = MAX_COMMENT_CHARS - head.length - tail.length;
   if (text.length > room) text = `${closeFences(cut(text, room - TRUNCATED.length - 8))}\n\n${TRUNCATED}`;
   return head + text + tail;
@@ -173,7 +199,8 @@ function otherFindingsSection(findings: { f: Finding; marker: string }[]): strin
     items.sort((a, b) => ORDER.indexOf(a.f.severity) - ORDER.indexOf(b.f.severity) || a.f.line - b.f.line);
     for (const { f, marker } of items) {
       // On its own line after a multi-line text, so it never lands on a closing code fence.
-      out.push(bullet(`**${LABEL[f.severity]}** ${code(location(f))} — `, f.text.includes("\n") ? `${f.text}\n${marker}` : `${f.text} ${marker}`));
+      const text = findingText(f, null);
+      out.push(bullet(`**${LABEL[f.severity]}** ${code(location(f))} — `, text.includes("\n") ? `${text}\n${marker}` : `${text} ${marker}`));
     }
   }
   return out.join("\n");
@@ -225,9 +252,10 @@ export function buildReview(
       inBody.push(item);
       continue;
     }
+    const block = options.suggestions === false ? null : committable(item.f, placement, files);
     const comment: ReviewComment = {
       path: placement.path,
-      body: commentBody(item.f, placement, item.marker),
+      body: commentBody(item.f, placement, item.marker, block),
       line: placement.line,
       side: placement.side,
     };

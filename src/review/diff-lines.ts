@@ -22,6 +22,8 @@ export interface DiffLine {
   text: string;
   /** Followed by `\ No newline at end of file`. */
   noNewline?: boolean;
+  /** The line ended with `\r\n` in the file (a CRLF file): suggestions keep it. */
+  crlf?: boolean;
 }
 
 export interface DiffHunk {
@@ -65,12 +67,11 @@ function numberLines(raw: StructuredPatch["hunks"][number]): DiffHunk {
     if (op === "\\") {
       const last = lines.at(-1);
       if (last) last.noNewline = true;
-    } else if (op === "+") {
-      lines.push({ kind: "add", newLine: newLine++, text });
-    } else if (op === "-") {
-      lines.push({ kind: "del", oldLine: oldLine++, text });
     } else {
-      lines.push({ kind: "context", oldLine: oldLine++, newLine: newLine++, text });
+      const line: DiffLine =
+        op === "+" ? { kind: "add", newLine: newLine++, text } : op === "-" ? { kind: "del", oldLine: oldLine++, text } : { kind: "context", oldLine: oldLine++, newLine: newLine++, text };
+      if (l.endsWith("\r")) line.crlf = true;
+      lines.push(line);
     }
   }
   // jsdiff counts an empty side from the line after; keep git's numbers (`@@ -0,0 +1,2 @@`).

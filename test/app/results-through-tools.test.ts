@@ -248,7 +248,7 @@ describe("reviews by a real model", () => {
     expect(t.checks.at(-1).conclusion).not.toBe("success");
   });
 
-  it("a reviewer that calls submit_review gets its findings posted inline; the suggestion stays data, not yet rendered", async () => {
+  it("a reviewer that calls submit_review gets its findings posted inline, its suggestion as a committable block", async () => {
     const stack = await startStack([
       {
         content: [
@@ -270,8 +270,7 @@ describe("reviews by a real model", () => {
     expect(stack.fake.requests).toHaveLength(1);
     expect(t.reviews[0].comments).toHaveLength(1);
     expect(t.reviews[0].comments[0]).toMatchObject({ path: "calc.js", line: 3, side: "RIGHT" });
-    expect(t.reviews[0].comments[0].body).toMatch(/^\*\*Warning\*\* — `v3` became a string\./);
-    expect(t.reviews[0].comments[0].body).not.toContain("suggestion"); // rendering it is for later; the data carries it
+    expect(t.reviews[0].comments[0].body).toMatch(/^\*\*Warning\*\* — `v3` became a string\.\n\n```suggestion\nconst v3 = 3;\n```\n\n<!-- crewbot:finding:[0-9a-f]{16} -->$/);
     expect(t.reviews[0].body).toContain("One bug.");
     expect(t.checks.at(-1).conclusion).not.toBe("success");
   });

@@ -3,81 +3,15 @@
  * comments GitHub accepts (checked by an independent stand-in that answers 422 like GitHub), and
  * the `crewbot/review` check run. Incremental after the first review; a force-push gets a full one.
  */
-import { writeFile } from "node:fs/promises";
-import path from "node:path";
-import nock from "nock";
 import { describe, expect, it } from "vitest";
 import { issueCommentCreated, pullRequestEvent } from "../fixtures/payloads.js";
 import { gitSync } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
 import { githubReviewProblems } from "../helpers/github-review-check.js";
-import { API, mockInstallationToken, mockJobComments, mockPermission, mockPullConversation, mockRepoConfig, REPO_PATH, startStack, TOKEN, type Stack } from "./harness.js";
+import { API, mockInstallationToken, mockJobComments, mockPermission, mockRepoConfig, REPO_PATH, startStack, TOKEN } from "./harness.js";
+import { deliver, GREET, mockReviewJob, OLD_TXT, push, type Traffic } from "./review-harness.js";
 
 useNock();
-
-const lines = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i + 1)).join("\n") + "\n";
-const GREET = lines(30, (i) => `const line${i} = ${i};`);
-const OLD_TXT = lines(10, (i) => `text ${i}`);
-
-/** Commits `files` on the remote's `feature` branch (deleting those set to null) and points PR #1 at it. */
-async function push(stack: Stack, files: Record<string, string | null>, message: string): Promise<string> {
-  const dir = stack.remoteDir;
-  gitSync(dir, "checkout", "-q", "feature");
-  for (const [name, content] of Object.entries(files)) {
-    if (content === null) gitSync(dir, "rm", "-q", name);
-    else await writeFile(path.join(dir, name), content);
-  }
-  gitSync(dir, "add", "-A");
-  gitSync(dir, "commit", "-q", "-m", message);
-  const sha = gitSync(dir, "rev-parse", "HEAD").trim();
-  gitSync(dir, "update-ref", "refs/pull/1/head", sha);
-  gitSync(dir, "checkout", "-q", "main");
-  return sha;
-}
-
-interface Traffic {
-  reviews: any[];
-  checks: Array<{ method: string; body: any }>;
-  rejected: string[][];
-}
-
-/** GitHub's side of one automatic review job; reviews are checked against the PR's real diff. */
-function mockReviewJob(stack: Stack, t: Traffic, o: { config?: string; checkId: number; review?: boolean; context?: boolean; rejectFirst?: boolean; cached?: boolean }) {
-  // A later job of the same app reuses the installation token and the author's permission.
-  if (!o.cached) mockInstallationToken();
-  mockRepoConfig({ repo: o.config });
-  const scope = nock(API)
-    .post(`${REPO_PATH}/check-runs`, (b) => (t.checks.push({ method: "POST", body: b }), true))
-    .reply(201, { id: o.checkId });
-  if (o.context !== false) {
-    if (!o.cached) mockPermission("Codertocat", "write");
-    scope.get(`${REPO_PATH}/issues/1/comments`).query(true).reply(200, []);
-    mockPullConversation();
-    scope.patch(`${REPO_PATH}/check-runs/${o.checkId}`, (b) => (t.checks.push({ method: "PATCH", body: b }), true)).reply(200, {});
-  }
-  if (o.review) {
-    const diff = gitSync(stack.remoteDir, "diff", "-M", "main...feature");
-    let first = true;
-    scope
-      .post(`${REPO_PATH}/pulls/1/reviews`, (b) => (t.reviews.push(b), true))
-      .times(o.rejectFirst ? 2 : 1)
-      .reply(() => {
-        const problems = githubReviewProblems(diff, t.reviews.at(-1));
-        if (o.rejectFirst && first) problems.push("rejected on purpose");
-        first = false;
-        if (problems.length > 0) {
-          t.rejected.push(problems);
-          return [422, { message: "Unprocessable Entity", errors: problems }];
-        }
-        return [200, { id: 700 + t.reviews.length, html_url: `https://github.com/Codertocat/Hello-World/pull/1#pullrequestreview-${700 + t.reviews.length}` }];
-      });
-  }
-  return scope;
-}
-
-async function deliver(stack: Stack, action: "opened" | "synchronize", headSha: string, id: string, extra: Parameters<typeof pullRequestEvent>[1] = { headSha }) {
-  return stack.runToEnd("pull_request", pullRequestEvent(action, { ...extra, headSha, cloneUrl: stack.cloneUrl }), id);
-}
 
 const REVIEW_1 = [
   "## Critical",

@@ -16,6 +16,8 @@ const DEFAULTS: CrewbotConfig = {
     ignoreTitles: [],
     paths: { include: ["**"], exclude: [] },
     debounceSeconds: 60,
+    suggestions: true,
+    failOn: "never",
   },
   implement: { chain: "implement", draft: true, setup: [], check: [], allowWorkflowEdits: false, ciFix: { rounds: 2 }, commits: "git" },
   budgets: { maxTurns: 200, maxOutputTokens: 400000, maxCostUsd: 3, maxMinutes: 30 },
@@ -25,7 +27,7 @@ const DEFAULTS: CrewbotConfig = {
 };
 
 const TOP_KEYS = "commands, triggers, review, implement, budgets, models, sandbox, transcripts";
-const REVIEW_KEYS = "auto, authors, drafts, ignoreAuthors, includeBots, ignoreLabels, ignoreTitles, paths, debounceSeconds";
+const REVIEW_KEYS = "auto, authors, drafts, ignoreAuthors, includeBots, ignoreLabels, ignoreTitles, paths, debounceSeconds, suggestions, failOn";
 
 function problemsOf(input: unknown): string[] {
   const result = validateConfig(input);
@@ -121,6 +123,7 @@ describe("validateConfig problems", () => {
     ["debounce fractional", { review: { debounceSeconds: 1.5 } }, "`review.debounceSeconds`: expected a whole number of seconds, got the number 1.5"],
     ["debounce negative", { review: { debounceSeconds: -1 } }, "`review.debounceSeconds`: expected 0 or more seconds, got the number -1"],
     ["debounce over an hour", { review: { debounceSeconds: 3601 } }, "`review.debounceSeconds`: expected at most 3600 seconds, got the number 3601"],
+    ["failOn not a severity", { review: { failOn: "suggestion" } }, '`review.failOn`: expected never, critical or warning, got "suggestion"'],
     // implement
     ["implement as a boolean", { implement: true }, "`implement`: expected a map of implement settings, got true"],
     ["chain as a number", { implement: { chain: 3 } }, "`implement.chain`: expected a chain name, got the number 3"],
@@ -313,7 +316,7 @@ describe("keysAt", () => {
   it.each<[PropertyKey[], string[] | undefined]>([
     [[], ["commands", "review", "implement", "budgets", "models", "sandbox", "transcripts"]],
     [["commands"], ["plan", "implement", "review"]],
-    [["review"], ["auto", "authors", "drafts", "ignoreAuthors", "includeBots", "ignoreLabels", "ignoreTitles", "paths", "debounceSeconds"]],
+    [["review"], ["auto", "authors", "drafts", "ignoreAuthors", "includeBots", "ignoreLabels", "ignoreTitles", "paths", "debounceSeconds", "suggestions", "failOn"]],
     [["review", "paths"], ["include", "exclude"]],
     [["implement"], ["chain", "draft", "setup", "check", "allowWorkflowEdits", "ciFix", "commits"]],
     [["budgets"], ["maxTurns", "maxOutputTokens", "maxCostUsd", "maxMinutes"]],

@@ -184,3 +184,45 @@ describe("buildReview", () => {
     expect(beforeNote.split("\n").filter((l) => /^\s*```/.test(l)).length % 2).toBe(0);
   });
 });
+
+describe("committable suggestions", () => {
+  const withFix = (line: number, endLine: number | undefined, suggestion: string, text = "Rename it."): Finding => ({ ...f("src/a.ts", line, endLine, "warning", text), suggestion });
+  const bodyOf = (finding: Finding, options: Parameters<typeof buildReview>[3] = {}) => buildReview(review([finding]), files, selection, options).request;
+
+  it("puts a block over exactly line..endLine when the range lies in one hunk, without the reviewer's own block in the text", () => {
+    const finding = withFix(4, 5, "4\nFIVE\n", "Rename it.\n\n```suggestion\n4\nFIVE\n```");
+    const { comments } = bodyOf(finding);
+    expect(position(comments[0]!)).toEqual({ path: "src/a.ts", start_line: 4, start_side: "RIGHT", line: 5, side: "RIGHT" });
+    expect(comments[0]!.body).toMatch(/^\*\*Warning\*\* — Rename it\.\n\n```suggestion\n4\nFIVE\n```\n\n<!-- crewbot:finding:[0-9a-f]{16} -->$/);
+  });
+
+  it.each<[string, Finding]>([
+    ["a range across hunks", withFix(5, 25, "x\n")],
+    ["a range starting between hunks", withFix(18, 23, "x\n")],
+  ])("tells the fix in prose, with no block, for %s", (_name, finding) => {
+    const { comments, body } = bodyOf(finding);
+    const all = [body, ...comments.map((c) => c.body)].join("\n");
+    expect(all).not.toContain("```suggestion");
+    expect(all).toContain(`Suggested fix: replace lines ${finding.line}–${finding.endLine} with:\n`);
+  });
+
+  it("leaves blocks out with suggestions: false", () => {
+    const { comments } = bodyOf(withFix(5, undefined, "FIVE"), { suggestions: false });
+    expect(comments[0]!.body).not.toContain("```suggestion");
+    expect(comments[0]!.body).toContain("Suggested fix: replace line 5 with:\n\n```\nFIVE\n```");
+  });
+
+  it("uses a fence longer than any backticks in the replacement", () => {
+    const { comments } = bodyOf(withFix(5, undefined, "const s = ````;"));
+    expect(comments[0]!.body).toContain("`````suggestion\nconst s = ````;\n`````");
+  });
+
+  it("keeps the file's CRLF line endings and indentation", () => {
+    const crlf = parseDiff(
+      ["diff --git a/w.cs b/w.cs", "--- a/w.cs", "+++ b/w.cs", "@@ -1,3 +1,3 @@", " class A {\r", "-  int x;\r", "+  int y;\r", "+  int z;\r", ""].join("\n").replace("@@ -1,3 +1,3 @@", "@@ -1,2 +1,3 @@"),
+    );
+    const finding: Finding = { path: "w.cs", line: 2, endLine: 3, severity: "suggestion", text: "One field.", suggestion: "int y, z;" };
+    const { comments } = buildReview(review([finding]), crlf, selectFiles(crlf)).request;
+    expect(comments[0]!.body).toContain("```suggestion\r\n  int y, z;\r\n```");
+  });
+});

@@ -106,10 +106,10 @@ describe("parseDiff files", () => {
     expect(file!.hunks[1]!.lines[3]).toEqual({ kind: "add", newLine: 25, text: "24.5" });
   });
 
-  it("marks a line followed by '\\ No newline at end of file', and drops a CR", () => {
+  it("marks a line followed by '\\ No newline at end of file', and drops a CR (remembering it)", () => {
     const [file] = parseDiff("diff --git a/a b/a\n--- a/a\n+++ b/a\n@@ -1 +1 @@\n-x\r\n\\ No newline at end of file\n+y\n");
     expect(file!.hunks[0]!.lines).toEqual([
-      { kind: "del", oldLine: 1, text: "x", noNewline: true },
+      { kind: "del", oldLine: 1, text: "x", noNewline: true, crlf: true },
       { kind: "add", newLine: 1, text: "y" },
     ]);
   });
