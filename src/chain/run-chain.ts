@@ -1,5 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import { writeFile } from "node:fs/promises";
+import { mkdir, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { BudgetTracker } from "../agent/budget.js";
 import type { BudgetName, EventSink, StopReason } from "../agent/events.js";
@@ -27,6 +27,8 @@ export interface ChainWorkspace {
   root: string;
   artifactsDir: string;
   scratchDir: string;
+  /** The `local://` scratch space shared by the chain's agents; default: `local/` in the artifacts dir, kept with them. */
+  localDir?: string;
 }
 
 export interface RunChainOptions {
@@ -102,6 +104,7 @@ export async function runChain(options: RunChainOptions): Promise<ChainResult> {
   /** The latest output of each agent so far: `{output:<agent>}`. */
   const outputs = new Map<string, string>();
   emit({ type: "chain_start", chain: chain.name, steps: chain.steps.map((s) => s.agent) });
+  options = { ...options, workspace: { ...options.workspace, localDir: await makeLocalDir(options.workspace) } };
 
   for (const [index, step] of chain.steps.entries()) {
     const agent = agents.get(step.agent);
@@ -179,7 +182,7 @@ function budgetReason(name: BudgetName, agent: AgentDefinition, turns: number, b
 
 function stepTools(mode: Mode, agent: AgentDefinition, options: RunChainOptions, emit: EventSink, numberedPlan: boolean) {
   const hasSkills = (options.skills?.length ?? 0) > 0;
-  const { tools, notes } = toolsFor(mode, { sandbox: options.sandbox, allow: agent.tools, noBash: options.noBash, agent: agent.name, numberedPlan, hasSkills });
+  const { tools, notes } = toolsFor(mode, { sandbox: options.sandbox, allow: agent.tools, noBash: options.noBash, agent: agent.name, numberedPlan, hasSkills, scratch: true });
   for (const message of notes) emit({ type: "log", agent: agent.name, level: "warn", message });
   return tools;
 }
@@ -192,6 +195,7 @@ function toolContext(mode: Mode, options: RunChainOptions): ToolContext {
     artifactsDir: workspace.artifactsDir,
     readRoots: [workspace.artifactsDir],
     scratchDir: workspace.scratchDir,
+    localDir: workspace.localDir,
     // runAgent ties this to its own abort controller (caller's signal + wall-time budget).
     signal: options.signal ?? new AbortController().signal,
     sandbox: options.sandbox,
@@ -199,6 +203,13 @@ function toolContext(mode: Mode, options: RunChainOptions): ToolContext {
     envAllowlist: options.envAllowlist ?? {},
     ...(options.skills && options.skills.length > 0 ? { skills: options.skills, readRoots: [workspace.artifactsDir, ...options.skills.map((s) => s.dir)] } : {}),
   };
+}
+
+/** The scratch space outside the checkout (a realpath, as the tools compare realpaths). */
+async function makeLocalDir(workspace: ChainWorkspace): Promise<string> {
+  const dir = workspace.localDir ?? path.join(workspace.artifactsDir, "local");
+  await mkdir(dir, { recursive: true });
+  return realpath(dir);
 }
 
 /** Inline when small; otherwise a file in the artifacts dir (readable by `read`) and a pointer. */

@@ -3,7 +3,8 @@ import { formatBytes } from "./output.js";
 import { createTwoFilesPatch } from "diff";
 import { z } from "zod";
 import { LineCapper } from "./output.js";
-import { resolvePath } from "./paths.js";
+import { isLocalPath, resolvePath } from "./paths.js";
+import { assertScratchRoom } from "./scratch-write.js";
 import { withToolErrors } from "./errors.js";
 import { ToolError, type Tool } from "./types.js";
 import { writeResolved } from "./write.js";
@@ -15,7 +16,7 @@ const DIFF_MAX_BYTES = 8 * 1024;
 
 const schema = z
   .object({
-    path: z.string().describe("File to edit, relative to the checkout root."),
+    path: z.string().describe("File to edit, relative to the checkout root, or local://<path> in the job's scratch space."),
     oldText: z
       .string()
       .min(1)
@@ -90,6 +91,7 @@ export const editTool: Tool<EditInput> = {
     const at = before.indexOf(oldText);
     // Slicing, not String.replace: "$&" and friends in newText must stay literal.
     const after = before.slice(0, at) + newText + before.slice(at + oldText.length);
+    if (isLocalPath(input.path)) await assertScratchRoom(ctx, r.abs, Buffer.byteLength(after), input.path);
     await writeResolved(r.abs, after, input.path);
     return { output: `Edited ${r.rel}:\n${shortDiff(r.rel, before, after)}`, isError: false, filesChanged: [r.rel] };
   }),

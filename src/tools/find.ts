@@ -4,7 +4,7 @@ import { glob } from "tinyglobby";
 import { z } from "zod";
 import { byName } from "./ls.js";
 import { LineCapper } from "./output.js";
-import { assertSafeGlob, hasGitSegment, isInside, resolvePath } from "./paths.js";
+import { assertSafeGlob, hasGitSegment, isInside, localName, resolvePath } from "./paths.js";
 import { withToolErrors } from "./errors.js";
 import { ToolError, type Tool, type ToolContext } from "./types.js";
 
@@ -16,7 +16,7 @@ export const GIT_IGNORE_GLOBS = ["**/.git", "**/.git/**"];
 const schema = z
   .object({
     pattern: z.string().min(1).describe("Glob pattern, e.g. '**/*.ts', 'src/**/test_*.py', '*.{js,json}'. Relative; no '..'."),
-    path: z.string().optional().describe("Directory to search in, relative to the checkout root (default: the root)."),
+    path: z.string().optional().describe("Directory to search in, relative to the checkout root (default: the root), or local:// for the job's scratch space."),
   })
   .strict();
 
@@ -41,7 +41,8 @@ export async function globFiles(dir: string, patterns: string[], ignore: string[
 }
 
 /** How a path is shown to the model: relative to the checkout, absolute when outside it (artifacts). */
-export function displayPath(ctx: Pick<ToolContext, "root">, abs: string): string {
+export function displayPath(ctx: Pick<ToolContext, "root" | "localDir">, abs: string): string {
+  if (ctx.localDir !== undefined && isInside(ctx.localDir, abs)) return localName(ctx.localDir, abs);
   return isInside(ctx.root, abs) ? path.relative(ctx.root, abs) || "." : abs;
 }
 

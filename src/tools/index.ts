@@ -5,6 +5,7 @@ import { findTool } from "./find.js";
 import { grepTool } from "./grep.js";
 import { lsTool } from "./ls.js";
 import { readTool } from "./read.js";
+import { scratchWriteTool } from "./scratch-write.js";
 import { skillTool } from "./skill.js";
 import { submitPlanTool } from "./submit-plan.js";
 import { submitReviewTool } from "./submit-review.js";
@@ -31,7 +32,8 @@ export interface ToolSet {
 export function toolsFor(mode: Mode, opts: ToolsForOptions): ToolSet {
   const set = baseTools(mode, opts);
   const skills = opts.hasSkills ? [skillTool] : [];
-  return { tools: [...set.tools, ...skills, ...resultTools(mode, opts)], notes: set.notes };
+  const scratch = opts.scratch ? [scratchWriteTool] : [];
+  return { tools: [...set.tools, ...skills, ...scratch, ...resultTools(mode, opts)], notes: set.notes };
 }
 
 export interface ToolsForOptions {
@@ -44,6 +46,8 @@ export interface ToolsForOptions {
   numberedPlan?: boolean;
   /** The repository has skills: the `skill` tool is offered (in every mode; `allow` does not narrow it). */
   hasSkills?: boolean;
+  /** The run has a `local://` scratch space: `scratch_write` is offered (in every mode; `allow` does not narrow it). */
+  scratch?: boolean;
 }
 
 /** The tools an agent hands its result over with (DESIGN §4): by agent and mode; `allow` does not narrow them. */
@@ -119,6 +123,7 @@ export function summarizeArgs(name: string, input: unknown): string {
       break;
     case "edit":
     case "write":
+    case "scratch_write":
       text = `${name} ${p ?? "?"}`;
       break;
     case "submit_plan":

@@ -10,7 +10,7 @@ export const LS_MAX_ENTRIES = 1000;
 
 const schema = z
   .object({
-    path: z.string().optional().describe("Directory relative to the checkout root (default: the root)."),
+    path: z.string().optional().describe("Directory relative to the checkout root (default: the root), or local:// for the job's scratch space."),
   })
   .strict();
 

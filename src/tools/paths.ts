@@ -15,7 +15,14 @@ export interface ResolvedPath {
   inReadRoot: boolean;
 }
 
-type PathContext = Pick<ToolContext, "root" | "readRoots">;
+type PathContext = Pick<ToolContext, "root" | "readRoots" | "localDir">;
+
+/** `local://<path>`: a file of the job's scratch space, outside the checkout and shared by its agents. */
+export const LOCAL_PREFIX = "local://";
+
+export function isLocalPath(p: string): boolean {
+  return p.startsWith(LOCAL_PREFIX);
+}
 
 function refuse(p: string, why: string): never {
   throw new ToolError(`Refused path ${JSON.stringify(p)}: ${why}.`);
@@ -47,6 +54,7 @@ export async function resolvePath(ctx: PathContext, p: string, opts: { access: A
   if (p.includes("\0")) refuse(p, "it contains a NUL byte");
   if (p.trim() === "") refuse(p, "it is empty (use \".\" for the checkout root)");
   if (p.startsWith("~")) refuse(p, "\"~\" is not expanded; use a path relative to the checkout root");
+  if (isLocalPath(p)) return resolveLocal(ctx, p, opts.access);
 
   const root = ctx.root;
   let lexical: string;
@@ -78,6 +86,25 @@ export async function resolvePath(ctx: PathContext, p: string, opts: { access: A
   const rel = path.relative(root, real) || ".";
   if (hasGitSegment(rel)) refuse(p, "it goes through a symlink into .git, which is off limits");
   return { abs: real, rel, exists, inReadRoot: false };
+}
+
+/** A `local://` path: confined to the scratch space lexically and again after realpath, like the checkout. */
+async function resolveLocal(ctx: PathContext, p: string, access: Access): Promise<ResolvedPath> {
+  if (ctx.localDir === undefined) refuse(p, "this run has no local:// scratch space");
+  const rest = p.slice(LOCAL_PREFIX.length);
+  if (path.isAbsolute(rest) || rest.startsWith("~")) refuse(p, "a local:// path is relative to the scratch space (local://notes.md)");
+  const dir = path.resolve(ctx.localDir);
+  const lexical = path.resolve(dir, rest === "" ? "." : rest);
+  if (!isInside(dir, lexical)) refuse(p, "it leaves the local:// scratch space");
+  const { real, exists } = await realOrNearest(p, lexical, access);
+  const realDir = await realpath(dir).catch(() => dir);
+  if (!isInside(realDir, real)) refuse(p, "it goes through a symlink that leads out of the local:// scratch space");
+  return { abs: real, rel: localName(realDir, real), exists, inReadRoot: true };
+}
+
+/** How a scratch file is shown to the model: `local://a/b.md` (`local://` for the space itself). */
+export function localName(localDir: string, abs: string): string {
+  return `${LOCAL_PREFIX}${path.relative(localDir, abs).split(path.sep).join("/")}`;
 }
 
 /** realpath of the path; for a missing write target, realpath of its nearest existing ancestor plus the missing tail. */

@@ -15,7 +15,7 @@ const schema = z
   .object({
     path: z
       .string()
-      .describe("File path relative to the checkout root, or an absolute path inside the artifacts directory given in an earlier tool result."),
+      .describe("File path relative to the checkout root, local://<path> for the job's scratch space, or an absolute path inside the artifacts directory given in an earlier tool result."),
     offset: z.number().int().min(1).optional().describe("1-based line number to start at (default 1)."),
     limit: z.number().int().min(1).optional().describe(`Maximum number of lines to return (default ${READ_DEFAULT_LIMIT}).`),
   })

@@ -3,13 +3,14 @@ import { mkdir, open } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { formatBytes } from "./output.js";
-import { resolvePath } from "./paths.js";
+import { isLocalPath, resolvePath } from "./paths.js";
+import { assertScratchRoom } from "./scratch-write.js";
 import { withToolErrors } from "./errors.js";
 import { ToolError, type Tool } from "./types.js";
 
 const schema = z
   .object({
-    path: z.string().describe("File path relative to the checkout root; parent directories are created."),
+    path: z.string().describe("File path relative to the checkout root, or local://<path> for the job's scratch space (never committed); parent directories are created."),
     content: z.string().describe("The complete new content of the file."),
   })
   .strict();
@@ -49,6 +50,7 @@ export const writeTool: Tool<WriteInput> = {
     if (ctx.mode !== "write") throw new ToolError("write is not available in read-only (plan) mode.");
     const r = await resolvePath(ctx, input.path, { access: "write" });
     if (r.rel === ".") throw new ToolError("The checkout root is a directory; name a file.");
+    if (isLocalPath(input.path)) await assertScratchRoom(ctx, r.abs, Buffer.byteLength(input.content), input.path);
     // Safe: resolvePath rooted the missing part at a real, checked ancestor, so these are fresh directories.
     try {
       await mkdir(path.dirname(r.abs), { recursive: true });
