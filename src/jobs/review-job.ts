@@ -38,8 +38,8 @@ async function pullRequestHead(octokit: InstallationOctokit, job: JobRecord): Pr
   return { headSha: data.head.sha, baseRef: data.base.ref, fork: !data.head.repo || !sameRepo(data.head.repo.full_name, job) };
 }
 
-function report(outcome: ReviewOutcome, terminal: Terminal, head: PullRequestHead, elapsedMs: number, transcript: string): ReviewReport {
-  return { ...outcome, terminal, headSha: head.headSha, elapsedMs, transcript };
+function report(outcome: ReviewOutcome, terminal: Terminal, head: PullRequestHead, elapsedMs: number, transcript: string, config?: CrewbotConfig): ReviewReport {
+  return { ...outcome, terminal, headSha: head.headSha, elapsedMs, transcript, failOn: config?.review.failOn };
 }
 
 /** One line for the job store: the headline and what was found. */
@@ -124,10 +124,10 @@ async function runAutomaticReview(job: JobRecord, ctx: JobContext, services: Job
     if (outcome.usage) services.metrics.jobUsage(job.kind, outcome.usage, outcome.costUsd);
     if (outcome.costUsd > 0) await services.usage.recordCost(installationId, job.id, outcome.costUsd);
     const terminal: Terminal = outcome.failed?.terminal ?? { kind: "done" };
-    const done = report(outcome, terminal, head, Date.now() - started, transcriptLink);
-    const { conclusion, output } = renderReviewCheck(done);
+    const done = report(outcome, terminal, head, Date.now() - started, transcriptLink, config);
+    const { conclusion, output, annotations } = renderReviewCheck(done);
     await transcript.end(terminal, outcomeLine(done));
-    await check.complete(conclusion, output);
+    await check.complete(conclusion, output, annotations);
     return { state: endState(terminal), outcome: outcomeLine(done) };
   } catch (error) {
     const { terminal } = failure(error, ctx.signal);

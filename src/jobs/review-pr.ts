@@ -131,7 +131,10 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   const parsed = safeReview(reviewOf(result.steps.findLast((step) => step.agent === "reviewer") ?? { text: result.output }));
   const build = (maxComments?: number) => buildReview(parsed, full, selection, { alreadyPosted: new Set(known), accept, maxComments, suggestions: config.review.suggestions });
   const built = build();
-  const outcome: ReviewOutcome = { ...base, ...figures, selection, counts: built.counts, clean: built.clean, inline: built.request.comments.length, repeated: built.repeated };
+  const outcome: ReviewOutcome = {
+    ...{ ...base, ...figures, selection, counts: built.counts, clean: built.clean, inline: built.request.comments.length },
+    ...{ repeated: built.repeated, repeatedCounts: built.repeatedCounts, annotations: built.annotations },
+  };
   let sent = built;
   if (!built.clean) ({ sent, review: outcome.review } = await postReview(run, built, () => build(0)));
   outcome.inline = sent.request.comments.length;

@@ -12,6 +12,18 @@ export const CHECK_NAME = "crewbot/review";
 /** GitHub's limit for a check run's `output.summary`. */
 export const CHECK_SUMMARY_LIMIT = 65_535;
 
+/** GitHub takes at most 50 annotations per request; further updates append the rest. */
+export const ANNOTATIONS_PER_REQUEST = 50;
+
+export interface CheckAnnotation {
+  path: string;
+  start_line: number;
+  end_line: number;
+  annotation_level: "notice" | "warning" | "failure";
+  title?: string;
+  message: string;
+}
+
 export type CheckConclusion = "success" | "neutral" | "skipped" | "cancelled" | "failure";
 
 export interface CheckRunTarget {
@@ -56,17 +68,28 @@ export class CheckRun {
     this.id = data.id;
   }
 
-  /** The end state; a check run not started yet is created completed. */
-  async complete(conclusion: CheckConclusion, output: CheckOutput): Promise<void> {
+  /**
+   * The end state; a check run not started yet is created completed. The first 50 annotations
+   * go with it, each further 50 in one more update of the same run (GitHub appends them).
+   */
+  async complete(conclusion: CheckConclusion, output: CheckOutput, annotations: readonly CheckAnnotation[] = []): Promise<void> {
+    const shown = { title: fit(output.title, 200), summary: fit(output.summary, CHECK_SUMMARY_LIMIT) };
+    const batch = (i: number) => annotations.slice(i, i + ANNOTATIONS_PER_REQUEST);
+    const first = batch(0);
     const done = {
       status: "completed",
       conclusion,
       completed_at: this.now().toISOString(),
-      output: { title: fit(output.title, 200), summary: fit(output.summary, CHECK_SUMMARY_LIMIT) },
+      output: { ...shown, ...(first.length > 0 ? { annotations: first } : {}) },
     };
     const { owner, repo } = this.target;
-    if (this.id === undefined) await this.writer.write("POST /repos/{owner}/{repo}/check-runs", { ...this.base(), ...done });
-    else await this.writer.write("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { owner, repo, check_run_id: this.id, ...done });
+    if (this.id === undefined) {
+      const { data } = await this.writer.write<{ id: number }>("POST /repos/{owner}/{repo}/check-runs", { ...this.base(), ...done });
+      this.id = data.id;
+    } else await this.writer.write("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { owner, repo, check_run_id: this.id, ...done });
+    for (let i = ANNOTATIONS_PER_REQUEST; i < annotations.length; i += ANNOTATIONS_PER_REQUEST) {
+      await this.writer.write("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { owner, repo, check_run_id: this.id, output: { ...shown, annotations: batch(i) } });
+    }
   }
 
   get started(): boolean {

@@ -1,6 +1,6 @@
 /** What a review run tells: the `crewbot/review` check run's output, and the lines of a `/review` comment. */
 import { emptyUsage, type Usage } from "../agent/pricing.js";
-import type { SeverityCounts } from "../review/build-review.js";
+import type { ReviewAnnotation, SeverityCounts } from "../review/build-review.js";
 import type { Selection } from "../review/select-files.js";
 import type { CheckConclusion, CheckOutput } from "./check-run.js";
 import { formatFigures } from "./format.js";
@@ -14,6 +14,10 @@ export interface ReviewFacts {
   clean: boolean;
   inline: number;
   repeated: number;
+  /** The repeated findings by severity: found again, so still open. */
+  repeatedCounts?: SeverityCounts;
+  /** The findings the check run marks on their lines. */
+  annotations?: ReviewAnnotation[];
   selection?: Selection;
   /** What was reviewed: the PR against its merge base, or `since` (a commit) to the head. */
   since?: string;
@@ -31,6 +35,17 @@ export interface ReviewReport extends ReviewFacts {
   headSha: string;
   elapsedMs: number;
   transcript?: string;
+  /** `review.failOn`: the check run fails while a finding this severe or worse is open. */
+  failOn?: FailOn;
+}
+
+export type FailOn = "never" | "critical" | "warning";
+
+/** Open findings of this review and those it found again, at or above `failOn`; 0 for never. */
+function gating(r: ReviewReport): number {
+  if (!r.failOn || r.failOn === "never") return 0;
+  const open = (s: keyof SeverityCounts) => r.counts[s] + (r.repeatedCounts?.[s] ?? 0);
+  return open("critical") + (r.failOn === "warning" ? open("warning") : 0);
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -72,7 +87,10 @@ function conclusionOf(r: ReviewReport): CheckConclusion {
     case "stopped":
       return "neutral";
     case "done":
-      return r.nothingToReview ? "skipped" : r.clean ? "success" : "neutral";
+      if (r.nothingToReview) return "skipped";
+      // A gate set: pass or fail, as branch protection reads it; no gate: findings only inform.
+      if (r.failOn && r.failOn !== "never") return gating(r) > 0 ? "failure" : "success";
+      return r.clean ? "success" : "neutral";
   }
 }
 
@@ -90,11 +108,19 @@ function titleOf(r: ReviewReport): string {
   }
 }
 
-/** The check run's conclusion and output: summary, counts, what was left out, and what it cost. */
-export function renderReviewCheck(r: ReviewReport): { conclusion: CheckConclusion; output: CheckOutput } {
+function gateLine(r: ReviewReport): string[] {
+  if (r.terminal.kind !== "done" || r.nothingToReview || !r.failOn || r.failOn === "never") return [];
+  const what = r.failOn === "critical" ? "critical finding" : "critical or warning finding";
+  const n = gating(r);
+  return [n > 0 ? `Failing: ${plural(n, `open ${what}`)} (review.failOn: ${r.failOn}).` : `Passing: no open ${what} (review.failOn: ${r.failOn}).`];
+}
+
+/** The check run's conclusion, output and annotations: summary, counts, what was left out, and what it cost. */
+export function renderReviewCheck(r: ReviewReport): { conclusion: CheckConclusion; output: CheckOutput; annotations: ReviewAnnotation[] } {
   const figures = formatFigures({ elapsedMs: r.elapsedMs, usage: r.usage ?? emptyUsage(), costUsd: r.costUsd, estimate: r.estimate });
-  const summary = [...reviewLines(r).map((l) => `- ${l}`), "", figures + (r.transcript ? ` · [Transcript](${r.transcript})` : "")].join("\n");
-  return { conclusion: conclusionOf(r), output: { title: titleOf(r), summary } };
+  const summary = [...[...reviewLines(r), ...gateLine(r)].map((l) => `- ${l}`), "", figures + (r.transcript ? ` · [Transcript](${r.transcript})` : "")].join("\n");
+  const annotations = r.terminal.kind === "done" ? (r.annotations ?? []) : [];
+  return { conclusion: conclusionOf(r), output: { title: titleOf(r), summary }, annotations };
 }
 
 /** A skip decided before any work: the reason is the whole summary. */

@@ -27,6 +27,16 @@ export interface ReviewRequest {
 
 export type SeverityCounts = Record<Severity, number>;
 
+/** One finding marked on the check run (DESIGN §2: shown in "Files changed" too). */
+export interface ReviewAnnotation {
+  path: string;
+  start_line: number;
+  end_line: number;
+  annotation_level: "notice" | "warning" | "failure";
+  title: string;
+  message: string;
+}
+
 export interface BuiltReview {
   request: ReviewRequest;
   /** Findings and notes of this review by severity (repeats of earlier reviews left out). */
@@ -35,6 +45,10 @@ export interface BuiltReview {
   clean: boolean;
   /** Findings left out because an earlier review posted them (see `alreadyPosted`). */
   repeated: number;
+  /** Those findings by severity: found again, so still open. */
+  repeatedCounts: SeverityCounts;
+  /** Every new finding that can sit on a line of the head (RIGHT), inline or not. */
+  annotations: ReviewAnnotation[];
 }
 
 export interface BuildOptions {
@@ -57,6 +71,9 @@ const TRUNCATED = "… truncated";
 
 const ORDER: Severity[] = ["critical", "warning", "suggestion"];
 const LABEL: Record<Severity, string> = { critical: "Critical", warning: "Warning", suggestion: "Suggestion" };
+const LEVEL: Record<Severity, ReviewAnnotation["annotation_level"]> = { critical: "failure", warning: "warning", suggestion: "notice" };
+/** An annotation's message is plain text (GitHub allows 64 KB); the whole finding is in the review. */
+const MAX_ANNOTATION_CHARS = 4000;
 
 /** A further condition on inline positions (an incremental review: only lines the new commits changed). */
 export type Accept = (path: string, side: Side, line: number) => boolean;
@@ -231,11 +248,13 @@ export function buildReview(
   const textAt = options.lineText ?? diffLineText(files);
   const posted = new Set(options.alreadyPosted ?? []);
   let repeated = 0;
+  const repeatedCounts: SeverityCounts = { critical: 0, warning: 0, suggestion: 0 };
   const findings: { f: Finding; marker: string }[] = [];
   for (const f of review.findings) {
     const hash = fingerprint(f, textAt(f.path, f.line));
     if (posted.has(hash)) {
       repeated++;
+      repeatedCounts[f.severity]++;
       continue;
     }
     posted.add(hash);
@@ -245,9 +264,12 @@ export function buildReview(
   const notes = review.notes ?? [];
 
   const comments: ReviewComment[] = [];
+  const annotations: ReviewAnnotation[] = [];
   const inBody: { f: Finding; marker: string }[] = [];
   for (const item of findings) {
-    const placement = comments.length < maxComments ? placeFinding(item.f, files, options.accept) : null;
+    const spot = placeFinding(item.f, files, options.accept);
+    if (spot?.side === "RIGHT") annotations.push(annotationOf(item.f, spot));
+    const placement = comments.length < maxComments ? spot : null;
     if (!placement) {
       inBody.push(item);
       continue;
@@ -287,7 +309,19 @@ export function buildReview(
     .filter((s) => s !== "")
     .join("\n\n");
   const tail = notReviewedSection(selection, total);
-  return { request: { event: "COMMENT", body: joinCapped(head, tail), comments }, counts, clean, repeated };
+  return { request: { event: "COMMENT", body: joinCapped(head, tail), comments }, counts, clean, repeated, repeatedCounts, annotations };
+}
+
+function annotationOf(f: Finding, placement: Placement): ReviewAnnotation {
+  const text = withoutSuggestionBlock(f.text);
+  return {
+    path: placement.path,
+    start_line: placement.startLine ?? placement.line,
+    end_line: placement.line,
+    annotation_level: LEVEL[f.severity],
+    title: LABEL[f.severity],
+    message: text.length <= MAX_ANNOTATION_CHARS ? text : `${cut(text, MAX_ANNOTATION_CHARS - TRUNCATED.length - 2)}\n\n${TRUNCATED}`,
+  };
 }
 
 /** head + tail under MAX_BODY_CHARS; only the head is cut, at a line, with a visible note. */
