@@ -83,12 +83,11 @@ export class CheckRun {
       output: { ...shown, ...(first.length > 0 ? { annotations: first } : {}) },
     };
     const { owner, repo } = this.target;
-    if (this.id === undefined) {
-      const { data } = await this.writer.write<{ id: number }>("POST /repos/{owner}/{repo}/check-runs", { ...this.base(), ...done });
-      this.id = data.id;
-    } else await this.writer.write("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { owner, repo, check_run_id: this.id, ...done });
+    let id = this.id;
+    if (id === undefined) id = (await this.writer.write<{ id: number }>("POST /repos/{owner}/{repo}/check-runs", { ...this.base(), ...done })).data.id;
+    else await this.writer.write("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { owner, repo, check_run_id: id, ...done });
     for (let i = ANNOTATIONS_PER_REQUEST; i < annotations.length; i += ANNOTATIONS_PER_REQUEST) {
-      await this.writer.write("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { owner, repo, check_run_id: this.id, output: { ...shown, annotations: batch(i) } });
+      await this.writer.write("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { owner, repo, check_run_id: id, output: { ...shown, annotations: batch(i) } });
     }
   }
 

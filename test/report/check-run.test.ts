@@ -73,6 +73,20 @@ describe("CheckRun", () => {
     expect(CHECK_NAME).toBe("crewbot/review");
   });
 
+  it.each([
+    [0, [0]],
+    [50, [50]],
+    [51, [50, 1]],
+    [120, [50, 50, 20]],
+  ])("complete without start, %i annotations: the create carries the first 50, each update of the created run 50 more", async (n, sizes) => {
+    const { calls, writer } = fakeWriter();
+    const annotations = Array.from({ length: n }, (_, i) => ({ path: "a.ts", start_line: i + 1, end_line: i + 1, annotation_level: "notice" as const, message: `m${i}` }));
+    await new CheckRun(writer, target(), clock()).complete("neutral", { title: "T", summary: "S" }, annotations);
+    expect(calls.map((c) => [c.route, (c.params.output as { annotations?: unknown[] }).annotations?.length ?? 0])).toEqual(sizes.map((size, i) => [i === 0 ? POST : PATCH, size]));
+    for (const later of calls.slice(1)) expect(later.params).toEqual({ owner: "o", repo: "r", check_run_id: 77, output: { title: "T", summary: "S", annotations: expect.any(Array) } });
+    expect(calls.flatMap((c) => (c.params.output as { annotations?: Array<{ message: string }> }).annotations ?? []).map((a) => a.message)).toEqual(annotations.map((a) => a.message));
+  });
+
   it("start with a title of its own", async () => {
     const { calls, writer } = fakeWriter();
     await new CheckRun(writer, target(), clock()).start("Waiting for the debounce");

@@ -49,6 +49,15 @@ describe("renderReviewCheck: conclusion and title per ending", () => {
     ["cancelled with a reason", { terminal: { kind: "cancelled", reason: "a newer push" } }, "cancelled", "Cancelled: a newer push"],
     ["cancelled by someone, no reason", { terminal: { kind: "cancelled", by: "alice" } }, "cancelled", "Cancelled"],
     ["cancelled without anything", { terminal: { kind: "cancelled" } }, "cancelled", "Cancelled"],
+    ["failOn never keeps findings neutral", { ...findings, failOn: "never" }, "neutral", "1 critical · 2 warnings · 1 suggestion"],
+    ["failOn critical with a critical", { ...findings, failOn: "critical" }, "failure", "1 critical · 2 warnings · 1 suggestion"],
+    ["failOn critical with warnings only", { ...findings, counts: { critical: 0, warning: 2, suggestion: 1 }, failOn: "critical" }, "success", "0 critical · 2 warnings · 1 suggestion"],
+    ["failOn critical with a critical found again", { ...findings, counts: { critical: 0, warning: 2, suggestion: 1 }, repeatedCounts: { critical: 1, warning: 0, suggestion: 0 }, failOn: "critical" }, "failure", "0 critical · 2 warnings · 1 suggestion"],
+    ["failOn warning with warnings", { ...findings, counts: { critical: 0, warning: 2, suggestion: 1 }, failOn: "warning" }, "failure", "0 critical · 2 warnings · 1 suggestion"],
+    ["failOn warning with suggestions only", { ...findings, counts: { critical: 0, warning: 0, suggestion: 1 }, failOn: "warning" }, "success", "0 critical · 0 warnings · 1 suggestion"],
+    ["failOn clean", { failOn: "critical" }, "success", "No findings"],
+    ["failOn does not fail a stopped run", { ...findings, failOn: "critical", terminal: { kind: "stopped", budget: "x" } }, "neutral", "Stopped: x"],
+    ["failOn, nothing to review", { nothingToReview: "x", failOn: "critical" }, "skipped", "Nothing to review"],
   ])("%s", (_what, o, conclusion, title) => {
     const { conclusion: c, output } = renderReviewCheck(report(o));
     expect(c).toBe(conclusion);
@@ -63,6 +72,7 @@ describe("renderReviewCheck: whole outputs", () => {
       selection: { reviewed: [file("src/a.ts"), file("src/b.ts")], notReviewed: [{ path: "package-lock.json", reason: "lockfile" }] },
     });
     expect(renderReviewCheck(r)).toEqual({
+      annotations: [],
       conclusion: "success",
       output: {
         title: "No findings",
@@ -90,6 +100,7 @@ describe("renderReviewCheck: whole outputs", () => {
       estimate: true,
     });
     expect(renderReviewCheck(r)).toEqual({
+      annotations: [],
       conclusion: "neutral",
       output: {
         title: "1 critical · 2 warnings · 1 suggestion",
@@ -114,6 +125,7 @@ describe("renderReviewCheck: whole outputs", () => {
       elapsedMs: 400,
     });
     expect(renderReviewCheck(r)).toEqual({
+      annotations: [],
       conclusion: "skipped",
       output: { title: "Nothing to review", summary: "- Nothing to review: every changed file is a lockfile.\n\n0s · 0 tokens · $0.0000" },
     });
