@@ -31,6 +31,11 @@ function parseSteps(body: string, file: string, lineOffset: number): ChainStep[]
     if (!current) return;
     const more = dedentBlock(current.more, current.measured);
     while (more.length > 0 && more.at(-1) === "") more.pop();
+    if (current.agent === PARALLEL) {
+      steps.push(parallelStep(current.first, more, file, current.line, steps.length + 1));
+      current = null;
+      return;
+    }
     const task = [current.first, ...more].join("\n").trim();
     if (task === "") {
       throw new DefinitionError(file, "steps", `line ${current.line}: step ${steps.length + 1} (${current.agent}) has no task`);
@@ -75,6 +80,37 @@ function parseSteps(body: string, file: string, lineOffset: number): ChainStep[]
   return steps;
 }
 
+/** The step keyword whose indented `agent: task` items run at once. */
+export const PARALLEL = "parallel";
+/** At most this many items in a parallel step, and at most this many running at a time. */
+export const MAX_PARALLEL_ITEMS = 8;
+export const PARALLEL_AT_ONCE = 4;
+/** The one agent that writes: never in a parallel step (one writer at a time). */
+export const WRITER_AGENT = "worker";
+
+/** `parallel:` and its indented items (already dedented), each an ordinary `agent: task`. */
+function parallelStep(first: string, lines: string[], file: string, line: number, n: number): ChainStep {
+  const where = `line ${line}: step ${n} (parallel)`;
+  if (first !== "") throw new DefinitionError(file, "steps", `${where}: list its "agent: task" items indented below "parallel:", not on its line`);
+  const items = lines.length > 0 ? parseSteps(lines.join("\n"), file, line) : [];
+  if (items.length === 0) throw new DefinitionError(file, "steps", `${where}: has no items; indent "- agent: task" items below it`);
+  if (items.length > MAX_PARALLEL_ITEMS) {
+    throw new DefinitionError(file, "steps", `${where}: has ${items.length} items; at most ${MAX_PARALLEL_ITEMS}`);
+  }
+  items.forEach((item, i) => {
+    if (item.parallel) throw new DefinitionError(file, "steps", `${where}: item ${i + 1} is itself parallel; parallel steps do not nest`);
+    if (item.agent === WRITER_AGENT) {
+      throw new DefinitionError(file, "steps", `${where}: item ${i + 1} is the ${WRITER_AGENT}, which never runs in parallel (one writer at a time)`);
+    }
+  });
+  return { agent: PARALLEL, task: "", parallel: items };
+}
+
+/** The agents a step runs: its own, or its parallel items'. */
+export function stepAgents(step: ChainStep): string[] {
+  return step.parallel ? step.parallel.map((item) => item.agent) : [step.agent];
+}
+
 /** Parses one chain file; `name` is the file's basename without `.md`. */
 export function parseChainFile(text: string, file: string, name: string): ChainDefinition {
   if (!NAME_PATTERN.test(name)) {
@@ -110,9 +146,10 @@ export async function loadChains(dirs: readonly string[], options: LoadOptions =
 /** Throws a DefinitionError naming the chain file and the first step whose agent is unknown. */
 export function validateChain(chain: ChainDefinition, agents: ReadonlyMap<string, AgentDefinition>): void {
   chain.steps.forEach((step, index) => {
-    if (!agents.has(step.agent)) {
+    for (const agent of stepAgents(step)) {
+      if (agents.has(agent)) continue;
       const known = [...agents.keys()].sort().join(", ") || "none";
-      throw new DefinitionError(chain.file, "steps", `step ${index + 1}: unknown agent "${step.agent}" (known: ${known})`);
+      throw new DefinitionError(chain.file, "steps", `step ${index + 1}: unknown agent "${agent}" (known: ${known})`);
     }
   });
 }
@@ -144,11 +181,13 @@ export function outputsNamed(template: string): string[] {
 /** `{output:<agent>}` must name an agent of an earlier step; anything else is a broken chain file. */
 function checkOutputs(steps: readonly ChainStep[], file: string): void {
   steps.forEach((step, index) => {
-    const earlier = steps.slice(0, index).map((s) => s.agent);
-    for (const agent of outputsNamed(step.task)) {
-      if (earlier.includes(agent)) continue;
-      const known = earlier.length > 0 ? `earlier steps: ${[...new Set(earlier)].join(", ")}` : "it is the first step";
-      throw new DefinitionError(file, "steps", `step ${index + 1} (${step.agent}): {output:${agent}} names no agent of an earlier step (${known})`);
+    const earlier = steps.slice(0, index).flatMap(stepAgents);
+    for (const own of step.parallel ?? [step]) {
+      for (const agent of outputsNamed(own.task)) {
+        if (earlier.includes(agent)) continue;
+        const known = earlier.length > 0 ? `earlier steps: ${[...new Set(earlier)].join(", ")}` : "it is the first step";
+        throw new DefinitionError(file, "steps", `step ${index + 1} (${own.agent}): {output:${agent}} names no agent of an earlier step (${known})`);
+      }
     }
   });
 }

@@ -8,19 +8,23 @@ import type { AgentRunResult, RunAgentOptions } from "../agent/types.js";
 import { summarizeArgs, toolsFor } from "../tools/index.js";
 import type { Mode, SandboxInfo, ToolContext } from "../tools/types.js";
 import { describeBudget } from "../agent/budget.js";
-import { outputsNamed, renderTask } from "./chains.js";
+import { oneLine } from "../tools/index.js";
+import { outputsNamed, PARALLEL_AT_ONCE, renderTask, stepAgents, WRITER_AGENT } from "./chains.js";
 import { buildStepPrompt, type ContextSection } from "./prompt.js";
 import { skillsContext, type Skill } from "./skills.js";
 import { outputProblem } from "./submissions.js";
-import type { AgentDefinition, ChainDefinition } from "./types.js";
+import type { AgentDefinition, ChainDefinition, ChainStep } from "./types.js";
+
+/** The agent that may write; every other agent runs read-only, in write chains too (DESIGN §1). */
+export { WRITER_AGENT };
 
 /** A previous step's output above this size is handed over as a file, not inline. */
 export const MAX_INLINE_PREVIOUS = 20 * 1024;
 
 export const DEFAULT_MODEL = "claude-sonnet-5-5";
 
-/** The agent that may write; every other agent runs read-only, in write chains too (DESIGN §1). */
-export const WRITER_AGENT = "worker";
+/** How the progress comment and events name a parallel step's agents: one line. */
+export const PARALLEL_JOIN = " + ";
 
 export interface ChainWorkspace {
   /** realpath of the checkout the agents work in. */
@@ -97,66 +101,131 @@ export function chainMode(chain: ChainDefinition): Mode {
 
 /** Runs the steps in order, each agent's final text feeding the next; stops at the first failure. */
 export async function runChain(options: RunChainOptions): Promise<ChainResult> {
-  const { chain, agents, emit = () => {} } = options;
-  const run = options.runAgent ?? defaultRunAgent;
+  const { chain, emit = () => {} } = options;
   const steps: StepResult[] = [];
   let previous = "";
   /** The latest output of each agent so far: `{output:<agent>}`. */
   const outputs = new Map<string, string>();
-  emit({ type: "chain_start", chain: chain.name, steps: chain.steps.map((s) => s.agent) });
+  emit({ type: "chain_start", chain: chain.name, steps: chain.steps.map((s) => stepAgents(s).join(PARALLEL_JOIN)) });
   options = { ...options, workspace: { ...options.workspace, localDir: await makeLocalDir(options.workspace) } };
 
   for (const [index, step] of chain.steps.entries()) {
-    const agent = agents.get(step.agent);
-    if (!agent) {
-      return failed(steps, previous, "error", `step ${index + 1}: unknown agent "${step.agent}" in ${chain.file}`);
-    }
-    emit({ type: "step_start", index, agent: agent.name });
-    const mode = stepMode(options.mode, agent.name);
-    const model = options.models?.[agent.name] ?? agent.model ?? DEFAULT_MODEL;
-    const previousText = await handOver(previous, `step-${index}-input`, options.workspace.artifactsDir);
-    const handed = new Map<string, string>();
-    for (const name of outputsNamed(step.task)) {
-      handed.set(name, await handOver(outputs.get(name) ?? "", `step-${index}-output-${name}`, options.workspace.artifactsDir, `The ${name}'s output`));
-    }
-    const task = renderTask(step.task, { task: options.task, previous: previousText, outputs: handed });
-    const completeStep = options.completeStep?.(agent.name, index);
-    const skills = skillsContext(options.skills ?? []);
-    const context = [...(options.context ?? []), ...(skills ? [skills] : []), ...((await options.stepContext?.(agent.name, index)) ?? [])];
-    const result = await run({
-      agent: agent.name,
-      model,
-      system: agent.prompt,
-      prompt: buildStepPrompt(context, task),
-      tools: stepTools(mode, agent, options, emit, completeStep !== undefined),
-      toolContext: { ...toolContext(mode, options), ...(completeStep ? { completeStep } : {}) },
-      budget: options.budget,
-      maxTurns: agent.maxTurns,
-      thinking: agent.thinking,
-      client: options.client,
-      signal: options.signal,
-      emit,
-      summarizeArgs,
-      betweenTurns: options.betweenTurns?.(agent.name, index),
-    });
-    steps.push({ ...result, index, agent: agent.name, model, mode });
-    emit({ type: "step_end", index, agent: agent.name, stopReason: result.stopReason, output: result.text, ...(result.submission ? { submission: result.submission } : {}) });
-
-    if (result.stopReason !== "done") {
-      const reason = result.error ?? result.stopReason;
-      const out = failed(steps, previous, result.stopReason, `step ${index + 1} (${agent.name}): ${reason}`, result.budget);
-      if (result.budget) out.budgetReason = budgetReason(result.budget, agent, result.turns, options.budget);
-      return out;
-    }
-    if (result.text.trim() === "") {
-      return failed(steps, previous, "error", `step ${index + 1} (${agent.name}) gave no output`);
-    }
-    const problem = outputProblem(agent.name, result);
-    if (problem) return failed(steps, previous, "error", `step ${index + 1} (${agent.name}): ${problem}`);
-    previous = result.text;
-    outputs.set(agent.name, result.text);
+    const unknown = stepAgents(step).find((name) => !options.agents.has(name));
+    if (unknown !== undefined) return failed(steps, previous, "error", `step ${index + 1}: unknown agent "${unknown}" in ${chain.file}`);
+    const at = { index, previous, outputs };
+    const outcome = step.parallel ? await runParallel(step.parallel, at, options, steps) : await runStep(step, at, options, steps);
+    if ("failure" in outcome) return outcome.failure;
+    previous = outcome.output;
+    for (const name of stepAgents(step)) outputs.set(name, outcome.output);
   }
   return { ok: true, stopReason: "done", steps, output: previous };
+}
+
+/** Where a step stands in the chain: its index, the previous output and every agent's latest one. */
+interface StepAt {
+  index: number;
+  previous: string;
+  outputs: ReadonlyMap<string, string>;
+}
+
+type StepOutcome = { output: string } | { failure: ChainResult };
+
+/** Emits the step's start and end around one agent's run. */
+async function runStep(step: ChainStep, at: StepAt, options: RunChainOptions, steps: StepResult[]): Promise<StepOutcome> {
+  const emit = options.emit ?? (() => {});
+  emit({ type: "step_start", index: at.index, agent: step.agent });
+  const { result, failure } = await runItem(step, at, options, steps, { label: `step ${at.index + 1} (${step.agent})` });
+  emit({ type: "step_end", index: at.index, agent: step.agent, stopReason: result.stopReason, output: result.text, ...(result.submission ? { submission: result.submission } : {}) });
+  return failure ? { failure } : { output: result.text };
+}
+
+/**
+ * A `parallel:` step: its items at once (PARALLEL_AT_ONCE at a time), each its own read-only agent
+ * with an equal share of the job's remaining turns; the outputs joined under headings naming agent
+ * and task. The first failure stops the others and fails the step naming the item.
+ */
+async function runParallel(items: ChainStep[], at: StepAt, options: RunChainOptions, steps: StepResult[]): Promise<StepOutcome> {
+  const emit = options.emit ?? (() => {});
+  const joined = items.map((i) => i.agent).join(PARALLEL_JOIN);
+  emit({ type: "step_start", index: at.index, agent: joined });
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+  const share = Math.max(1, Math.floor((options.budget.limits.maxTurns - options.budget.turns) / items.length));
+  const results: Array<{ result: AgentRunResult; failure?: ChainResult } | undefined> = [];
+  let next = 0;
+  let failure: ChainResult | undefined;
+  const lane = async (): Promise<void> => {
+    while (next < items.length && failure === undefined) {
+      const k = next++;
+      const item = items[k]!;
+      const label = `step ${at.index + 1} (parallel: ${item.agent} "${oneLine(item.task, 60)}")`;
+      const done = await runItem(item, at, { ...options, signal }, steps, { label, maxTurnsShare: share, key: `${k + 1}` });
+      results[k] = done;
+      if (done.failure && failure === undefined) {
+        failure = done.failure;
+        stop.abort(new Error(`another item of the step failed: ${label}`));
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_AT_ONCE, items.length) }, lane));
+  const output = items.map((item, k) => `## ${item.agent}: ${oneLine(item.task, 120)}\n\n${results[k]?.result.text.trim() ?? ""}`).join("\n\n");
+  emit({ type: "step_end", index: at.index, agent: joined, stopReason: failure ? failure.stopReason : "done", output });
+  return failure ? { failure } : { output };
+}
+
+/** One agent's run for a step or a parallel item; `failure` is set when the chain must stop. */
+async function runItem(
+  step: ChainStep,
+  at: StepAt,
+  options: RunChainOptions,
+  steps: StepResult[],
+  how: { label: string; maxTurnsShare?: number; key?: string },
+): Promise<{ result: AgentRunResult; failure?: ChainResult }> {
+  const { index, previous } = at;
+  const emit = options.emit ?? (() => {});
+  const run = options.runAgent ?? defaultRunAgent;
+  const agent = options.agents.get(step.agent)!;
+  const mode = stepMode(options.mode, agent.name);
+  const model = options.models?.[agent.name] ?? agent.model ?? DEFAULT_MODEL;
+  const suffix = how.key ? `-${how.key}` : "";
+  const previousText = await handOver(previous, `step-${index}${suffix}-input`, options.workspace.artifactsDir);
+  const handed = new Map<string, string>();
+  for (const name of outputsNamed(step.task)) {
+    handed.set(name, await handOver(at.outputs.get(name) ?? "", `step-${index}${suffix}-output-${name}`, options.workspace.artifactsDir, `The ${name}'s output`));
+  }
+  const task = renderTask(step.task, { task: options.task, previous: previousText, outputs: handed });
+  const completeStep = options.completeStep?.(agent.name, index);
+  const skills = skillsContext(options.skills ?? []);
+  const context = [...(options.context ?? []), ...(skills ? [skills] : []), ...((await options.stepContext?.(agent.name, index)) ?? [])];
+  const maxTurns = how.maxTurnsShare === undefined ? agent.maxTurns : Math.min(agent.maxTurns ?? how.maxTurnsShare, how.maxTurnsShare);
+  const result = await run({
+    agent: agent.name,
+    model,
+    system: agent.prompt,
+    prompt: buildStepPrompt(context, task),
+    tools: stepTools(mode, agent, options, emit, completeStep !== undefined),
+    toolContext: { ...toolContext(mode, options), ...(completeStep ? { completeStep } : {}) },
+    budget: options.budget,
+    maxTurns,
+    thinking: agent.thinking,
+    client: options.client,
+    signal: options.signal,
+    emit,
+    summarizeArgs,
+    betweenTurns: options.betweenTurns?.(agent.name, index),
+  });
+  steps.push({ ...result, index, agent: agent.name, model, mode });
+
+  if (result.stopReason !== "done") {
+    const reason = result.error ?? result.stopReason;
+    const out = failed(steps, previous, result.stopReason, `${how.label}: ${reason}`, result.budget);
+    if (result.budget) out.budgetReason = budgetReason(result.budget, { ...agent, maxTurns }, result.turns, options.budget);
+    return { result, failure: out };
+  }
+  if (result.text.trim() === "") return { result, failure: failed(steps, previous, "error", `${how.label} gave no output`) };
+  const problem = outputProblem(agent.name, result);
+  if (problem) return { result, failure: failed(steps, previous, "error", `${how.label}: ${problem}`) };
+  return { result };
 }
 
 function failed(

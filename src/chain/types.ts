@@ -20,6 +20,8 @@ export interface AgentDefinition {
 export interface ChainStep {
   agent: string;
   task: string;
+  /** A `parallel:` step (agent `parallel`, no task of its own): these items run at once. */
+  parallel?: ChainStep[];
 }
 
 export interface ChainDefinition {

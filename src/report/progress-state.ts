@@ -26,6 +26,11 @@ export function initialProgress(jobId: string, kind: JobKind, extra: Partial<Pro
   };
 }
 
+/** Agent names have no spaces, so " + " only appears where a parallel step joined its agents. */
+function isParallelLine(agent: string | undefined): boolean {
+  return agent?.includes(" + ") ?? false;
+}
+
 export function foldEvent(state: ProgressState, event: AgentEvent): ProgressState {
   switch (event.type) {
     case "chain_start":
@@ -38,7 +43,8 @@ export function foldEvent(state: ProgressState, event: AgentEvent): ProgressStat
         lastTool: undefined,
       };
     case "run_start":
-      return { ...state, agent: event.agent };
+      // A parallel step's agents stay on one line ("scout + scout"): one agent's start does not replace it.
+      return isParallelLine(state.agent) ? state : { ...state, agent: event.agent };
     case "turn_start":
       return { ...state, turn: state.turn + 1 };
     case "tool_start":

@@ -16,7 +16,7 @@ describe("bundled definitions", () => {
 
   it("every file in agents/ and prompts/ is a definition", async () => {
     expect((await readdir(BUNDLED_AGENTS_DIR)).sort()).toEqual(["planner.md", "reviewer.md", "scout.md", "worker.md"]);
-    expect((await readdir(BUNDLED_PROMPTS_DIR)).sort()).toEqual(["implement-and-review.md", "implement.md", "plan.md", "review.md"]);
+    expect((await readdir(BUNDLED_PROMPTS_DIR)).sort()).toEqual(["implement-and-review.md", "implement.md", "plan-wide.md", "plan.md", "review.md"]);
   });
 
   it("agents have the documented tools, models and turn caps", () => {
@@ -33,9 +33,10 @@ describe("bundled definitions", () => {
   });
 
   it("chains have the documented steps and validate against the bundled agents", () => {
-    const shape = Object.fromEntries([...chains.values()].map((c) => [c.name, c.steps.map((s) => s.agent)]));
+    const shape = Object.fromEntries([...chains.values()].map((c) => [c.name, c.steps.map((s) => (s.parallel ? s.parallel.map((i) => i.agent) : s.agent))]));
     expect(shape).toEqual({
       plan: ["scout", "planner"],
+      "plan-wide": [["scout", "scout"], "planner"],
       implement: ["scout", "planner", "worker"],
       "implement-and-review": ["scout", "planner", "worker", "reviewer", "worker"],
       review: ["reviewer"],
@@ -49,8 +50,10 @@ describe("bundled definitions", () => {
   it("every step uses {task}; every step after the first uses {previous}", () => {
     for (const chain of chains.values()) {
       chain.steps.forEach((step, i) => {
-        expect(step.task, `${chain.name} step ${i + 1}`).toContain("{task}");
-        if (i > 0) expect(step.task, `${chain.name} step ${i + 1}`).toContain("{previous}");
+        for (const own of step.parallel ?? [step]) {
+          expect(own.task, `${chain.name} step ${i + 1}`).toContain("{task}");
+          if (i > 0) expect(own.task, `${chain.name} step ${i + 1}`).toContain("{previous}");
+        }
       });
     }
   });
@@ -137,7 +140,7 @@ describe("bundled chains and the default budgets", () => {
   it("every bundled chain ends on its agents' own maxTurns before the job's default turn budget", async () => {
     const { DEFAULT_BUDGETS } = await import("../../src/agent/budget.js");
     for (const chain of chains.values()) {
-      const turns = chain.steps.reduce((sum, step) => sum + agents.get(step.agent)!.maxTurns!, 0);
+      const turns = chain.steps.flatMap((step) => step.parallel ?? [step]).reduce((sum, step) => sum + agents.get(step.agent)!.maxTurns!, 0);
       expect(turns, chain.name).toBeLessThan(DEFAULT_BUDGETS.maxTurns);
     }
   });

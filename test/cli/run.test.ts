@@ -52,7 +52,7 @@ describe("crewbot run", () => {
     const toolResults = r.requests[1]!.body.messages[2].content;
     expect(JSON.stringify(toolResults)).toMatch(/1\\thello/);
     // Only read-only tools, and repository instructions as data.
-    expect(r.requests[0]!.body.tools.map((t: { name: string }) => t.name).sort()).toEqual(["bash", "find", "grep", "ls", "read"]);
+    expect(r.requests[0]!.body.tools.map((t: { name: string }) => t.name).sort()).toEqual(["bash", "find", "grep", "ls", "read", "scratch_write"]);
     expect(userText(r.requests[0]!.body)).toMatch(/<context>[\s\S]*source="AGENTS.md"[\s\S]*Use tabs\.[\s\S]*<\/context>[\s\S]*<task>[\s\S]*add a greeting/);
     // The planner gets the scout's report.
     expect(userText(r.requests[2]!.body)).toContain("Scout report: README says hello.");
@@ -138,7 +138,7 @@ describe("crewbot run", () => {
     const repo = await makeRepo({ "README.md": "hello\n" });
     const r = await run(["--repo", repo, "--chain", "deploy", "x"], []);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('unknown chain "deploy"; available: implement, implement-and-review, plan, review');
+    expect(r.stderr).toContain('unknown chain "deploy"; available: implement, implement-and-review, plan, plan-wide, review');
   });
 
   it("names the broken file of a repository's agent override", async () => {
