@@ -1,7 +1,8 @@
 /**
  * Review jobs. An automatic review (a pull_request event) reports only in the `crewbot/review`
  * check run: skipped with its reason, or started, then always completed. `/review` runs in the
- * usual progress comment and skips none of the automatic rules.
+ * usual progress comment and skips none of the automatic rules; like an automatic review it covers
+ * what changed since the last reviewed head, and `/review full` the whole pull request.
  */
 import type { AgentEvent } from "../agent/events.js";
 import { loadRepoConfig } from "../config/load.js";
@@ -16,6 +17,7 @@ import { headline, transcriptUrl } from "../report/render.js";
 import { renderReviewCheck, renderSkippedCheck, reviewLines, countsLine, type ReviewReport } from "../report/render-review.js";
 import type { Terminal } from "../report/types.js";
 import { automaticReviewSkip } from "../review/skip.js";
+import { reviewScope } from "../triggers/parse-command.js";
 import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
 import { endState } from "./job-report.js";
 import { failure } from "./outcome.js";
@@ -49,13 +51,18 @@ function outcomeLine(r: ReviewReport): string {
   return `✅ Done · ${r.clean ? "no findings" : countsLine(r.counts)}`;
 }
 
+/** `/review` covers what changed since the last reviewed head; `/review full` the whole PR. */
 async function runCommandReview(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {
+  const { full, request } = reviewScope(job.trigger.request);
+  const asked: JobRecord = { ...job, trigger: { ...job.trigger, request } };
   return inJobFrame(job, ctx, services, async (progress, dirs) => {
     const { config } = await loadRepoConfig(progress.octokit, job.target);
     const head = await pullRequestHead(progress.octokit, job);
-    const outcome = await reviewPullRequest({ job, ctx, services, octokit: progress.octokit, token: progress.token, writer: progress.writer, dirs, config, head, events: progress, full: true });
+    const run = { job: asked, ctx, services, octokit: progress.octokit, token: progress.token, writer: progress.writer, dirs, config, head, events: progress };
+    const outcome = await reviewPullRequest({ ...run, full });
     const terminal = outcome.failed?.terminal ?? { kind: "done" };
     const lines = reviewLines(report(outcome, terminal, head, progress.state.elapsedMs, ""));
+    if (outcome.nothingToReview && outcome.since !== undefined) lines.push("Write `/review full` to review the whole pull request again.");
     return progress.finish({ terminal, patch: { ...outcome.failed?.patch, notes: lines } });
   });
 }

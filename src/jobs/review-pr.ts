@@ -46,7 +46,7 @@ export interface ReviewRun {
   head: PullRequestHead;
   /** Where the agents' events go (the progress comment, or nowhere for a check run). */
   events: Pick<JobReport, "event">;
-  /** `/review` reviews the whole PR again even when its head was reviewed before. */
+  /** `/review full`: the whole PR again, even when its head was reviewed before (findings posted before are still left out). */
   full: boolean;
 }
 
@@ -94,7 +94,8 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
       const base = await mergeBase(mirror, `refs/heads/${head.baseRef}`, head.headSha);
       const full = parseDiff(await diffBetween(mirror, base, head.headSha));
       const known = state?.fingerprints ?? [];
-      if (run.full || !state) return void (diffs = { full, scope: full, known });
+      if (!state) return void (diffs = { full, scope: full, known });
+      if (run.full) return void (diffs = { full, scope: full, known, fullBecause: "`/review full` asked for the whole pull request" });
       if (state.headSha === head.headSha) return void (diffs = { full, scope: [], since: head.headSha, known });
       if (await isAncestor(mirror, state.headSha, head.headSha)) {
         // After "Update branch" last..head holds the base's changes: only the PR's own are reviewed.

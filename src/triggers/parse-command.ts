@@ -31,3 +31,12 @@ export function parseCommand(body: string): Command | null {
   if (sub === "" || sub === "help") return { kind: "help" };
   return { kind: "help", unknown: sub.slice(0, 40) };
 }
+
+/**
+ * `/review full <instructions>`: the whole pull request again; plain `/review` covers what changed
+ * since crewbot's last reviewed head. Only a first word `full` (any case) counts.
+ */
+export function reviewScope(request: string): { full: boolean; request: string } {
+  const match = /^full(?=\s|$)\s*/i.exec(request.trim());
+  return match ? { full: true, request: request.trim().slice(match[0].length) } : { full: false, request };
+}

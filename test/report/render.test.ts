@@ -214,14 +214,14 @@ describe("renderProgress", () => {
 describe("replies", () => {
   it("help names every command, who may use them, and cancel", () => {
     const help = renderHelp();
-    for (const part of ["/plan", "/implement", "/review", "/crewbot cancel", "/crewbot help", "write, maintain or admin"]) expect(help).toContain(part);
+    for (const part of ["/plan", "/implement", "/review", "`/review full`", "/crewbot cancel", "/crewbot help", "write, maintain or admin"]) expect(help).toContain(part);
     expect(help).not.toContain("turned off");
   });
 
   it("help marks commands the repository turned off", () => {
     expect(renderHelp({ commands: { implement: false } }).match(/turned off in this repository/g)).toHaveLength(2);
     const thisVersion = renderHelp({ unavailable: ["implement", "review"] });
-    expect(thisVersion.match(/not available in this version of crewbot yet/g)).toHaveLength(4);
+    expect(thisVersion.match(/not available in this version of crewbot yet/g)).toHaveLength(5);
     expect(thisVersion).not.toContain("turned off");
   });
 

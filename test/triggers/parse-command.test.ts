@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCommand } from "../../src/triggers/parse-command.js";
+import { parseCommand, reviewScope } from "../../src/triggers/parse-command.js";
 
 describe("parseCommand", () => {
   it.each([
@@ -30,5 +30,20 @@ describe("parseCommand", () => {
     ["/"],
   ])("%j → not ours", (body) => {
     expect(parseCommand(body)).toBeNull();
+  });
+});
+
+describe("reviewScope", () => {
+  it.each<[string, { full: boolean; request: string }]>([
+    ["", { full: false, request: "" }],
+    ["full", { full: true, request: "" }],
+    ["FULL", { full: true, request: "" }],
+    ["full look at the SQL", { full: true, request: "look at the SQL" }],
+    ["full\nand the tests", { full: true, request: "and the tests" }],
+    ["fully check the SQL", { full: false, request: "fully check the SQL" }],
+    ["look at it in full", { full: false, request: "look at it in full" }],
+  ])("%j", (request, scope) => {
+    expect(reviewScope(request)).toEqual(scope);
+    expect(reviewScope((parseCommand(`/review ${request}`) as { request: string }).request)).toEqual(scope);
   });
 });
