@@ -6,6 +6,7 @@
  *  - throughput of 200 queued /plan jobs, embedded vs BullMQ with 1 and 2 workers, and peak RSS (bench/throughput.ts)
  *  - edits of one progress comment over a 30-minute job, and one installation's writes with 8 jobs at once (bench/progress.ts)
  *  - a failed check suite on crewbot's PR → the ci-fix worker's first model request, with a 5 MB log (bench/ci-fix.ts)
+ *  - plan-wide (two scouts in parallel) against plan, with a fake model at 1 s per reply (bench/plan-wide.ts)
  * `BENCH_ONLY=review` (comma-separated: chain, cache, checkout, ack, plan, implement, review, throughput, edits, ci-fix) runs only those.
  */
 import { performance } from "node:perf_hooks";
@@ -22,6 +23,7 @@ import { benchApp } from "./app.js";
 import { ciFixBench } from "./ci-fix.js";
 import { checkoutBench } from "./checkout.js";
 import { cacheBench, overloadBench } from "./model.js";
+import { planWideBench } from "./plan-wide.js";
 import { progressBench } from "./progress.js";
 import { selected } from "./only.js";
 import { throughputBench } from "./throughput.js";
@@ -110,6 +112,8 @@ async function main() {
   if (selected("edits")) for (const line of await progressBench()) console.log(line);
 
   if (selected("ci-fix")) console.log(await ciFixBench());
+
+  if (selected("plan-wide")) console.log(await planWideBench());
 }
 
 await main();
