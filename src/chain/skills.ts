@@ -54,6 +54,11 @@ export async function loadSkills(root: string): Promise<SkillSet> {
   const seen = new Set<string>();
   for (const base of SKILL_DIRS) {
     const dir = path.join(realRoot, ...base.split("/"));
+    // A symlinked skills folder could lead anywhere on the host: not followed.
+    if ((await lstat(dir).catch(() => undefined))?.isSymbolicLink()) {
+      result.notes.push(`${base}: skipped: is a symlink`);
+      continue;
+    }
     const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       if (!entry.isDirectory()) continue;

@@ -100,6 +100,9 @@ describe("skills from the default branch", () => {
 
   it("refuses, by name, a symlinked or oversized SKILL.md and one without name or description when loading a copy", async () => {
     const root = await tempDir();
+    const outsideDir = await tempDir();
+    await mkdir(path.join(outsideDir, "evil"));
+    await writeFile(path.join(outsideDir, "evil", "SKILL.md"), skill("evil", "From outside.", "EVIL"));
     const at = (p: string) => path.join(root, p);
     await mkdir(at(".github/skills/linked"), { recursive: true });
     await writeFile(at("outside.md"), skill("linked", "Outside.", "OUTSIDE"));
@@ -112,6 +115,8 @@ describe("skills from the default branch", () => {
     await writeFile(at(".claude/skills/quiet/SKILL.md"), "---\nname: quiet\n---\nbody\n");
     await mkdir(at(".claude/skills/ok"), { recursive: true });
     await writeFile(at(".claude/skills/ok/SKILL.md"), skill("ok", "Fine.", "OK-BODY"));
+    await mkdir(at(".agents"), { recursive: true });
+    await symlink(outsideDir, at(".agents/skills"));
     const { skills, notes } = await loadSkills(root);
     expect(skills.map((s) => s.name)).toEqual(["ok"]);
     expect(notes).toEqual([
@@ -119,6 +124,7 @@ describe("skills from the default branch", () => {
       ".github/skills/linked/SKILL.md: file: is a symlink (skill skipped)",
       ".claude/skills/nameless/SKILL.md: name: is required (skill skipped)",
       ".claude/skills/quiet/SKILL.md: description: is required (skill skipped)",
+      ".agents/skills: skipped: is a symlink",
     ]);
   });
 });
