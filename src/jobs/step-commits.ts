@@ -126,7 +126,8 @@ export class StepCommits {
       // The message is model text pushed for everyone to read: redacted like a comment.
       step: redact(text, [this.options.report.token]),
       author,
-      coAuthor: noreplyIdentity(job.trigger.sender, job.trigger.senderId, this.options.noreplyDomain),
+      // A person asked for the work; an automatic fix (a failed suite) or a bot's request has no one to credit.
+      coAuthor: job.kind === "ci-fix" || /\[bot\]$/i.test(job.trigger.sender) ? undefined : noreplyIdentity(job.trigger.sender, job.trigger.senderId, this.options.noreplyDomain),
       allowWorkflowEdits,
     });
     this.options.notes.push(...refusedNotes(made.refused).filter((note) => !this.options.notes.includes(note)));

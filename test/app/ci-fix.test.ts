@@ -130,6 +130,7 @@ describe("ci-fix on crewbot's own pull request", () => {
     expect(sha2).not.toBe(sha1);
     expect(gitSync(stack.remoteDir, "show", `${BRANCH}:greet.txt`)).toBe("hi\n");
     expect(gitSync(stack.remoteDir, "log", "-1", "--format=%an|%s", BRANCH)).toBe("crewbot[bot]|Fix failing checks: test (node 20)\n");
+    expect(gitSync(stack.remoteDir, "log", "-1", "--format=%B", BRANCH)).not.toContain("Co-authored-by"); // no person asked for it
     expect(edits1.at(-1)).toMatch(/^✅ Done/);
     expect(edits1.at(-1)).toContain("Automatic fix, round 1 of 2: the check that failed on " + sha1.slice(0, 7) + ": `test (node 20)`");
     expect(edits1.at(-1)).toMatch(new RegExp(`Changed on \`${BRANCH}\` \\(${sha2.slice(0, 7)}\\): \`greet.txt\``));
