@@ -1,7 +1,8 @@
 import type { Submission } from "../tools/types.js";
 import type { Usage } from "./pricing.js";
 
-export type StopReason = "done" | "budget" | "aborted" | "error";
+/** `waiting`: the agent asked the requester (`ask_user`) and pauses until the answer (AgentRunResult.paused). */
+export type StopReason = "done" | "budget" | "aborted" | "error" | "waiting";
 export type BudgetName = "maxTurns" | "maxOutputTokens" | "maxCostUsd" | "maxMinutes";
 
 /** What the agent loop and chain runner tell the reporter (progress comment, CLI lines, transcript). */
@@ -20,6 +21,8 @@ export type AgentEvent =
   | { type: "compaction"; agent: string; kind: "prune" | "summary"; beforeTokens: number }
   /** A model request failed in a way worth retrying; the run waits `waitMs` before attempt `attempt + 1`. */
   | { type: "model_wait"; agent: string; attempt: number; waitMs: number; reason: string }
+  /** A stream rule matched the reply as it streamed: it was dropped (`droppedTokens` of output, estimated, at `costUsd`) and the rule injected. */
+  | { type: "rule_interrupt"; agent: string; turn: number; rule: string; droppedTokens: number; costUsd: number }
   | { type: "log"; agent?: string; level: "info" | "warn"; message: string };
 
 export type EventSink = (event: AgentEvent) => void;

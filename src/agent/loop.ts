@@ -12,12 +12,12 @@ import { withCacheBreakpoints } from "./cache.js";
 import { estimateTokens } from "./compaction.js";
 import { ContextManager, SUMMARY_MAX_TOKENS } from "./context.js";
 import type { BudgetName, EventSink, StopReason } from "./events.js";
-import { callModel, type ModelCallResult } from "./model-call.js";
+import { callModel, StreamInterrupted, type ModelCallResult } from "./model-call.js";
 import { addUsage, contextWindowOf, emptyUsage, type Usage } from "./pricing.js";
 import { describeProviderError, promptTooLong } from "./provider.js";
 import { RunSignal, type StopCause } from "./run-signal.js";
 import { refusedCall, runToolCalls, type ToolCall, type ToolCallResult } from "./tool-calls.js";
-import type { AgentRunResult, RunAgentOptions } from "./types.js";
+import type { AgentPause, AgentResume, AgentRunResult, RunAgentOptions } from "./types.js";
 
 type MessageParam = Anthropic.MessageParam;
 
@@ -75,6 +75,45 @@ export function replyLimits(
   return { maxTokens, thinking: { type: "enabled", budget_tokens: budgetTokens } };
 }
 
+/** One question at a time: a second `ask_user` in the same reply is answered with this. */
+export const ONE_QUESTION_AT_A_TIME = "Not asked: one question at a time. Ask it again after the first is answered, if it still matters.";
+
+/** The pause at a reply whose `asked` call is an `ask_user` question: the conversation up to that reply. */
+function pauseAt(
+  asked: ToolCallResult,
+  results: ToolCallResult[],
+  messages: MessageParam[],
+  so: { turns: number; filesRead: string[]; filesChanged: string[] },
+): AgentPause {
+  const blocks = results.map((r): Anthropic.ToolResultBlockParam =>
+    r.question && r !== asked ? { type: "tool_result", tool_use_id: r.block.tool_use_id, content: ONE_QUESTION_AT_A_TIME, is_error: true } : r.block,
+  );
+  return { question: asked.question!, toolUseId: asked.block.tool_use_id, messages: [...messages], results: blocks, ...so };
+}
+
+/** The saved conversation, then the reply's results with the answer as the asking call's result. */
+function resumedMessages({ pause, answer }: AgentResume): MessageParam[] {
+  const results = pause.results.map((block): Anthropic.ToolResultBlockParam =>
+    block.tool_use_id === pause.toolUseId ? { type: "tool_result", tool_use_id: block.tool_use_id, content: answer } : block,
+  );
+  return [...pause.messages, { role: "user", content: results }];
+}
+
+/** A rule's interrupt resolves instead of rejecting: the loop goes on from it. */
+const ruleStopped = (done: Promise<ModelCallResult>): Promise<ModelCallResult | StreamInterrupted> =>
+  done.catch((err: unknown) => {
+    if (err instanceof StreamInterrupted) return err;
+    throw err;
+  });
+
+/** `text` added as a user message: joined to the last user turn (the API takes no two in a row). */
+function withUserText(messages: MessageParam[], text: string): MessageParam[] {
+  const last = messages[messages.length - 1];
+  if (last?.role !== "user") return [...messages, { role: "user", content: [{ type: "text", text }] }];
+  const content = typeof last.content === "string" ? [{ type: "text" as const, text: last.content }] : last.content;
+  return [...messages.slice(0, -1), { role: "user", content: [...content, { type: "text", text }] }];
+}
+
 const textOf = (message: Anthropic.Message) =>
   message.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
 
@@ -100,29 +139,34 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
   // Built once per run and never changed: byte-identical every turn, so their cache entries hold.
   const system: Anthropic.TextBlockParam[] = opts.system ? [{ type: "text", text: opts.system }] : [];
   let tools: Anthropic.Tool[] = []; // set in the try below: a tool whose schema cannot be converted ends the run, not the process
-  let messages: MessageParam[] = [{ role: "user", content: [{ type: "text", text: opts.prompt || "(no task given)" }] }];
+  let messages: MessageParam[] = opts.resume
+    ? resumedMessages(opts.resume)
+    : [{ role: "user", content: [{ type: "text", text: opts.prompt || "(no task given)" }] }];
 
-  let turns = 0;
+  let turns = opts.resume?.pause.turns ?? 0;
   let usage: Usage = emptyUsage();
   let costUsd = 0;
   let estimate = false;
   let text = "";
-  const filesRead = new Set<string>();
-  const filesChanged = new Set<string>();
+  const filesRead = new Set<string>(opts.resume?.pause.filesRead);
+  const filesChanged = new Set<string>(opts.resume?.pause.filesChanged);
   /** Text of replies cut off by max_tokens, waiting for their continuation. */
   let continued = "";
   let continuations = 0;
   let forceCompaction = false;
   /** Set when a result tool (submit_plan, submit_review) ended the run. */
   let submission: Submission | undefined;
+  /** Set when `ask_user` paused the run. */
+  let paused: AgentPause | undefined;
 
-  const account = (reply: Usage) => {
+  const account = (reply: Usage): number => {
     const cost = budget.addUsage(model, reply);
     usage = addUsage(usage, reply);
     costUsd += cost.usd;
     estimate ||= cost.estimate;
     // Per reply, not cumulative: a reporter sums them across agents for job totals.
     emit({ type: "usage", agent, usage: reply, costUsd: cost.usd, estimate: cost.estimate });
+    return cost.usd;
   };
 
   const newContext = () => new ContextManager({
@@ -155,6 +199,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
       filesRead: [...filesRead],
       filesChanged: [...filesChanged],
       ...(submission ? { submission } : {}),
+      ...(paused ? { paused } : {}),
     };
   };
   const stopped = (cause: StopCause) =>
@@ -208,6 +253,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
           retry: opts.retry,
           onText: (delta) => emit({ type: "text", agent, text: delta }),
           onWait: (wait) => emit({ type: "model_wait", agent, ...wait }),
+          watch: opts.rules?.watch(agent),
           params: {
             model,
             max_tokens: limits.maxTokens,
@@ -221,9 +267,9 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
         return { done: call.done, maxTokens: limits.maxTokens };
       };
       let sent = send();
-      let reply: ModelCallResult;
+      let reply: ModelCallResult | StreamInterrupted;
       try {
-        reply = await sent.done;
+        reply = await ruleStopped(sent.done);
       } catch (err) {
         // The API measured the prompt over the window: compact by its count, then one more try.
         const tooLong = run.aborted ? undefined : promptTooLong(err);
@@ -232,8 +278,18 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
         context.tooLong(tooLong.tokens, messages.length, tooLong.maximum);
         messages = await context.fit(messages, run.signal, { read: [...filesRead], changed: [...filesChanged] });
         sent = send();
-        reply = await sent.done;
+        reply = await ruleStopped(sent.done);
       }
+      if (reply instanceof StreamInterrupted) {
+        // A stream rule matched: nothing of the reply is kept or run; its rule speaks instead.
+        partialText = () => continued;
+        const { name, message: interrupt } = opts.rules!.fire(reply.by);
+        const cost = account(reply.usage);
+        emit({ type: "rule_interrupt", agent, turn: turns, rule: name, droppedTokens: reply.usage.output, costUsd: cost });
+        messages = withUserText(messages, interrupt);
+        continue;
+      }
+      opts.rules?.turnCompleted();
       const maxTokens = sent.maxTokens;
       const { message, usage: replyUsage } = reply;
       partialText = () => "";
@@ -290,6 +346,11 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
       if (submission) {
         text = submission.text;
         return finish("done");
+      }
+      const asked = results.find((r) => r.question);
+      if (asked) {
+        paused = pauseAt(asked, results, messages, { turns, filesRead: [...filesRead], filesChanged: [...filesChanged] });
+        return finish("waiting");
       }
       messages.push({ role: "user", content: results.map((r) => r.block) });
     }

@@ -5,7 +5,7 @@
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import { validateInput } from "../tools/schema.js";
-import { ToolError, type Submission, type Tool, type ToolContext, type ToolResult } from "../tools/types.js";
+import { ToolError, type AgentQuestion, type Submission, type Tool, type ToolContext, type ToolResult } from "../tools/types.js";
 import { safeSummary, type ArgsSummarizer } from "./args.js";
 import type { EventSink } from "./events.js";
 
@@ -21,6 +21,8 @@ export interface ToolCallResult {
   filesChanged: string[];
   /** A result tool's hand-over: the agent ends with it. */
   final?: Submission;
+  /** `ask_user`'s question: the agent pauses until it is answered. */
+  question?: AgentQuestion;
 }
 
 export interface ToolRunOptions {
@@ -105,7 +107,8 @@ async function runOne(call: ToolCall, tool: Tool | undefined, opts: ToolRunOptio
   });
   const block: Anthropic.ToolResultBlockParam = { type: "tool_result", tool_use_id: call.id, content: output };
   if (result.isError) block.is_error = true;
-  return { block, ...filesOf(call, result), ...(result.final && !result.isError ? { final: result.final } : {}) };
+  const question = result.question && !result.isError ? { question: result.question } : {};
+  return { block, ...filesOf(call, result), ...(result.final && !result.isError ? { final: result.final } : {}), ...question };
 }
 
 /**

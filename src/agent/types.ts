@@ -1,5 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import type { Submission, Tool, ToolContext } from "../tools/types.js";
+import type { AgentQuestion, Submission, Tool, ToolContext } from "../tools/types.js";
 import type { ArgsSummarizer } from "./args.js";
 import type { BudgetTracker } from "./budget.js";
 import type { BudgetName, EventSink, StopReason } from "./events.js";
@@ -37,6 +37,41 @@ export interface RunAgentOptions {
   thinking?: number;
   /** Retries of failed model requests; default: the client's policy (provider.ts). */
   retry?: ModelRetryPolicy;
+  /** The job's stream rules (src/chain/rules.ts): watched on every streamed reply of this agent. */
+  rules?: StreamRules;
+  /** Goes on from a pause (`ask_user`): the saved conversation, with the answer among the results; no earlier turn runs again. */
+  resume?: AgentResume;
+}
+
+/** Where a paused agent stopped: enough to go on with the answer on any worker. */
+export interface AgentPause {
+  question: AgentQuestion;
+  /** The `ask_user` call the answer is the result of. */
+  toolUseId: string;
+  /** The conversation so far, ending with the reply that asked. */
+  messages: Anthropic.MessageParam[];
+  /** The reply's tool results in the calls' order; the asking call's is replaced by the answer on resume. */
+  results: Anthropic.ToolResultBlockParam[];
+  /** The agent's turns so far (its own `maxTurns` counts across the pause). */
+  turns: number;
+  filesRead: string[];
+  filesChanged: string[];
+}
+
+export interface AgentResume {
+  pause: AgentPause;
+  /** The answer as the `ask_user` call's result (see answerResultText). */
+  answer: string;
+}
+
+/** Stream rules as the loop uses them; the state (what fired when) is the job's, shared by its agents. */
+export interface StreamRules {
+  /** A watcher for one reply of `agent` (see ModelCall.watch), or undefined when no rule is armed. */
+  watch(agent: string): { reset(): void; see(block: number, delta: string): unknown } | undefined;
+  /** Records that the rule a watcher returned fired; gives its name and the interrupt message. */
+  fire(rule: unknown): { name: string; message: string };
+  /** A reply arrived whole. */
+  turnCompleted(): void;
 }
 
 /** Awaited after each reply arrives, before its tool calls run (so after the previous reply's tools). */
@@ -57,4 +92,6 @@ export interface AgentRunResult {
   filesChanged: string[];
   /** The result handed over through submit_plan / submit_review, when the agent called one. */
   submission?: Submission;
+  /** Set with stopReason `waiting`: where to go on from once the question is answered. */
+  paused?: AgentPause;
 }

@@ -4,7 +4,7 @@ import type { Skill } from "../chain/skills.js";
 /** plan = read-only (no edit/write, checkout mounted read-only); write = the worker's mode. */
 export type Mode = "plan" | "write";
 
-export type ToolName = "read" | "ls" | "find" | "grep" | "bash" | "edit" | "write" | "skill" | "scratch_write" | ResultToolName;
+export type ToolName = "read" | "ls" | "find" | "grep" | "bash" | "edit" | "write" | "skill" | "scratch_write" | "ask_user" | ResultToolName;
 
 /** The tools through which an agent hands over its result (DESIGN §4): offered by agent and mode, never by frontmatter. */
 export type ResultToolName = "submit_plan" | "submit_review" | "complete_step";
@@ -46,6 +46,8 @@ export interface ToolContext {
   skills?: readonly Skill[];
   /** The job's `local://` scratch space (outside the checkout, shared by the job's agents). */
   localDir?: string;
+  /** How many `ask_user` questions the job has asked so far (the tool refuses past its cap). */
+  questionsAsked?: number;
 }
 
 export interface ToolResult {
@@ -56,6 +58,14 @@ export interface ToolResult {
   filesChanged?: string[];
   /** Set by a result tool (`submit_plan`, `submit_review`): the agent ends with this as its result. */
   final?: Submission;
+  /** Set by `ask_user`: the agent pauses here until the requester answers. */
+  question?: AgentQuestion;
+}
+
+/** A question to the requester; its answer becomes the tool call's result when the agent resumes. */
+export interface AgentQuestion {
+  question: string;
+  options: string[];
 }
 
 /** An agent's result handed over through a tool: its name, the validated input, and the same as markdown. */
