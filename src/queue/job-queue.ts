@@ -3,6 +3,7 @@
  * Every method may be asynchronous so a networked store fits; all state changes are atomic.
  */
 import type { EnqueueResult, JobRecord, JobState, NewJob } from "./types.js";
+import type { JobWait, WaitAnswer } from "./wait.js";
 
 /** How many jobs may run at once, counted over every worker sharing the store. */
 export interface ClaimLimits {
@@ -86,6 +87,17 @@ export interface JobQueue {
    * as it now is; undefined when the holder no longer holds it.
    */
   defer(jobId: string, holder: Holder, runAt: number, outcome?: string): Promise<JobRecord | undefined>;
+  /**
+   * Puts a running job to wait for its requester's answer (only while `holder` holds it): as `defer`
+   * with `runAt` at the wait's expiry, the wait stored with the job (a previous answer cleared). A
+   * pending cancel or supersede ends it `cancelled` instead.
+   */
+  pause(jobId: string, holder: Holder, wait: JobWait, outcome: string): Promise<JobRecord | undefined>;
+  /**
+   * Records the answer of a waiting job and makes it due now, once: undefined when the job is not
+   * waiting (ended, running, no wait) or already has an answer, so a second answer resumes nothing.
+   */
+  answer(jobId: string, answer: WaitAnswer): Promise<JobRecord | undefined>;
   /** Records progress facts on a job in any state; undefined when there is no such job. */
   update(jobId: string, patch: JobPatch): Promise<JobRecord | undefined>;
   /** Ends a job that has not ended (with a holder: only while that claim holds it); undefined when nothing changed. */

@@ -33,6 +33,7 @@ import { SCRIPTS, outcomeTemplates, scriptSource, type ScriptName } from "./redi
 import type { QueueLogger } from "./runner-types.js";
 import { newJobId } from "./sqlite-queue.js";
 import { extraJson, validateNewJob } from "./sqlite-rows.js";
+import { validateAnswer, validateWait, type JobWait, type WaitAnswer } from "./wait.js";
 import { targetKey, type EnqueueResult, type JobRecord, type JobState, type NewJob } from "./types.js";
 
 /** Ended jobs one prune script looks at. */
@@ -166,6 +167,20 @@ export class RedisQueue implements JobQueue {
     );
     if (job) this.dropTwins([job]);
     return job;
+  }
+
+  async pause(jobId: string, holder: Holder, wait: JobWait, outcome: string): Promise<JobRecord | undefined> {
+    validateWait(wait);
+    const job = maybeRecord(
+      await this.script("crewbotPause", this.now(), jobId, holder.workerId, String(holder.attempt), String(wait.expiresAt), outcome, JSON.stringify(wait)),
+    );
+    if (job) this.dropTwins([job]);
+    return job;
+  }
+
+  async answer(jobId: string, answer: WaitAnswer): Promise<JobRecord | undefined> {
+    validateAnswer(answer);
+    return maybeRecord(await this.script("crewbotAnswer", this.now(), jobId, JSON.stringify(answer)));
   }
 
   async update(jobId: string, patch: JobPatch): Promise<JobRecord | undefined> {

@@ -5,9 +5,11 @@
  * Hash fields: id, seq, deliveryId, kind, state, tkey (targetKey), inst (installation id), data (JSON:
  * target, trigger, repo), extra (JSON: the job's other fields, as SqliteQueue's extra column), attempts,
  * createdAt, runAt, group, startedAt, finishedAt, workerId, leaseMs, leaseExpiresAt, progressCommentId,
- * agentsStarted ('1'), cancelRequested ('1'), cancelledBy, outcome, supersededBy.
+ * agentsStarted ('1'), cancelRequested ('1'), cancelledBy, outcome, supersededBy, wait (JSON: a JobWait without its
+ * answer), waitAnswer (JSON: its answer, once given).
  */
 import type { JobKind, JobRecord, JobState, JobTarget, JobTrigger, NewJob, RepoInfo } from "./types.js";
+import type { JobWait, WaitAnswer } from "./wait.js";
 
 /** A reply of HGETALL: field, value, field, value… */
 export type FlatHash = string[];
@@ -63,6 +65,7 @@ export function fromHash(flat: FlatHash): JobRecord {
   const lease = num(h.leaseExpiresAt);
   if (lease !== undefined) job.leaseExpiresAt = lease;
   if (h.supersededBy !== undefined) job.supersededBy = h.supersededBy;
+  if (h.wait) job.wait = { ...(JSON.parse(h.wait) as JobWait), ...(h.waitAnswer ? { answer: JSON.parse(h.waitAnswer) as WaitAnswer } : {}) };
   return job;
 }
 

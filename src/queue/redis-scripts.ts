@@ -177,6 +177,35 @@ redis.call('HDEL', k, 'workerId', 'leaseMs', 'leaseExpiresAt', 'startedAt')
 return snap(id)
 `;
 
+/** ARGV: id, workerId, attempt, runAt, outcome, wait json. As DEFER, with the wait stored and any earlier answer dropped. */
+const PAUSE = `
+local id, runAt, outcome, wait = ARGV[A], ARGV[A + 3], ARGV[A + 4], ARGV[A + 5]
+if not held(id, ARGV[A + 1], ARGV[A + 2]) then return false end
+local e = ending(id)
+if e then
+  finish(id, 'cancelled', e, NOW)
+  return snap(id)
+end
+local k = jk(id)
+redis.call('HSET', k, 'runAt', runAt, 'wait', wait, 'outcome', outcome)
+redis.call('HDEL', k, 'waitAnswer')
+move(id, 'queued')
+redis.call('HSET', k, 'attempts', fmt(math.max(tonumber(redis.call('HGET', k, 'attempts')) - 1, 0)))
+redis.call('HDEL', k, 'workerId', 'leaseMs', 'leaseExpiresAt', 'startedAt')
+return snap(id)
+`;
+
+/** ARGV: id, answer json. Only a queued job with a wait and no answer yet takes it, and becomes due now. */
+const ANSWER = `
+local id, answer = ARGV[A], ARGV[A + 1]
+local k = jk(id)
+local st, wait, given = unpack(redis.call('HMGET', k, 'state', 'wait', 'waitAnswer'))
+if st ~= 'queued' or not wait or given then return false end
+redis.call('HSET', k, 'waitAnswer', answer, 'runAt', NOW)
+redis.call('ZADD', P .. ':runat', NOW, id)
+return snap(id)
+`;
+
 /** ARGV: id, progressCommentId|'', agentsStarted '1'|'0'. agentsStarted only ever goes to true. */
 const UPDATE = `
 local k = jk(ARGV[A])
@@ -310,6 +339,8 @@ export const SCRIPTS = {
   crewbotHeartbeat: HEARTBEAT,
   crewbotDefer: DEFER,
   crewbotUpdate: UPDATE,
+  crewbotPause: PAUSE,
+  crewbotAnswer: ANSWER,
   crewbotFinish: FINISH,
   crewbotCancel: CANCEL,
   crewbotRecover: RECOVER,

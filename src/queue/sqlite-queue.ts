@@ -23,6 +23,7 @@ import {
 import { openDatabase, statementCache } from "./sqlite-db.js";
 import { extraJson, toRecord, validateNewJob, type Row } from "./sqlite-rows.js";
 import { targetKey, type EnqueueResult, type JobRecord, type JobState, type NewJob } from "./types.js";
+import { validateAnswer, validateWait, type JobWait, type WaitAnswer } from "./wait.js";
 
 export { DB_FILE, SCHEMA_VERSION } from "./sqlite-db.js";
 
@@ -190,6 +191,46 @@ export class SqliteQueue implements JobQueue {
       .immediate();
   }
 
+  async pause(jobId: string, holder: Holder, wait: JobWait, outcome: string): Promise<JobRecord | undefined> {
+    validateWait(wait);
+    return this.db
+      .transaction((): JobRecord | undefined => {
+        const now = this.now();
+        const held = this.stmt(
+          `SELECT * FROM jobs WHERE id = @jobId AND state = 'running' AND worker_id = @workerId AND attempts = @attempt`,
+        ).get({ jobId, ...holder }) as Row | undefined;
+        if (!held) return undefined;
+        const ending = endingOf(held);
+        if (ending) return toRecord(this.endRow(held.seq, "cancelled", ending, now));
+        const extra = { ...parseExtra(held), wait };
+        const row = this.stmt(
+          `UPDATE jobs SET state = 'queued', run_at = @runAt, outcome = @outcome, extra_json = @extra, worker_id = NULL,
+             lease_ms = NULL, lease_expires_at = NULL, started_at = NULL, attempts = MAX(attempts - 1, 0)
+           WHERE seq = @seq RETURNING *`,
+        ).get({ seq: held.seq, runAt: wait.expiresAt, outcome, extra: JSON.stringify(extra) }) as Row;
+        return toRecord(row);
+      })
+      .immediate();
+  }
+
+  async answer(jobId: string, answer: WaitAnswer): Promise<JobRecord | undefined> {
+    validateAnswer(answer);
+    return this.db
+      .transaction((): JobRecord | undefined => {
+        const row = this.stmt("SELECT * FROM jobs WHERE id = ? AND state = 'queued'").get(jobId) as Row | undefined;
+        const extra = row && parseExtra(row);
+        const wait = extra?.wait as JobWait | undefined;
+        if (!row || !wait || wait.answer) return undefined;
+        const updated = this.stmt(`UPDATE jobs SET run_at = @now, extra_json = @extra WHERE seq = @seq RETURNING *`).get({
+          seq: row.seq,
+          now: this.now(),
+          extra: JSON.stringify({ ...extra, wait: { ...wait, answer } }),
+        }) as Row;
+        return toRecord(updated);
+      })
+      .immediate();
+  }
+
   private endRow(seq: number, state: EndState, outcome: string, now: number): Row {
     return this.stmt(
       `UPDATE jobs SET state = @state, outcome = @outcome, finished_at = @now, lease_expires_at = NULL
@@ -306,6 +347,9 @@ export class SqliteQueue implements JobQueue {
     if (this.db.open) this.db.close();
   }
 }
+
+const parseExtra = (row: Row): Record<string, unknown> =>
+  row.extra_json === null ? {} : (JSON.parse(row.extra_json) as Record<string, unknown>);
 
 /** The outcome a running job ends with instead of running on or coming back: a pending cancel, then a supersede. */
 function endingOf(row: Row): string | undefined {

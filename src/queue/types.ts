@@ -1,4 +1,5 @@
 /** Durable jobs: what a webhook asks for, kept until it has ended and its comment says so. */
+import type { JobWait } from "./wait.js";
 
 /** `ci-fix`: crewbot's own pull request failed its checks; the worker fixes them on its branch. */
 export type JobKind = "plan" | "implement" | "review" | "ci-fix";
@@ -129,6 +130,8 @@ export interface NewJob {
    * cancelled (`⏹ Superseded by job <id>`) and its running ones flagged `supersededBy` (their runner aborts them).
    */
   supersede?: boolean;
+  /** Set while (and after) the job paused on a question to its requester; see queue/wait.ts. */
+  wait?: JobWait;
 }
 
 export interface JobRecord extends NewJob {

@@ -20,4 +20,5 @@ await import("./sqlite-queue.test.js");
 await import("./supersede.test.js");
 await import("./run-at.test.js");
 await import("./defer.test.js");
+await import("./wait.test.js");
 await import("./review-field.test.js");
