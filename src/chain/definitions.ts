@@ -1,6 +1,7 @@
 import path from "node:path";
 import { BUNDLED_AGENTS_DIR, BUNDLED_PROMPTS_DIR, loadAgents } from "./agents.js";
 import { loadChains, validateChain } from "./chains.js";
+import { loadRules, type StreamRule } from "./rules.js";
 import { loadSkills, type SkillSet } from "./skills.js";
 import type { AgentDefinition, ChainDefinition } from "./types.js";
 
@@ -13,6 +14,8 @@ export interface Definitions {
   chains: Map<string, ChainDefinition>;
   /** The repository's skills (none without a repository), and the broken ones skipped. */
   skills?: SkillSet;
+  /** The repository's stream rules (none without a repository); a broken rule file fails the load. */
+  rules?: StreamRule[];
 }
 
 /** The repository's definitions layered over the bundled ones (first by name wins); every chain validated. */
@@ -27,5 +30,6 @@ export async function loadDefinitions(repoRoot?: string): Promise<Definitions> {
   const chains = await loadChains(chainDirs, { confineTo: repoRoot });
   for (const chain of chains.values()) validateChain(chain, agents);
   const skills = repoRoot ? await loadSkills(repoRoot) : { skills: [], notes: [] };
-  return { agents, chains, skills };
+  const rules = repoRoot ? await loadRules(repoRoot) : [];
+  return { agents, chains, skills, rules };
 }

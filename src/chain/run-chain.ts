@@ -4,7 +4,7 @@ import path from "node:path";
 import type { BudgetTracker } from "../agent/budget.js";
 import type { BudgetName, EventSink, StopReason } from "../agent/events.js";
 import { runAgent as defaultRunAgent } from "../agent/loop.js";
-import type { AgentRunResult, RunAgentOptions } from "../agent/types.js";
+import type { AgentRunResult, RunAgentOptions, StreamRules } from "../agent/types.js";
 import { summarizeArgs, toolsFor } from "../tools/index.js";
 import type { Mode, SandboxInfo, ToolContext } from "../tools/types.js";
 import { describeBudget } from "../agent/budget.js";
@@ -66,6 +66,8 @@ export interface RunChainOptions {
   stepContext?: (agent: string, index: number) => Promise<ContextSection[]>;
   /** The repository's skills: listed in every step's context, read with the `skill` tool. */
   skills?: readonly Skill[];
+  /** The job's stream rules, one RuleBook for all its agents (so `once` is once per job). */
+  rules?: StreamRules;
   /** Injected in tests. */
   runAgent?: (options: RunAgentOptions) => Promise<AgentRunResult>;
 }
@@ -213,6 +215,7 @@ async function runItem(
     emit,
     summarizeArgs,
     betweenTurns: options.betweenTurns?.(agent.name, index),
+    rules: options.rules,
   });
   steps.push({ ...result, index, agent: agent.name, model, mode });
 

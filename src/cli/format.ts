@@ -49,6 +49,8 @@ export class ProgressFormatter {
       }
       case "model_wait":
         return `[${event.agent}] waiting for the model: ${event.reason} · try ${event.attempt + 1} in ${formatDuration(event.waitMs)}`;
+      case "rule_interrupt":
+        return `[${event.agent}] turn ${event.turn} · rule ${event.rule} stopped the reply (~${formatTokens(event.droppedTokens)} out dropped); its instructions were sent`;
       case "compaction":
         return `[${event.agent}] context ${event.kind === "prune" ? "pruned" : "summarised"} at ${formatTokens(event.beforeTokens)} tokens`;
       case "log":

@@ -8,6 +8,7 @@ import { createClient, hasApiKey } from "../agent/provider.js";
 import { loadDefinitions } from "../chain/definitions.js";
 import type { ContextSection } from "../chain/prompt.js";
 import { chainMode, runChain, type ChainResult } from "../chain/run-chain.js";
+import { RuleBook } from "../chain/rules.js";
 import { readRepoInstructions } from "../context/repo-instructions.js";
 import { cleanJobDirs, makeJobDirs, newJobId } from "../jobs/job-dirs.js";
 import { commandsRefusal, sandboxFor, sandboxPolicy, UNSANDBOXED_NOTE, runsUnsandboxed } from "../tools/sandbox-policy.js";
@@ -99,6 +100,8 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
       client: createClient({ apiKey: io.env.ANTHROPIC_API_KEY, baseURL: io.env.ANTHROPIC_BASE_URL, retry: modelSettings.retry }),
       signal: io.signal,
       emit,
+      // The local repository's `.github/crewbot/rules/`, as loaded with its definitions.
+      rules: new RuleBook(definitions.rules ?? []),
     });
     const report = await buildReport({ args, result, mode, budget, jobId, artifactsDir: dirs.artifactsDir, worktree });
     io.stdout(args.json ? renderJson(report) : renderText(report));

@@ -2,11 +2,12 @@ import path from "node:path";
 import { BudgetTracker } from "../agent/budget.js";
 import type { AgentEvent } from "../agent/events.js";
 import { chainMode, runChain, type ChainResult, type RunChainOptions } from "../chain/run-chain.js";
-import type { ChainDefinition } from "../chain/types.js";
+import { DefinitionError, type ChainDefinition } from "../chain/types.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { Mode } from "../tools/types.js";
 import type { ContextSection } from "../chain/prompt.js";
 import { loadDefinitions, type Definitions } from "../chain/definitions.js";
+import { REPO_RULES_DIR, RuleBook } from "../chain/rules.js";
 import { loadRepoConfig } from "../config/load.js";
 import { limitReached } from "../installations/limits.js";
 import { CONFIG_PATH, type CrewbotConfig } from "../config/schema.js";
@@ -120,12 +121,19 @@ export async function prepareJob(
   } finally {
     await lease.release();
   }
+  refuseSkippedRules(defaults.skipped);
   const definitions = await loadDefinitions(defaultsDir);
   const notes = [...featureNotes(await detectRepoFeatures(checkout.path)), ...skillNotes(defaults.skipped, definitions.skills?.notes ?? [])];
   if (notes.length > 0) report.set?.({ notes });
   const lacks = notes.length > 0 ? [{ source: "what the checkout lacks", text: notes.join("\n") }] : [];
   const context = [...(await readRepoInstructions(defaultsDir)), ...lacks, ...(await issueContext(report.octokit, job, services.permissions))];
   return { ...definitions, root: checkout.path, sha: checkout.sha, context, config, notes };
+}
+
+/** A rule file the default branch could not give (symlink, too large) fails the job like a broken one, by name. */
+function refuseSkippedRules(skipped: readonly { path: string; reason: string }[]): void {
+  const rule = skipped.find((s) => s.path === REPO_RULES_DIR || s.path.startsWith(`${REPO_RULES_DIR}/`));
+  if (rule) throw new DefinitionError(rule.path, "file", `refused: ${rule.reason}`);
 }
 
 /** Skills skipped on the default branch (a symlinked or oversized file) or when loaded, each naming its file. */
@@ -206,6 +214,7 @@ export async function runJobChain(
     completeStep: options.completeStep,
     stepContext: options.stepContext,
     skills: prepared.skills?.skills,
+    rules: new RuleBook(prepared.rules ?? []),
   });
   return { result, budget };
 }

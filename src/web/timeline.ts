@@ -177,6 +177,11 @@ export class Timeline {
         ops.push(this.add(this.current(entry.agent, ops, entry.seq), { kind: "note", dom, level: "warn", message }));
         break;
       }
+      case "rule_interrupt": {
+        const message = `rule ${entry.rule} stopped the reply of turn ${entry.turn}: the text above was dropped (~${formatTokens(entry.droppedTokens)} output tokens, ${formatCost(entry.costUsd, true)}) and the rule sent to the model`;
+        ops.push(this.add(this.current(entry.agent, ops, entry.seq), { kind: "note", dom, level: "warn", message }));
+        break;
+      }
       case "visibility":
         break;
       case "log":

@@ -8,7 +8,7 @@ import { git, gitBuffer } from "./git.js";
  * a pull request must not be able to change the agents, chains, config or instructions that
  * review it.
  */
-const DEFINITION_DIRS = [".github/crewbot/agents", ".github/crewbot/prompts"];
+const DEFINITION_DIRS = [".github/crewbot/agents", ".github/crewbot/prompts", ".github/crewbot/rules"];
 const DEFINITION_FILES = [".github/crewbot.yml", "AGENTS.md", "CLAUDE.md"];
 /** Skill folders (`<dir>/<skill>/SKILL.md` and the skill's other files), all of their files. */
 export const SKILL_TREES = [".github/skills", ".claude/skills", ".agents/skills"];
