@@ -4,6 +4,7 @@ import { onCommentEdited } from "./triggers/on-comment-edited.js";
 import { onLabeled } from "./triggers/on-label.js";
 import { onPullRequest } from "./triggers/on-pull-request.js";
 import { onCheckSuite } from "./triggers/on-check-suite.js";
+import { onThreadReply } from "./triggers/thread-reply.js";
 import type { InstallationPayload } from "./installations/events.js";
 import type { TriggerDeps } from "./triggers/deps.js";
 
@@ -12,6 +13,7 @@ export function crewbotApp(deps: TriggerDeps): ApplicationFunction {
   return (app) => {
     app.on("issue_comment.created", (context) => onComment(context, deps));
     app.on("pull_request_review_comment.created", (context) => onComment(context, deps));
+    app.on("pull_request_review_comment.created", (context) => onThreadReply(context, deps));
     app.on("issue_comment.edited", (context) => onCommentEdited(context, deps));
     app.on("issues.labeled", (context) => onLabeled(context, deps));
     app.on("installation", (context) => deps.installationEvent("installation", context.payload as unknown as InstallationPayload));

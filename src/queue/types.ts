@@ -89,8 +89,9 @@ export interface ReviewRequest {
   eventAt: number;
 }
 
-export type ReviewEvent = "opened" | "reopened" | "ready_for_review" | "synchronize" | "command";
-export const REVIEW_EVENTS: readonly ReviewEvent[] = ["opened", "reopened", "ready_for_review", "synchronize", "command"];
+/** `thread-reply`: a reply in a thread of crewbot's review comment, answered there by the reviewer. */
+export type ReviewEvent = "opened" | "reopened" | "ready_for_review" | "synchronize" | "command" | "thread-reply";
+export const REVIEW_EVENTS: readonly ReviewEvent[] = ["opened", "reopened", "ready_for_review", "synchronize", "command", "thread-reply"];
 
 /** What a ci-fix job fixes: the check suite that failed on the head of crewbot's pull request. */
 export interface CiFixRequest {
