@@ -1,6 +1,7 @@
 /** The job runner's types: what a handler gets and returns, and how a runner is set up. */
 import { isEndState, type ClaimLimits, type EndState, type JobPatch, type JobQueue } from "./job-queue.js";
 import type { JobRecord } from "./types.js";
+import type { JobWait } from "./wait.js";
 
 /** pino-compatible subset; every object carries `jobId` when there is one. */
 export interface QueueLogger {
@@ -34,7 +35,15 @@ export interface DeferredResult {
   outcome?: string;
 }
 
-export type JobResult = EndResult | DeferredResult;
+/** The job asked its requester a question: it waits (holding no slot) until the answer or the wait's expiry. */
+export interface WaitingResult {
+  state: "waiting";
+  wait: JobWait;
+  /** One line shown while it waits (`⏳ Waiting for @login`). */
+  outcome: string;
+}
+
+export type JobResult = EndResult | DeferredResult | WaitingResult;
 
 export interface JobContext {
   signal: AbortSignal;
@@ -81,6 +90,7 @@ export interface StopOptions {
 export function isJobResult(v: unknown): v is JobResult {
   if (typeof v !== "object" || v === null) return false;
   const r = v as Partial<Record<keyof DeferredResult, unknown>>;
+  if (r.state === "waiting") return typeof (v as WaitingResult).wait === "object" && isLine((v as WaitingResult).outcome);
   if (r.state === "deferred") {
     return Number.isSafeInteger(r.runAt) && (r.runAt as number) >= 0 && (r.outcome === undefined || isLine(r.outcome));
   }

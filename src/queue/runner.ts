@@ -27,8 +27,10 @@ import {
   type JobRunnerOptions,
   type QueueLogger,
   type StopOptions,
+  type WaitingResult,
 } from "./runner-types.js";
 import type { JobRecord } from "./types.js";
+import type { WaitAnswer } from "./wait.js";
 
 export type {
   AbortReason,
@@ -40,6 +42,7 @@ export type {
   JobRunnerOptions,
   QueueLogger,
   StopOptions,
+  WaitingResult,
 } from "./runner-types.js";
 
 const silent: QueueLogger = { info() {}, warn() {}, error() {} };
@@ -143,6 +146,16 @@ export class JobRunner {
       this.log.info({ jobId: job.id, state: job.state, by }, "job cancel requested");
     }
     return affected;
+  }
+
+  /** A waiting job's answer: recorded once (undefined when nothing waits for it), and the job is claimed again at once. */
+  async answer(jobId: string, answer: WaitAnswer): Promise<JobRecord | undefined> {
+    const job = await this.queue.answer(jobId, answer);
+    if (job) {
+      this.log.info({ jobId, by: answer.by, option: answer.option }, "waiting job answered");
+      this.wake();
+    }
+    return job;
   }
 
   /** Stops claiming; drains or aborts running jobs; resolves when none is left running here. */
@@ -276,7 +289,10 @@ export class JobRunner {
         this.log.warn({ jobId: job.id }, "handler ignored its abort; ending the job without it");
         result = this.resultOfAbort(controller.signal) ?? { state: "failed", outcome: INTERRUPTED_OUTCOME };
       } else if (isJobResult(settled)) {
-        result = settled.state === "deferred" ? deferredResult(settled) : { state: settled.state, outcome: settled.outcome };
+        result =
+          settled.state === "deferred" ? deferredResult(settled)
+          : settled.state === "waiting" ? { state: "waiting", wait: settled.wait, outcome: settled.outcome }
+          : { state: settled.state, outcome: settled.outcome };
         fromHandler = true;
       } else {
         result = { state: "failed", outcome: "❌ Failed: the job handler returned no result" };
@@ -291,6 +307,7 @@ export class JobRunner {
     }
 
     if (result.state === "deferred") return this.deferJob(entry, result);
+    if (result.state === "waiting") return this.pauseJob(entry, result);
     const ended = await this.finish(entry, result);
     if (!ended) {
       this.log.warn({ jobId: job.id, ...result }, "job was no longer held by this worker; its result is dropped");
@@ -313,6 +330,20 @@ export class JobRunner {
     } else {
       // Its handler expected to run again and reported nothing final: finalise its comment.
       this.log.info({ jobId: job.id, state: now.state, outcome: now.outcome }, "job ended instead of deferring");
+      await this.notifyInterrupted(now);
+    }
+  }
+
+  /** The handler asked a question: the job waits queued until answered or expired; a pending cancel ends it instead. */
+  private async pauseJob(entry: Active, result: WaitingResult): Promise<void> {
+    const { job, holder } = entry;
+    const now = await this.retry(job.id, "pausing the job", () => this.queue.pause(job.id, holder, result.wait, result.outcome));
+    if (!now) {
+      this.log.warn({ jobId: job.id }, "job was no longer held by this worker; its pause is dropped");
+    } else if (now.state === "queued") {
+      this.log.info({ jobId: job.id, expiresAt: result.wait.expiresAt, outcome: result.outcome }, "job waits for an answer");
+    } else {
+      this.log.info({ jobId: job.id, state: now.state, outcome: now.outcome }, "job ended instead of waiting");
       await this.notifyInterrupted(now);
     }
   }
