@@ -102,3 +102,24 @@ describe("stream rules in the agent loop", () => {
     expect(h.events.filter((e) => e.type === "text").map((e) => (e as { text: string }).text).join("")).toBe("console.log is what I would write");
   });
 });
+
+describe("how an interrupt shows", () => {
+  const event = { type: "rule_interrupt" as const, agent: "worker", turn: 3, rule: "no-console", droppedTokens: 1200, costUsd: 0.01 };
+
+  it("the web timeline notes the rule, the dropped text and its cost", async () => {
+    const { Timeline } = await import("../../src/web/timeline.js");
+    const timeline = new Timeline(
+      { id: "job-1", state: "running", kind: "implement", repo: "o/r", number: 1, isPullRequest: false, sender: "octocat", request: "/implement", url: "https://github.com/o/r/issues/1", createdAt: 0 },
+      "/jobs/job-1/artifacts/",
+    );
+    timeline.apply({ type: "run_start", agent: "worker", model: "m", tools: [], at: 1, seq: 1 });
+    const ops = JSON.stringify(timeline.apply({ ...event, at: 2, seq: 2 } as Parameters<typeof timeline.apply>[0]));
+    expect(ops).toContain("rule no-console stopped the reply of turn 3: the text above was dropped (~1.2k output tokens");
+  });
+
+  it("the CLI prints a line for it", async () => {
+    const { ProgressFormatter } = await import("../../src/cli/format.js");
+    const line = new ProgressFormatter(() => undefined as never).format(event);
+    expect(line).toContain("[worker] turn 3 · rule no-console stopped the reply");
+  });
+});
