@@ -73,7 +73,8 @@ const ZERO: SeverityCounts = { critical: 0, warning: 0, suggestion: 0 };
 function safeReview(review: ParsedReview): ParsedReview {
   return {
     summary: safeBlock(review.summary),
-    findings: review.findings.map((f) => ({ ...f, text: safeBlock(f.text) })),
+    // A suggestion is committed verbatim, so only a fake fingerprint marker in it is broken up.
+    findings: review.findings.map((f) => ({ ...f, text: safeBlock(f.text), ...(f.suggestion !== undefined ? { suggestion: f.suggestion.replace(/crewbot:finding:/gi, "crewbot:finding\u200b:") } : {}) })),
     notes: (review.notes ?? []).map((n) => ({ ...n, text: safeBlock(n.text) })),
   };
 }

@@ -6,10 +6,9 @@
 import type { Context } from "probot";
 import { canWrite, type InstallationOctokit } from "../github/types.js";
 import type { NewJob } from "../queue/types.js";
-import { isBot, jobGround, reviewCommentPlace, type CommentPayload } from "./comment-command.js";
+import { isBot, jobGround, MAX_REQUEST_CHARS, reviewCommentPlace, type CommentPayload } from "./comment-command.js";
 import { repositoryOf, type TriggerDeps } from "./deps.js";
 import { parseCommand } from "./parse-command.js";
-import { MAX_REQUEST_CHARS } from "./comment-command.js";
 
 export interface ThreadReplyPayload extends CommentPayload {
   pull_request: NonNullable<CommentPayload["pull_request"]> & {
