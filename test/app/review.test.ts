@@ -163,7 +163,8 @@ describe("automatic reviews of a pull request", () => {
     await deliver(stack, "opened", sha, "pr-fork", { headSha: sha, headRepo: "mallory/Hello-World" });
 
     const tools = (stack.fake.requests[0]!.body.tools as Array<{ name: string }>).map((tool) => tool.name).sort();
-    expect(tools).toEqual(["find", "grep", "ls", "read", "submit_review"]);
+    // Nothing that runs code or touches the checkout; notes go only to the job's own scratch space.
+    expect(tools).toEqual(["find", "grep", "ls", "read", "scratch_write", "submit_review"]);
   });
 });
 

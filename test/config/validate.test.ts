@@ -314,7 +314,7 @@ describe("describeValue", () => {
 
 describe("keysAt", () => {
   it.each<[PropertyKey[], string[] | undefined]>([
-    [[], ["commands", "review", "implement", "budgets", "models", "sandbox", "transcripts"]],
+    [[], ["commands", "triggers", "review", "implement", "budgets", "models", "sandbox", "transcripts"]],
     [["commands"], ["plan", "implement", "review"]],
     [["review"], ["auto", "authors", "drafts", "ignoreAuthors", "includeBots", "ignoreLabels", "ignoreTitles", "paths", "debounceSeconds", "suggestions", "failOn"]],
     [["review", "paths"], ["include", "exclude"]],
