@@ -4,7 +4,8 @@ import path from "node:path";
 import type { BudgetTracker } from "../agent/budget.js";
 import type { BudgetName, EventSink, StopReason } from "../agent/events.js";
 import { runAgent as defaultRunAgent } from "../agent/loop.js";
-import type { AgentRunResult, RunAgentOptions, StreamRules } from "../agent/types.js";
+import type { AgentPause, AgentRunResult, RunAgentOptions, StreamRules } from "../agent/types.js";
+import { askUserTool } from "../tools/ask-user.js";
 import { summarizeArgs, toolsFor } from "../tools/index.js";
 import type { Mode, SandboxInfo, ToolContext } from "../tools/types.js";
 import { describeBudget } from "../agent/budget.js";
@@ -70,6 +71,25 @@ export interface RunChainOptions {
   rules?: StreamRules;
   /** Injected in tests. */
   runAgent?: (options: RunAgentOptions) => Promise<AgentRunResult>;
+  /** `ask_user` for the read-only steps before the chain's first writing step (not parallel items); how many the job asked so far. */
+  ask?: { questionsAsked: number };
+  /** Goes on from a step paused on a question, with its answer; the steps before it are not run again. */
+  resume?: ChainResume;
+}
+
+/** Where a chain stopped on a question: the step, what the steps before it handed over, and the agent's pause. */
+export interface ChainPause {
+  index: number;
+  agent: string;
+  previous: string;
+  outputs: Record<string, string>;
+  agentPause: AgentPause;
+}
+
+export interface ChainResume {
+  pause: ChainPause;
+  /** The answer as the tool result (answerResultText). */
+  answer: string;
 }
 
 export interface StepResult extends AgentRunResult {
@@ -90,6 +110,8 @@ export interface ChainResult {
   steps: StepResult[];
   /** The last finished step's text (the plan, the review, the worker's report). */
   output: string;
+  /** Set with stopReason `waiting`: an agent asked the requester and the chain goes on from here once answered. */
+  paused?: ChainPause;
 }
 
 export function stepMode(chainMode: Mode, agent: string): Mode {
@@ -105,13 +127,15 @@ export function chainMode(chain: ChainDefinition): Mode {
 export async function runChain(options: RunChainOptions): Promise<ChainResult> {
   const { chain, emit = () => {} } = options;
   const steps: StepResult[] = [];
-  let previous = "";
+  const resumed = options.resume?.pause;
+  let previous = resumed?.previous ?? "";
   /** The latest output of each agent so far: `{output:<agent>}`. */
-  const outputs = new Map<string, string>();
+  const outputs = new Map<string, string>(Object.entries(resumed?.outputs ?? {}));
   emit({ type: "chain_start", chain: chain.name, steps: chain.steps.map((s) => stepAgents(s).join(PARALLEL_JOIN)) });
   options = { ...options, workspace: { ...options.workspace, localDir: await makeLocalDir(options.workspace) } };
 
   for (const [index, step] of chain.steps.entries()) {
+    if (resumed && index < resumed.index) continue;
     const unknown = stepAgents(step).find((name) => !options.agents.has(name));
     if (unknown !== undefined) return failed(steps, previous, "error", `step ${index + 1}: unknown agent "${unknown}" in ${chain.file}`);
     const at = { index, previous, outputs };
@@ -200,13 +224,17 @@ async function runItem(
   const skills = skillsContext(options.skills ?? []);
   const context = [...(options.context ?? []), ...(skills ? [skills] : []), ...((await options.stepContext?.(agent.name, index)) ?? [])];
   const maxTurns = how.maxTurnsShare === undefined ? agent.maxTurns : Math.min(agent.maxTurns ?? how.maxTurnsShare, how.maxTurnsShare);
+  const ask = how.key === undefined && mode === "plan" && options.ask !== undefined && beforeWriting(options.chain, index) ? options.ask : undefined;
+  const resumed = options.resume?.pause;
+  const resume = resumed && resumed.index === index && how.key === undefined ? { pause: resumed.agentPause, answer: options.resume!.answer } : undefined;
   const result = await run({
     agent: agent.name,
     model,
     system: agent.prompt,
     prompt: buildStepPrompt(context, task),
-    tools: stepTools(mode, agent, options, emit, completeStep !== undefined),
-    toolContext: { ...toolContext(mode, options), ...(completeStep ? { completeStep } : {}) },
+    tools: [...stepTools(mode, agent, options, emit, completeStep !== undefined), ...(ask ? [askUserTool] : [])],
+    toolContext: { ...toolContext(mode, options), ...(completeStep ? { completeStep } : {}), ...(ask ? { questionsAsked: ask.questionsAsked } : {}) },
+    ...(resume ? { resume } : {}),
     budget: options.budget,
     maxTurns,
     thinking: agent.thinking,
@@ -219,6 +247,10 @@ async function runItem(
   });
   steps.push({ ...result, index, agent: agent.name, model, mode });
 
+  if (result.stopReason === "waiting" && result.paused) {
+    const paused: ChainPause = { index, agent: agent.name, previous, outputs: Object.fromEntries(at.outputs), agentPause: result.paused };
+    return { result, failure: { ...failed(steps, previous, "waiting", `${how.label}: waiting for an answer`), paused } };
+  }
   if (result.stopReason !== "done") {
     const reason = result.error ?? result.stopReason;
     const out = failed(steps, previous, result.stopReason, `${how.label}: ${reason}`, result.budget);
@@ -229,6 +261,12 @@ async function runItem(
   const problem = outputProblem(agent.name, result);
   if (problem) return { result, failure: failed(steps, previous, "error", `${how.label}: ${problem}`) };
   return { result };
+}
+
+/** A step before any writing step: a pause there loses nothing, as the checkout is still the commit it started on. */
+function beforeWriting(chain: ChainDefinition, index: number): boolean {
+  const firstWriter = chain.steps.findIndex((step) => step.agent === WRITER_AGENT);
+  return firstWriter === -1 || index < firstWriter;
 }
 
 function failed(
