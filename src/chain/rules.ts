@@ -48,13 +48,22 @@ const RuleFrontmatter = z
     if (data.repeat === "once" && data.gap !== undefined) ctx.addIssue({ code: "custom", path: ["gap"], message: "only applies to repeat: after-gap" });
   });
 
+// RE2's compiled programs live in WASM memory that JavaScript's GC may never free, so the triggers
+// jobs compile again and again are kept, a bounded number of them (a stateless matcher: no `g` flag).
+const compiled = new Map<string, RE2>();
+const MAX_COMPILED = 512;
+
 /** Compiles a trigger with RE2, or throws a DefinitionError on `trigger` saying why not. */
 export function compileTrigger(trigger: string, file: string): RE2 {
   if (trigger.length > MAX_TRIGGER_CHARS) {
     throw new DefinitionError(file, "trigger", `too long (${trigger.length} characters; at most ${MAX_TRIGGER_CHARS})`);
   }
+  const known = compiled.get(trigger);
+  if (known) return known;
   try {
-    return new RE2(trigger, "u");
+    const matcher = new RE2(trigger, "u");
+    if (compiled.size < MAX_COMPILED) compiled.set(trigger, matcher);
+    return matcher;
   } catch (error) {
     const reason = (error as Error).message.replace(/^Invalid regular expression: \/.*\/u: /s, "");
     const hint = /invalid perl operator|invalid escape sequence: \\[1-9]/.test(reason)
