@@ -6,6 +6,7 @@
 import { Redis } from "ioredis";
 import { checkLimit, checkRoundKey, type CiFixRounds, type RoundClaim } from "./ci-fix-rounds.js";
 import { DEFAULT_REDIS_PREFIX } from "./redis-queue.js";
+import { pruneHashes } from "./redis-prune.js";
 
 export interface RedisCiFixRoundsOptions {
   url: string;
@@ -86,17 +87,7 @@ export class RedisCiFixRounds implements CiFixRounds {
 
   /** Counts expire by themselves; this deletes old ones all the same, walking the keys with SCAN. */
   async prune(before: number): Promise<number> {
-    let deleted = 0;
-    let cursor = "0";
-    do {
-      const [next, keys] = await this.redis.scan(cursor, "MATCH", `${this.prefix}:cifix:*`, "COUNT", 500);
-      cursor = next;
-      for (const key of keys) {
-        const updatedAt = Number(await this.redis.hget(key, "updatedAt"));
-        if (Number.isFinite(updatedAt) && updatedAt < before) deleted += await this.redis.del(key);
-      }
-    } while (cursor !== "0");
-    return deleted;
+    return pruneHashes(this.redis, `${this.prefix}:cifix:*`, "updatedAt", before);
   }
 
   async close(): Promise<void> {

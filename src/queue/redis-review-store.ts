@@ -7,6 +7,7 @@
 import { Redis } from "ioredis";
 import { mergeFingerprints, type ReviewState, type ReviewStore } from "./review-store.js";
 import { DEFAULT_REDIS_PREFIX } from "./redis-queue.js";
+import { pruneHashes } from "./redis-prune.js";
 
 export interface RedisReviewStoreOptions {
   url: string;
@@ -80,17 +81,7 @@ export class RedisReviewStore implements ReviewStore {
    * walking the review keys with SCAN (never KEYS, which would block the server).
    */
   async prune(before: number): Promise<number> {
-    let deleted = 0;
-    let cursor = "0";
-    do {
-      const [next, keys] = await this.redis.scan(cursor, "MATCH", `${this.prefix}:review:*`, "COUNT", 500);
-      cursor = next;
-      for (const key of keys) {
-        const reviewedAt = Number(await this.redis.hget(key, "reviewedAt"));
-        if (Number.isFinite(reviewedAt) && reviewedAt < before) deleted += await this.redis.del(key);
-      }
-    } while (cursor !== "0");
-    return deleted;
+    return pruneHashes(this.redis, `${this.prefix}:review:*`, "reviewedAt", before);
   }
 
   async close(): Promise<void> {
