@@ -108,6 +108,16 @@ export const ConfigSchema = z.strictObject({
     .prefault({}),
   models: z.record(z.string(), modelId, expect("a map of agent names to model ids")).default({}),
   sandbox: z.strictObject({ network: flag(false) }, expect("a map with network: true or false")).prefault({}),
+  /** `ask_user` for the read-only steps of /plan and /implement; an unanswered question ends the job after timeoutHours. */
+  ask: z
+    .strictObject(
+      {
+        enabled: flag(true),
+        timeoutHours: positive("a number of hours above 0").max(720, expect("at most 720 hours (30 days)")).default(24),
+      },
+      expect("a map with enabled and timeoutHours"),
+    )
+    .prefault({}),
   /** Beyond DESIGN §5 (the transcripts issue asks for it): a public repository's job pages open without sign-in. */
   transcripts: z.strictObject({ public: flag(false) }, expect("a map with public: true or false")).prefault({}),
 });

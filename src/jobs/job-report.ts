@@ -31,6 +31,8 @@ export interface JobReport {
   set(patch: Partial<ProgressState>): void;
   /** The state so far. */
   readonly state: ProgressState;
+  /** The last edit before the job waits for an answer (never held back); the job's next run edits the same comment. */
+  pause(patch: Partial<ProgressState>): Promise<void>;
   /** The terminal edit (never held back) and the result the queue records. */
   finish(ending: { terminal: Terminal; patch?: Partial<ProgressState> }): Promise<EndResult>;
 }
@@ -77,6 +79,10 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
     set: (patch) => reporter.update(progress.set(withLinks(patch))),
     get state() {
       return progress.state;
+    },
+    async pause(patch) {
+      clearInterval(tick);
+      await reporter.finish(progress.set(withLinks(patch)));
     },
     async finish({ terminal, patch }) {
       clearInterval(tick);

@@ -5,6 +5,7 @@ import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import { chainFailure, jobTask, type Ending } from "./outcome.js";
 import { inJobFrame, prepareJob, runJobChain } from "./prepare.js";
+import { askOptions, askRequester, endWait, nextRun, resumedBudget } from "./question-wait.js";
 import type { JobServices } from "./services.js";
 
 /**
@@ -14,12 +15,21 @@ import type { JobServices } from "./services.js";
  */
 export async function runPlanJob(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {
   return inJobFrame(job, ctx, services, async (report, dirs) => {
-    const prepared = await prepareJob(job, report, services, dirs);
+    const next = nextRun(job);
+    if (next.kind === "no-answer" || next.kind === "still-waiting") return endWait(job, report, next);
+    // Going on after an answer: the same commit as before the question, on a fresh checkout.
+    const prepared = await prepareJob(job, report, services, dirs, next.kind === "resume" ? { ref: next.saved.sha } : {});
     const { result, budget } = await runJobChain(ctx, services, report, prepared, dirs, {
       chain: prepared.chains.get("plan")!,
       task: jobTask(job, "Make a plan for"),
       mode: "plan",
+      ...askOptions(prepared.config, next),
+      budget: resumedBudget(prepared.config.budgets, next),
     });
+    if (result.paused) {
+      const questionsAsked = next.kind === "resume" ? next.saved.questionsAsked : 0;
+      return askRequester(job, report, prepared.config, { result, budget, sha: prepared.sha, questionsAsked });
+    }
     return report.finish(planOutcome(result, ctx.signal, budget.limits));
   });
 }

@@ -174,6 +174,10 @@ export interface JobChainOptions {
   stepContext?: RunChainOptions["stepContext"];
   /** Extra context for every step (a review's diff), after the repository's and the issue's. */
   context?: ContextSection[];
+  /** The job's budget so far (a job resumed after a question); default: a new one. */
+  budget?: BudgetTracker;
+  ask?: RunChainOptions["ask"];
+  resume?: RunChainOptions["resume"];
   noBash?: boolean;
 }
 
@@ -191,7 +195,7 @@ export async function runJobChain(
 ): Promise<{ result: ChainResult; budget: BudgetTracker }> {
   await ctx.update({ agentsStarted: true });
   const { config } = prepared;
-  const budget = new BudgetTracker(config.budgets);
+  const budget = options.budget ?? new BudgetTracker(config.budgets);
   const result = await runChain({
     chain: options.chain,
     agents: prepared.agents,
@@ -215,6 +219,8 @@ export async function runJobChain(
     stepContext: options.stepContext,
     skills: prepared.skills?.skills,
     rules: new RuleBook(prepared.rules ?? []),
+    ...(options.ask ? { ask: options.ask } : {}),
+    ...(options.resume ? { resume: options.resume } : {}),
   });
   return { result, budget };
 }

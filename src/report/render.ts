@@ -37,6 +37,7 @@ export function headline(terminal: Terminal): string {
 export function statusLine(state: ProgressState): string {
   if (state.terminal) return `${headline(state.terminal)} · ${formatFigures(state)}`;
   if (state.queuedBehind) return `⏳ Queued behind job ${safeInline(state.queuedBehind, 80)}`;
+  if (state.waitingFor) return `⏳ Waiting for @${safeInline(state.waitingFor.login, 60)} · ${formatFigures(state)}`;
   if (!state.agent) return `⏳ Starting · ${formatDuration(state.elapsedMs)}`;
   const step = state.step && state.step.index >= 1 ? ` (step ${state.step.index}/${state.step.total})` : "";
   const parts = [`⏳ ${state.modelWait ? "Waiting for the model" : "Working"} · ${safeInline(state.agent, 60)}${step}`];

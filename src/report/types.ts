@@ -51,6 +51,8 @@ export interface ProgressState {
   notes?: string[];
   /** A job started by a label rather than a command: who added which label. */
   startedBy?: { login: string; label: string };
+  /** Set while the job waits for its requester's answer to a question (`ask_user`). */
+  waitingFor?: { login: string };
   /** Set while a model request waits to be retried (overloaded, rate-limited); cleared when the model answers. */
   modelWait?: { reason: string; attempt: number; waitMs: number };
 }

@@ -6,6 +6,7 @@ import type { GitHubWriter } from "../report/github-writer.js";
 import { endJobComment, jobProgress, jobReporter } from "../report/job-comment.js";
 import { postReply, type ReportTarget } from "../report/progress-reporter.js";
 import { renderHelp, renderNotAllowed, transcriptUrl } from "../report/render.js";
+import { answerQuestion } from "./answer-question.js";
 import { renderApproved } from "./approval.js";
 import type { Background } from "./background.js";
 import type { CommentPayload, Decision } from "./comment-command.js";
@@ -13,7 +14,7 @@ import type { TriggerLog } from "./deps.js";
 
 export interface ActDeps {
   queue: JobQueue;
-  runner: Pick<JobRunner, "wake" | "cancel">;
+  runner: Pick<JobRunner, "wake" | "cancel" | "answer">;
   writerFor(installationId: number, octokit: InstallationOctokit): GitHubWriter;
   background: Background;
   publicUrl: string;
@@ -54,6 +55,8 @@ export function createAct(deps: ActDeps) {
         }
         return;
       }
+      case "answer":
+        return answerQuestion(deps, decision, target, writer, reply);
       case "approve": {
         const { job, duplicate } = await deps.queue.enqueue(decision.job);
         if (duplicate) return deps.log.info({ jobId: job.id }, "plan already approved: no second job");

@@ -59,6 +59,8 @@ export type Decision =
   | { action: "not-allowed"; login: string }
   | { action: "reply"; body: string; reason: string }
   | { action: "cancel"; by: string }
+  /** An answer to a waiting question: a `/answer` text, or a ticked option of the question comment `jobId`. */
+  | { action: "answer"; by: string; text?: string; jobId?: string; option?: number }
   | { action: "enqueue"; job: NewJob }
   /** A ticked approval box: enqueue the implement job, and say so in the plan's comment. */
   | { action: "approve"; job: NewJob; planCommentId: number; planBody: string; by: string };
@@ -78,6 +80,11 @@ export function decide(
   if (command.kind === "help") return { action: "help", unknown: command.unknown };
   if (!permission || !canWrite(permission)) return { action: "not-allowed", login };
   if (command.kind === "cancel") return { action: "cancel", by: login };
+  if (command.kind === "answer") {
+    if (!command.text) return { action: "reply", body: "`/answer` needs the answer after it: `/answer <your answer>`.", reason: "empty answer" };
+    if (command.text.length > MAX_REQUEST_CHARS) return { action: "reply", body: `This answer is too long; crewbot takes at most ${MAX_REQUEST_CHARS.toLocaleString("en")} characters.`, reason: "answer too long" };
+    return { action: "answer", by: login, text: command.text };
+  }
 
   const issue = payload.issue;
   const pr = payload.pull_request;

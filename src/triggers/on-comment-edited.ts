@@ -2,6 +2,7 @@ import type { Context } from "probot";
 import { canWrite } from "../github/types.js";
 import { detectApproval, type CommentEditedPayload } from "./approval.js";
 import { jobGround, type CommentPayload, type Decision } from "./comment-command.js";
+import { detectTick, type TickAnswer } from "./question-answer.js";
 import { repositoryOf, type TriggerDeps } from "./deps.js";
 
 /**
@@ -10,8 +11,13 @@ import { repositoryOf, type TriggerDeps } from "./deps.js";
  */
 export async function onCommentEdited(context: Context<"issue_comment.edited">, deps: TriggerDeps): Promise<void> {
   const payload = context.payload as unknown as CommentEditedPayload & CommentPayload;
-  const approval = detectApproval(payload, await deps.appSlug());
-  if (!approval.approved) return deps.log.debug({ deliveryId: context.id, reason: approval.reason }, "edit ignored");
+  const slug = await deps.appSlug();
+  const approval = detectApproval(payload, slug);
+  if (!approval.approved) {
+    const tick = detectTick(payload, slug);
+    if (tick.answered) return onQuestionTick(context, deps, payload, tick);
+    return deps.log.debug({ deliveryId: context.id, reason: approval.reason, question: tick.reason }, "edit ignored");
+  }
   if (!deps.admission.firstDelivery(context.id)) return deps.log.info({ deliveryId: context.id }, "redelivered edit dropped");
   try {
     const { owner, name } = { owner: payload.repository.owner.login, name: payload.repository.name };
@@ -22,6 +28,29 @@ export async function onCommentEdited(context: Context<"issue_comment.edited">, 
       return deps.log.info({ deliveryId: context.id, login: approval.by }, "approval ticked by someone without write access: nothing started");
     }
     await deps.act(approvalDecision(payload, approval), context.octokit, payload);
+  } catch (error) {
+    deps.admission.forget(context.id);
+    throw error;
+  }
+}
+
+/** A ticked option of crewbot's question comment: by a writer, it answers the waiting job (once). */
+async function onQuestionTick(
+  context: Context<"issue_comment.edited">,
+  deps: TriggerDeps,
+  payload: CommentEditedPayload & CommentPayload,
+  tick: Extract<TickAnswer, { answered: true }>,
+): Promise<void> {
+  if (!deps.admission.firstDelivery(context.id)) return deps.log.info({ deliveryId: context.id }, "redelivered edit dropped");
+  try {
+    const { owner, name } = { owner: payload.repository.owner.login, name: payload.repository.name };
+    const uncovered = await deps.coverage(payload.installation!.id, repositoryOf(payload));
+    if (uncovered) return deps.log.info({ deliveryId: context.id, jobId: tick.jobId, reason: uncovered }, "answer on a repository not covered: ignored");
+    const permission = await deps.permissions.get(context.octokit, owner, name, tick.by);
+    if (!canWrite(permission)) {
+      return deps.log.info({ deliveryId: context.id, jobId: tick.jobId, login: tick.by }, "question ticked by someone without write access: nothing resumed");
+    }
+    await deps.act({ action: "answer", by: tick.by, jobId: tick.jobId, option: tick.option }, context.octokit, payload);
   } catch (error) {
     deps.admission.forget(context.id);
     throw error;

@@ -2,7 +2,9 @@
 export type Command =
   | { kind: "plan" | "implement" | "review"; request: string }
   | { kind: "help"; unknown?: string }
-  | { kind: "cancel" };
+  | { kind: "cancel" }
+  /** `/answer <text>`: the answer to crewbot's waiting question on this issue or PR. */
+  | { kind: "answer"; text: string };
 
 const JOB_COMMANDS = new Set(["plan", "implement", "review"]);
 
@@ -25,6 +27,7 @@ export function parseCommand(body: string): Command | null {
   const rest = [match[2]!, ...lines.slice(first + 1)].join("\n").trim();
 
   if (JOB_COMMANDS.has(word)) return { kind: word as "plan" | "implement" | "review", request: rest };
+  if (word === "answer") return { kind: "answer", text: rest };
   if (word !== "crewbot") return null;
   const sub = rest.split(/\s+/)[0]?.toLowerCase() ?? "";
   if (sub === "cancel") return { kind: "cancel" };

@@ -23,10 +23,11 @@ const DEFAULTS: CrewbotConfig = {
   budgets: { maxTurns: 200, maxOutputTokens: 400000, maxCostUsd: 3, maxMinutes: 30 },
   models: {},
   sandbox: { network: false },
+  ask: { enabled: true, timeoutHours: 24 },
   transcripts: { public: false },
 };
 
-const TOP_KEYS = "commands, triggers, review, implement, budgets, models, sandbox, transcripts";
+const TOP_KEYS = "commands, triggers, review, implement, budgets, models, sandbox, ask, transcripts";
 const REVIEW_KEYS = "auto, authors, drafts, ignoreAuthors, includeBots, ignoreLabels, ignoreTitles, paths, debounceSeconds, suggestions, failOn";
 
 function problemsOf(input: unknown): string[] {
@@ -314,7 +315,7 @@ describe("describeValue", () => {
 
 describe("keysAt", () => {
   it.each<[PropertyKey[], string[] | undefined]>([
-    [[], ["commands", "triggers", "review", "implement", "budgets", "models", "sandbox", "transcripts"]],
+    [[], ["commands", "triggers", "review", "implement", "budgets", "models", "sandbox", "ask", "transcripts"]],
     [["commands"], ["plan", "implement", "review"]],
     [["review"], ["auto", "authors", "drafts", "ignoreAuthors", "includeBots", "ignoreLabels", "ignoreTitles", "paths", "debounceSeconds", "suggestions", "failOn"]],
     [["review", "paths"], ["include", "exclude"]],

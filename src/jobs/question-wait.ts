@@ -1,0 +1,104 @@
+/**
+ * A job that asked its requester a question: posting the question and saving what the job needs
+ * to go on (the paused chain, the commit, the budget used), and, on its next claim, whether it
+ * goes on with the answer, waits on, or ends because no answer came in time.
+ */
+import { BudgetTracker, type Budgets } from "../agent/budget.js";
+import type { Usage } from "../agent/pricing.js";
+import type { ChainPause, ChainResult, RunChainOptions } from "../chain/run-chain.js";
+import type { CrewbotConfig } from "../config/schema.js";
+import type { JobResult, WaitingResult } from "../queue/runner.js";
+import type { JobRecord } from "../queue/types.js";
+import { NO_ANSWER_OUTCOME, waitingOutcome, type JobWait } from "../queue/wait.js";
+import { renderQuestion } from "../report/render-question.js";
+import { answerResultText } from "../tools/ask-user.js";
+import type { JobReport } from "./job-report.js";
+
+/** What a waiting job saves to go on with on any worker. */
+export interface SavedRun {
+  chain: ChainPause;
+  /** The commit checked out: the resumed job checks out exactly this one. */
+  sha: string;
+  budget: { turns: number; usage: Usage; costUsd: number; estimate: boolean; elapsedMs: number };
+  /** Questions asked so far in the job, this one included. */
+  questionsAsked: number;
+}
+
+export type NextRun =
+  | { kind: "fresh" }
+  | { kind: "resume"; saved: SavedRun; resume: NonNullable<RunChainOptions["resume"]> }
+  /** Claimed before its wait ran out without an answer: it goes back to waiting. */
+  | { kind: "still-waiting"; wait: JobWait }
+  | { kind: "no-answer" };
+
+export function nextRun(job: JobRecord, now = Date.now()): NextRun {
+  const wait = job.wait;
+  if (!wait) return { kind: "fresh" };
+  if (!wait.answer) return now >= wait.expiresAt ? { kind: "no-answer" } : { kind: "still-waiting", wait };
+  const saved = wait.resume as SavedRun;
+  return { kind: "resume", saved, resume: { pause: saved.chain, answer: answerResultText(wait.answer) } };
+}
+
+/** The chain options of this run: `ask_user` when the config allows it, and where to go on from. */
+export function askOptions(config: CrewbotConfig, next: NextRun): Pick<RunChainOptions, "ask" | "resume"> {
+  const asked = next.kind === "resume" ? next.saved.questionsAsked : 0;
+  return {
+    ...(config.ask.enabled ? { ask: { questionsAsked: asked } } : {}),
+    ...(next.kind === "resume" ? { resume: next.resume } : {}),
+  };
+}
+
+/** The budget a resumed job goes on with: what it used before the question; the wait itself costs no time. */
+export function resumedBudget(limits: Budgets, next: NextRun): BudgetTracker | undefined {
+  if (next.kind !== "resume") return undefined;
+  const used = next.saved.budget;
+  let first = true;
+  // startedAt is read from the clock once, at construction: set it back by the time already worked.
+  const budget = new BudgetTracker(limits, () => {
+    const now = Date.now();
+    if (!first) return now;
+    first = false;
+    return now - used.elapsedMs;
+  });
+  budget.turns = used.turns;
+  budget.usage = used.usage;
+  budget.costUsd = used.costUsd;
+  budget.estimate = used.estimate;
+  return budget;
+}
+
+/** Ends a job whose question went unanswered, or sends it back to wait. */
+export async function endWait(job: JobRecord, report: JobReport, next: Extract<NextRun, { kind: "no-answer" | "still-waiting" }>): Promise<JobResult> {
+  if (next.kind === "still-waiting") {
+    await report.pause({ waitingFor: { login: next.wait.asker } });
+    return { state: "waiting", wait: { ...next.wait }, outcome: waitingOutcome(next.wait.asker) };
+  }
+  return report.finish({ terminal: { kind: "stopped", budget: NO_ANSWER_OUTCOME.replace(/^⏸ Stopped: /, "") } });
+}
+
+/** Posts the question (one comment mentioning the requester), shows the wait in the progress comment, and saves the run. */
+export async function askRequester(
+  job: JobRecord,
+  report: JobReport,
+  config: CrewbotConfig,
+  run: { result: ChainResult; budget: BudgetTracker; sha: string; questionsAsked: number },
+): Promise<WaitingResult> {
+  const pause = run.result.paused!;
+  const { question, options } = pause.agentPause.question;
+  const asker = job.trigger.sender;
+  const askedAt = Date.now();
+  const expiresAt = askedAt + Math.round(config.ask.timeoutHours * 3_600_000);
+  const { owner, repo, number } = job.target;
+  const body = renderQuestion({ jobId: job.id, asker, agent: pause.agent, question, options, expiresAt });
+  const posted = await report.writer.write<{ id: number }>("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner, repo, issue_number: number, body });
+  const { budget } = run;
+  const saved: SavedRun = {
+    chain: pause,
+    sha: run.sha,
+    budget: { turns: budget.turns, usage: budget.usage, costUsd: budget.costUsd, estimate: budget.estimate, elapsedMs: budget.elapsedMs() },
+    questionsAsked: run.questionsAsked + 1,
+  };
+  await report.pause({ waitingFor: { login: asker } });
+  const wait: JobWait = { question, options, asker, commentId: posted.data.id, askedAt, expiresAt, resume: saved };
+  return { state: "waiting", wait, outcome: waitingOutcome(asker) };
+}
