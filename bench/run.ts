@@ -7,7 +7,8 @@
  *  - edits of one progress comment over a 30-minute job, and one installation's writes with 8 jobs at once (bench/progress.ts)
  *  - a failed check suite on crewbot's PR → the ci-fix worker's first model request, with a 5 MB log (bench/ci-fix.ts)
  *  - plan-wide (two scouts in parallel) against plan, with a fake model at 1 s per reply (bench/plan-wide.ts)
- * `BENCH_ONLY=review` (comma-separated: chain, cache, checkout, ack, plan, implement, review, throughput, edits, ci-fix) runs only those.
+ *  - a question's answer (a ticked option) → the paused planner's next model request (bench/ask-resume.ts)
+ * `BENCH_ONLY=review` (comma-separated: chain, cache, checkout, ack, plan, implement, review, throughput, edits, ci-fix, plan-wide, ask) runs only those.
  */
 import { performance } from "node:perf_hooks";
 import { BudgetTracker, DEFAULT_BUDGETS } from "../src/agent/budget.js";
@@ -23,6 +24,7 @@ import { benchApp } from "./app.js";
 import { ciFixBench } from "./ci-fix.js";
 import { checkoutBench } from "./checkout.js";
 import { cacheBench, overloadBench } from "./model.js";
+import { askResumeBench } from "./ask-resume.js";
 import { planWideBench } from "./plan-wide.js";
 import { progressBench } from "./progress.js";
 import { selected } from "./only.js";
@@ -114,6 +116,7 @@ async function main() {
   if (selected("ci-fix")) console.log(await ciFixBench());
 
   if (selected("plan-wide")) console.log(await planWideBench());
+  if (selected("ask")) console.log(await askResumeBench());
 }
 
 await main();

@@ -8,6 +8,7 @@ import { uniqueIssueBranch } from "../workspace/branch.js";
 import { jobTask } from "./outcome.js";
 import { fromWorker, implementChain, inJobFrame, prepareJob, type Prepared } from "./prepare.js";
 import { publishBranch } from "./publish-branch.js";
+import { askOptions, askRequester, endWait, markAnswered, nextRun, resumedBudget } from "./question-wait.js";
 import type { JobServices } from "./services.js";
 import { webUrl } from "./step-commits.js";
 import { runWriteChain } from "./write-run.js";
@@ -31,7 +32,11 @@ function approvedTask(job: JobRecord, steps: PlanStep[]): string {
  */
 export async function runImplementJob(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {
   return inJobFrame(job, ctx, services, async (report, dirs) => {
-    const prepared = await prepareJob(job, report, services, dirs);
+    const next = nextRun(job);
+    if (next.kind === "no-answer" || next.kind === "still-waiting") return endWait(job, report, next);
+    markAnswered(job, report, services.log);
+    // Going on after an answer: the same commit as before the question, on a fresh checkout.
+    const prepared = await prepareJob(job, report, services, dirs, next.kind === "resume" ? { ref: next.saved.sha } : {});
     const configured = implementChain(prepared);
     const remote = { checkout: prepared.root, cloneUrl: job.repo.cloneUrl, token: report.gitToken };
     const branch = await uniqueIssueBranch({ ...remote, issue: job.target.number, title: job.subject?.title ?? "" });
@@ -42,8 +47,13 @@ export async function runImplementJob(job: JobRecord, ctx: JobContext, services:
       task: approved ? approvedTask(job, approved.steps) : jobTask(job, "Implement"),
       restMessage: `Remaining changes for: ${job.subject?.title ?? `issue #${job.target.number}`}`,
       plan: approved?.steps,
+      asking: { ...askOptions(prepared.config, next), budget: resumedBudget(prepared.config.budgets, next) },
     });
     if (run.setupFailed) return report.finish(run.setupFailed);
+    if (run.paused) {
+      const questionsAsked = next.kind === "resume" ? next.saved.questionsAsked : 0;
+      return askRequester(job, report, prepared.config, { ...run.paused, sha: prepared.sha, questionsAsked });
+    }
     const { work, checks, notes, budget, failed, checkFailed } = run;
 
     const pushed = await publishBranch({ job, report, prepared, dirs, publicUrl: services.publicUrl, branch });

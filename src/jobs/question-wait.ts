@@ -10,7 +10,7 @@ import type { CrewbotConfig } from "../config/schema.js";
 import type { JobResult, WaitingResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import { NO_ANSWER_OUTCOME, waitingOutcome, type JobWait } from "../queue/wait.js";
-import { renderQuestion } from "../report/render-question.js";
+import { renderAnswered, renderQuestion } from "../report/render-question.js";
 import { answerResultText } from "../tools/ask-user.js";
 import type { JobReport } from "./job-report.js";
 
@@ -65,6 +65,20 @@ export function resumedBudget(limits: Budgets, next: NextRun): BudgetTracker | u
   budget.costUsd = used.costUsd;
   budget.estimate = used.estimate;
   return budget;
+}
+
+/**
+ * The question comment once answered: no boxes left to tick, who answered and with what. Not
+ * awaited by the job (logged on failure): the writer keeps it after the job's own first edit.
+ */
+export function markAnswered(job: JobRecord, report: JobReport, log: { warn(message: string): void }): void {
+  const wait = job.wait;
+  if (!wait?.answer || wait.commentId === undefined) return;
+  const view = { jobId: job.id, asker: wait.asker, agent: "", question: wait.question, options: wait.options, expiresAt: wait.expiresAt };
+  const { owner, repo } = job.target;
+  report.writer
+    .write("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner, repo, comment_id: wait.commentId, body: renderAnswered(view, wait.answer) })
+    .catch((error: unknown) => log.warn(`job ${job.id}: could not mark the question answered: ${error instanceof Error ? error.message : String(error)}`));
 }
 
 /** Ends a job whose question went unanswered, or sends it back to wait. */

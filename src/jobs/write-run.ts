@@ -12,7 +12,8 @@ import type { JobRecord } from "../queue/types.js";
 import type { JobDirs } from "./job-dirs.js";
 import type { JobReport } from "./job-report.js";
 import { chainFailure, type Ending } from "./outcome.js";
-import { runJobChain, type Prepared } from "./prepare.js";
+import { runJobChain, type JobChainOptions, type Prepared } from "./prepare.js";
+import type { ChainResult } from "../chain/run-chain.js";
 import { RepoChecks } from "./repo-checks.js";
 import type { JobServices } from "./services.js";
 import { StepCommits } from "./step-commits.js";
@@ -25,12 +26,16 @@ export interface WriteRunOptions {
   restMessage: string;
   /** An approved plan: the steps the worker ticks, known before it starts. */
   plan?: PlanStep[];
+  /** `ask_user` for the steps before the worker, a resume after an answer, and the budget used before it. */
+  asking?: Pick<JobChainOptions, "ask" | "resume" | "budget">;
 }
 
 export type WriteRun =
   | { setupFailed: Ending }
   | {
       setupFailed?: undefined;
+      /** A step before the worker asked the requester (only with `asking`): nothing was written or checked, the job waits. */
+      paused?: { result: ChainResult; budget: BudgetTracker };
       work: StepCommits;
       checks: RepoChecks;
       /** The job's notes (refused workflow files, files setup changed). */
@@ -105,7 +110,9 @@ export async function runWriteChain(
       const diff = await work.reviewContext(prepared.sha, options.restMessage);
       return [...diff, checkResultsSection(implement.check, await checks.preview())];
     },
+    ...options.asking,
   });
+  if (result.paused) return { work, checks, notes, budget, paused: { result, budget } };
   await work.commitRest(work.reviewed ? "Address the review's findings" : options.restMessage);
 
   const failed = chainFailure(result, ctx.signal, budget.limits);

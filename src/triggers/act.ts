@@ -56,7 +56,7 @@ export function createAct(deps: ActDeps) {
         return;
       }
       case "answer":
-        return answerQuestion(deps, decision, target, writer, reply);
+        return answerQuestion(deps, decision, target, reply);
       case "approve": {
         const { job, duplicate } = await deps.queue.enqueue(decision.job);
         if (duplicate) return deps.log.info({ jobId: job.id }, "plan already approved: no second job");

@@ -1,14 +1,12 @@
 /**
  * Carries out an answer to a waiting question (a tick or `/answer`): the queue takes it once and the
- * runner claims the job again at once; the question comment is rewritten without boxes, saying who
- * answered. An answer to nothing gets a short reply (`/answer`) or a log line (a tick).
+ * runner claims the job again at once (and rewrites the question comment without boxes, saying who
+ * answered: see question-wait.ts). An answer to nothing gets a short reply (`/answer`) or a log line (a tick).
  */
 import type { JobQueue } from "../queue/job-queue.js";
 import type { JobRunner } from "../queue/runner.js";
 import { targetKey, type JobRecord } from "../queue/types.js";
-import type { GitHubWriter } from "../report/github-writer.js";
 import type { ReportTarget } from "../report/progress-reporter.js";
-import { renderAnswered } from "../report/render-question.js";
 import type { Background } from "./background.js";
 import type { Decision } from "./comment-command.js";
 import type { TriggerLog } from "./deps.js";
@@ -33,7 +31,6 @@ export async function answerQuestion(
   deps: AnswerDeps,
   decision: Extract<Decision, { action: "answer" }>,
   target: ReportTarget,
-  writer: () => GitHubWriter,
   reply: (body: string, what: string) => void,
 ): Promise<void> {
   const job = await waitingJob(deps, target, decision.jobId);
@@ -45,18 +42,11 @@ export async function answerQuestion(
   }
   const text = tick ? wait.options[decision.option! - 1]! : decision.text ?? "";
   const answer = { by: decision.by, text, at: Date.now(), ...(tick ? { option: decision.option } : {}) };
+  // The resumed job rewrites the question comment, after its own first edit: the installation's
+  // writes are spaced about a second apart, and the agent should not wait for that one.
   const answered = await deps.runner.answer(job.id, answer);
   if (!answered) {
     deps.log.info({ jobId: job.id, by: decision.by }, "question already answered: nothing resumed");
     return tick ? undefined : reply(NOTHING_TO_ANSWER, "already answered");
   }
-  if (wait.commentId === undefined) return;
-  const view = { jobId: job.id, asker: wait.asker, agent: "agent", question: wait.question, options: wait.options, expiresAt: wait.expiresAt };
-  const edit = writer().write("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", {
-    owner: target.owner,
-    repo: target.repo,
-    comment_id: wait.commentId,
-    body: renderAnswered(view, answer),
-  });
-  deps.background.run(edit, `answered edit of the question of ${job.id}`);
 }

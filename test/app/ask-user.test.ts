@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import type { JobRecord } from "../../src/queue/types.js";
 import { issueCommentCreated, issueCommentEdited } from "../fixtures/payloads.js";
 import { useNock } from "../helpers/github.js";
-import { API, mockInstallationToken, mockJobComments, mockPermission, mockRepoConfig, REPO_PATH, startStack, type Stack } from "./harness.js";
+import { gitSync } from "../helpers/git-repo.js";
+import { API, mockBotUser, mockInstallationToken, mockJobComments, mockPermission, mockRepoConfig, REPO_PATH, startStack, type Stack } from "./harness.js";
 
 useNock();
 
@@ -183,5 +184,51 @@ describe("ask_user: other answers and endings", () => {
     expect(edits.some((e) => e.startsWith("⏳ Waiting for @Codertocat"))).toBe(true);
     expect(edits.at(-1)).toMatch(/^⏸ Stopped: no answer/);
     expect(stack.fake.requests).toHaveLength(2);
+  });
+});
+
+describe("ask_user in /implement", () => {
+  it("asks before the worker, never offers the tool to the worker, and implements with the answer", async () => {
+    const edit = { type: "tool_use" as const, name: "write", input: { path: "store.txt", content: "postgres\n" } };
+    const stack = await startStack([
+      { text: "Scout." },
+      { content: [ASK] },
+      { text: "## Goal\nStore it.\n\n## Plan\n1. Add store.txt\n\n## Risks\nNone." },
+      { content: [edit] },
+      { text: "[DONE:1]\n## Completed\nIt.\n## Files Changed\n- store.txt\n## Notes\nNone." },
+    ]);
+    const payload = issueCommentCreated("/implement", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
+    mockInstallationToken();
+    mockBotUser();
+    mockPermission("Codertocat", "write");
+    const question: { body?: string } = {};
+    const edits: string[] = [];
+    mockJobComments({ progressId: 5001, edits, trigger: { id: payload.comment.id } })
+      .post(`${REPO_PATH}/issues/1/comments`, (b) => ((question.body = b.body), true))
+      .reply(201, { id: QUESTION_ID });
+    await stack.probot.receive({ id: "impl-ask", name: "issue_comment", payload } as never);
+    const [queued] = await stack.crewbot.queue.listRecent({ limit: 1 });
+    const job = await waiting(stack, queued!.id);
+    expect(job.kind).toBe("implement");
+
+    nock(API).get(`${REPO_PATH}/collaborators/Codertocat/permission`).optionally().reply(200, { permission: "write", user: { login: "Codertocat" } });
+    mockRepoConfig();
+    let pr: any;
+    nock(API)
+      .patch(`${REPO_PATH}/issues/comments/${QUESTION_ID}`).reply(200, {})
+      .get(`${REPO_PATH}/issues/1/comments`).query(true).reply(200, [])
+      .patch(`${REPO_PATH}/issues/comments/5001`, (b) => (edits.push(b.body), true)).times(8).optionally().reply(200, {})
+      .post(`${REPO_PATH}/pulls`, (b) => ((pr = b), true))
+      .reply(201, { number: 12, html_url: "https://github.com/Codertocat/Hello-World/pull/12" });
+    await stack.probot.receive({ id: "impl-tick", name: "issue_comment", payload: tickPayload(stack, question.body!, tick(question.body!, 2), "Codertocat") } as never);
+    const ended = await stack.waitFor(job.id);
+    await stack.crewbot.background.idle();
+    expect(ended.outcome).toMatch(/^✅ Done/);
+    expect(stack.fake.requests).toHaveLength(5);
+    expect(stack.fake.requests[2]!.body.messages.at(-1).content[0].content).toContain("Postgres");
+    const worker = stack.fake.requests[3]!.body.tools.map((t: { name: string }) => t.name);
+    expect(worker).toContain("write");
+    expect(worker).not.toContain("ask_user");
+    expect(gitSync(stack.remoteDir, "show", `${pr.head}:store.txt`)).toBe("postgres\n");
   });
 });
