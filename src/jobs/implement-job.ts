@@ -8,7 +8,7 @@ import { uniqueIssueBranch } from "../workspace/branch.js";
 import { jobTask } from "./outcome.js";
 import { fromWorker, implementChain, inJobFrame, prepareJob, type Prepared } from "./prepare.js";
 import { publishBranch } from "./publish-branch.js";
-import { askOptions, askRequester, endWait, markAnswered, nextRun, resumedBudget } from "./question-wait.js";
+import { askOptions, askRequester, beginResume, endWait, nextRun, resumedBudget } from "./question-wait.js";
 import type { JobServices } from "./services.js";
 import { webUrl } from "./step-commits.js";
 import { runWriteChain } from "./write-run.js";
@@ -34,7 +34,7 @@ export async function runImplementJob(job: JobRecord, ctx: JobContext, services:
   return inJobFrame(job, ctx, services, async (report, dirs) => {
     const next = nextRun(job);
     if (next.kind === "no-answer" || next.kind === "still-waiting") return endWait(job, report, next);
-    markAnswered(job, report, services.log);
+    beginResume(job, report, next, services.log);
     // Going on after an answer: the same commit as before the question, on a fresh checkout.
     const prepared = await prepareJob(job, report, services, dirs, next.kind === "resume" ? { ref: next.saved.sha } : {});
     const configured = implementChain(prepared);

@@ -5,7 +5,7 @@ import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import { chainFailure, jobTask, type Ending } from "./outcome.js";
 import { inJobFrame, prepareJob, runJobChain } from "./prepare.js";
-import { askOptions, askRequester, endWait, markAnswered, nextRun, resumedBudget } from "./question-wait.js";
+import { askOptions, askRequester, beginResume, endWait, nextRun, resumedBudget } from "./question-wait.js";
 import type { JobServices } from "./services.js";
 
 /**
@@ -17,7 +17,7 @@ export async function runPlanJob(job: JobRecord, ctx: JobContext, services: JobS
   return inJobFrame(job, ctx, services, async (report, dirs) => {
     const next = nextRun(job);
     if (next.kind === "no-answer" || next.kind === "still-waiting") return endWait(job, report, next);
-    markAnswered(job, report, services.log);
+    beginResume(job, report, next, services.log);
     // Going on after an answer: the same commit as before the question, on a fresh checkout.
     const prepared = await prepareJob(job, report, services, dirs, next.kind === "resume" ? { ref: next.saved.sha } : {});
     const { result, budget } = await runJobChain(ctx, services, report, prepared, dirs, {

@@ -68,12 +68,17 @@ export function resumedBudget(limits: Budgets, next: NextRun): BudgetTracker | u
 }
 
 /**
- * The question comment once answered: no boxes left to tick, who answered and with what. Not
- * awaited by the job (logged on failure): the writer keeps it after the job's own first edit.
+ * A resumed run's start: its comment's figures go on from the run before the question (the
+ * installation's record of the job's cost is replaced by each run's total), and the question
+ * comment shows the answer with no boxes left to tick. That edit is not awaited (logged on
+ * failure): the writer keeps it after the job's own first edit, so the agent does not wait for it.
  */
-export function markAnswered(job: JobRecord, report: JobReport, log: { warn(message: string): void }): void {
+export function beginResume(job: JobRecord, report: JobReport, next: NextRun, log: { warn(message: string): void }): void {
   const wait = job.wait;
-  if (!wait?.answer || wait.commentId === undefined) return;
+  if (next.kind !== "resume" || !wait?.answer) return;
+  const { usage, costUsd, estimate } = next.saved.budget;
+  report.set({ usage, costUsd, estimate });
+  if (wait.commentId === undefined) return;
   const view = { jobId: job.id, asker: wait.asker, agent: "", question: wait.question, options: wait.options, expiresAt: wait.expiresAt };
   const { owner, repo } = job.target;
   report.writer

@@ -127,6 +127,10 @@ describe("ask_user: a question pauses the job and the answer resumes it", () => 
     expect(edits.length).toBeGreaterThan(before);
     expect(edits.at(-1)).toMatch(/^✅ Done/);
     expect(edits.at(-1)).toContain("- [ ] Add the Postgres store");
+    // The job's figures go on from the first run's: its cost before the question is still counted.
+    const cost = (line: string) => Number(/\$([\d.]+)/.exec(line.split("\n")[0]!)![1]);
+    const waitingEdit = edits.find((e) => e.startsWith("⏳ Waiting for @Codertocat"))!;
+    expect(cost(edits.at(-1)!)).toBeGreaterThan(cost(waitingEdit));
     expect(answered).toContain("Answered by @Codertocat: option 2.");
     expect(answered).not.toContain("[ ]");
 
