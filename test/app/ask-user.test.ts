@@ -173,6 +173,26 @@ describe("ask_user: other answers and endings", () => {
     expect(edits.at(-1)).toMatch(/^✅ Done/);
   });
 
+  it("ends `⏹ Cancelled` on /crewbot cancel while it waits, and a later tick resumes nothing", async () => {
+    const stack = await startStack([{ text: "Scout." }, { content: [ASK] }]);
+    mockInstallationToken();
+    mockPermission("Codertocat", "write");
+    const question: { body?: string } = {};
+    const edits: string[] = [];
+    const job = await askingPlan(stack, "ask-cancel", question, edits);
+    const cancel = issueCommentCreated("/crewbot cancel", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
+    cancel.comment.id = 8002;
+    nock(API).get(`${REPO_PATH}/collaborators/Codertocat/permission`).optionally().times(2).reply(200, { permission: "write", user: { login: "Codertocat" } });
+    await stack.probot.receive({ id: "cancel-1", name: "issue_comment", payload: cancel } as never);
+    expect(await stack.waitFor(job.id)).toMatchObject({ state: "cancelled", outcome: "⏹ Cancelled by @Codertocat" });
+    await stack.crewbot.background.idle();
+    expect(edits.at(-1)).toMatch(/^⏹ Cancelled by /);
+    await stack.probot.receive({ id: "tick-late", name: "issue_comment", payload: tickPayload(stack, question.body!, tick(question.body!, 1), "Codertocat") } as never);
+    await stack.crewbot.background.idle();
+    expect((await stack.crewbot.queue.get(job.id))?.state).toBe("cancelled");
+    expect(stack.fake.requests).toHaveLength(2);
+  });
+
   it("ends `⏸ Stopped: no answer` when no answer comes within ask.timeoutHours", async () => {
     const stack = await startStack([{ text: "Scout." }, { content: [ASK] }]);
     mockInstallationToken();
