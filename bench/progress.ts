@@ -62,7 +62,6 @@ function recordingOctokit(clock: SimClock, sent: Sent[]): OctokitLike {
 const MINUTE = 60_000;
 const JOB_MS = 30 * MINUTE;
 const EVENT_EVERY_MS = 2000;
-const TICK_MS = 15_000;
 
 /** The agent events of a busy job: turns, tool calls and usage, one every EVENT_EVERY_MS. */
 function eventAt(i: number): AgentEvent {
@@ -77,7 +76,7 @@ interface JobRun {
   reporter: ProgressReporter;
 }
 
-/** One job: 👀, the progress comment, events and ticks for `durationMs`, then the final edit. */
+/** One job: 👀, the progress comment, events for `durationMs`, then the final edit. */
 async function runJob(clock: SimClock, writer: GitHubWriter, n: number, durationMs: number, run: JobRun[]): Promise<void> {
   const reporter = new ProgressReporter({ writer, target: { owner: "o", repo: "r", number: n }, jobId: `job-${n}`, clock });
   const entry: JobRun = { reporter };
@@ -86,14 +85,9 @@ async function runJob(clock: SimClock, writer: GitHubWriter, n: number, duration
   await reporter.acknowledge({ commentId: 10 + n, kind: "issue_comment" });
   await reporter.start(progress.state);
   const started = clock.now();
-  let nextTick = started + TICK_MS;
   for (let i = 0; clock.now() - started < durationMs; i++) {
     await clock.sleep(EVENT_EVERY_MS);
     reporter.update(progress.apply(eventAt(i)));
-    if (clock.now() >= nextTick) {
-      reporter.update(progress.state); // the runner's tick: only the clock moved
-      nextTick += TICK_MS;
-    }
   }
   entry.finishAskedAt = clock.now();
   await reporter.finish(progress.set({ terminal: { kind: "done" } }));

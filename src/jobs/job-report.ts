@@ -11,9 +11,6 @@ import { statusLine } from "../report/render.js";
 import type { ProgressState, Terminal } from "../report/types.js";
 import type { JobServices } from "./services.js";
 
-/** How often a running job's comment refreshes its elapsed time when no event comes. */
-export const TICK_MS = 15_000;
-
 /** A job's presence on GitHub from its first step to its terminal edit. */
 export interface JobReport {
   octokit: InstallationOctokit;
@@ -55,10 +52,6 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
   const commentId = await reporter.start(progress.state);
   await removeTriggerLabel(job, writer, services.log);
   if (commentId !== undefined && commentId !== job.progressCommentId) await ctx.update({ progressCommentId: commentId });
-  // Elapsed time moves between events too (a long bash call sends none); the edit is coalesced anyway.
-  const tick = setInterval(() => reporter.update(progress.state), TICK_MS);
-  tick.unref();
-
   // Links add up (transcript, then branch, then PR): a patch never drops one set before.
   const withLinks = (patch: Partial<ProgressState> = {}): Partial<ProgressState> =>
     patch.links ? { ...patch, links: { ...progress.state.links, ...patch.links } } : patch;
@@ -81,11 +74,9 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
       return progress.state;
     },
     async pause(patch) {
-      clearInterval(tick);
       await reporter.finish(progress.set(withLinks(patch)));
     },
     async finish({ terminal, patch }) {
-      clearInterval(tick);
       const state = progress.set({ ...withLinks(patch), terminal });
       // Another worker took the job over: its comment is theirs now.
       const lostLease = (ctx.signal.reason as { kind?: string } | undefined)?.kind === "lease-lost";
