@@ -3,17 +3,11 @@
  * `<prefix>:cifix:<owner/repo>#<number>` (rounds, stopped, updatedAt), changed only by Lua scripts
  * so two workers never take the same round. Keys expire after the retention period.
  */
-import { Redis } from "ioredis";
 import { checkLimit, checkRoundKey, type CiFixRounds, type RoundClaim } from "./ci-fix-rounds.js";
-import { DEFAULT_REDIS_PREFIX } from "./redis-queue.js";
 import { pruneHashes } from "./redis-prune.js";
+import { RedisHashStore, type RedisHashStoreOptions } from "./redis-hash-store.js";
 
-export interface RedisCiFixRoundsOptions {
-  url: string;
-  prefix?: string;
-  now?: () => number;
-  retentionDays?: number;
-}
+export type RedisCiFixRoundsOptions = RedisHashStoreOptions;
 
 /** KEYS[1]: the hash. ARGV: limit, now, ms to keep, job id. Returns {1, round} or {0, rounds used, announce 0/1}. */
 const CLAIM = `
@@ -46,20 +40,9 @@ return 0
 
 type Scripted = Record<string, (...args: string[]) => Promise<unknown>>;
 
-export class RedisCiFixRounds implements CiFixRounds {
-  readonly prefix: string;
-  private readonly redis: Redis;
-  private readonly now: () => number;
-  private readonly keepMs: number;
-  private closed: Promise<void> | undefined;
-
+export class RedisCiFixRounds extends RedisHashStore implements CiFixRounds {
   constructor(opts: RedisCiFixRoundsOptions) {
-    if (!opts.url) throw new TypeError("RedisCiFixRounds needs a url");
-    this.prefix = opts.prefix ?? DEFAULT_REDIS_PREFIX;
-    this.now = opts.now ?? Date.now;
-    this.keepMs = Math.max(1, Math.round((opts.retentionDays ?? 30) * 86_400_000));
-    this.redis = new Redis(opts.url, { lazyConnect: false });
-    this.redis.on("error", () => {});
+    super("RedisCiFixRounds", opts);
     this.redis.defineCommand("crewbotCiFixClaim", { numberOfKeys: 1, lua: CLAIM });
     this.redis.defineCommand("crewbotCiFixRelease", { numberOfKeys: 1, lua: RELEASE });
   }
@@ -88,14 +71,6 @@ export class RedisCiFixRounds implements CiFixRounds {
   /** Counts expire by themselves; this deletes old ones all the same, walking the keys with SCAN. */
   async prune(before: number): Promise<number> {
     return pruneHashes(this.redis, `${this.prefix}:cifix:*`, "updatedAt", before);
-  }
-
-  async close(): Promise<void> {
-    this.closed ??= this.redis.quit().then(
-      () => undefined,
-      () => this.redis.disconnect(),
-    );
-    return this.closed;
   }
 
   private key(repoKey: string, number: number): string {

@@ -4,20 +4,11 @@
  * merges with `mergeFingerprints` and writes back only if no other process wrote in between (the
  * version, compared in a Lua script); otherwise it reads again and retries.
  */
-import { Redis } from "ioredis";
 import { mergeFingerprints, type ReviewState, type ReviewStore } from "./review-store.js";
-import { DEFAULT_REDIS_PREFIX } from "./redis-queue.js";
 import { pruneHashes } from "./redis-prune.js";
+import { RedisHashStore, type RedisHashStoreOptions } from "./redis-hash-store.js";
 
-export interface RedisReviewStoreOptions {
-  url: string;
-  /** The queue's prefix. Default `crewbot`. */
-  prefix?: string;
-  /** The clock, for tests. */
-  now?: () => number;
-  /** Days a pull request's record is kept after its last review (`CREWBOT_RETENTION_DAYS`); the key expires then. Default 30. */
-  retentionDays?: number;
-}
+export type RedisReviewStoreOptions = RedisHashStoreOptions;
 
 /**
  * KEYS[1]: the hash. ARGV: expected version, head sha, fingerprints JSON, now, ms to keep it. 1 when
@@ -34,20 +25,9 @@ return 1
 
 const MAX_TRIES = 50;
 
-export class RedisReviewStore implements ReviewStore {
-  readonly prefix: string;
-  private readonly redis: Redis;
-  private readonly now: () => number;
-  private readonly keepMs: number;
-  private closed: Promise<void> | undefined;
-
+export class RedisReviewStore extends RedisHashStore implements ReviewStore {
   constructor(opts: RedisReviewStoreOptions) {
-    if (!opts.url) throw new TypeError("RedisReviewStore needs a url");
-    this.prefix = opts.prefix ?? DEFAULT_REDIS_PREFIX;
-    this.now = opts.now ?? Date.now;
-    this.keepMs = Math.max(1, Math.round((opts.retentionDays ?? 30) * 86_400_000));
-    this.redis = new Redis(opts.url, { lazyConnect: false });
-    this.redis.on("error", () => {});
+    super("RedisReviewStore", opts);
     this.redis.defineCommand("crewbotReviewWrite", { numberOfKeys: 1, lua: WRITE_IF_UNCHANGED });
   }
 
@@ -82,14 +62,6 @@ export class RedisReviewStore implements ReviewStore {
    */
   async prune(before: number): Promise<number> {
     return pruneHashes(this.redis, `${this.prefix}:review:*`, "reviewedAt", before);
-  }
-
-  async close(): Promise<void> {
-    this.closed ??= this.redis.quit().then(
-      () => undefined,
-      () => this.redis.disconnect(),
-    );
-    return this.closed;
   }
 
   private key(repoKey: string, number: number): string {
