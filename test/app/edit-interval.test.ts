@@ -3,11 +3,10 @@
  * turns (1.5 s each) is edited as it goes with a short interval, and with an hour between edits
  * only its final edit is made — which the interval never holds back.
  */
-import nock from "nock";
 import { expect, it } from "vitest";
 import { issueCommentCreated } from "../fixtures/payloads.js";
 import { useNock } from "../helpers/github.js";
-import { API, mockInstallationToken, mockPermission, mockRepoConfig, REPO_PATH, startStack } from "./harness.js";
+import { mockInstallationToken, mockJobComments, mockPermission, startStack } from "./harness.js";
 
 useNock();
 
@@ -29,25 +28,9 @@ it.each([
     const payload = issueCommentCreated("/plan", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
     mockInstallationToken();
     mockPermission("Codertocat", "admin");
-    mockRepoConfig();
     const edits: string[] = [];
-    nock(API)
-      .post(`${REPO_PATH}/issues/comments/${payload.comment.id}/reactions`)
-      .reply(201, { id: 1, content: "eyes" })
-      .post(`${REPO_PATH}/issues/1/comments`)
-      .reply(201, { id: 9001 })
-      .get(`${REPO_PATH}/issues/1/comments`)
-      .query(true)
-      .reply(200, [])
-      .patch(`${REPO_PATH}/issues/comments/9001`, (b) => (edits.push(b.body), true))
-      .reply(200, { id: 9001 });
-    if (seconds !== "3600") {
-      nock(API)
-        .patch(`${REPO_PATH}/issues/comments/9001`, (b) => (edits.push(b.body), true))
-        .optionally()
-        .times(10)
-        .reply(200, { id: 9001 });
-    }
+    // With an hour between edits, any edit but the final one fails the test.
+    mockJobComments({ progressId: 9001, edits, trigger: { id: payload.comment.id }, conversation: [], extraEdits: seconds === "3600" ? 0 : 10 });
     const job = await stack.runToEnd("issue_comment", payload, `delivery-edit-interval-${seconds}`);
     expect(job.state).toBe("succeeded");
     expect(edits.at(-1)).toMatch(/^✅ Done · /);

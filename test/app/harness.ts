@@ -186,12 +186,14 @@ export interface JobCommentsMock {
   number?: number;
   /** The triggering comment, which gets the 👀. */
   trigger?: { id: number; review?: boolean };
-  /** The conversation the job reads as context; false when the job ends before reading it. */
-  conversation?: unknown[] | false;
+  /** The conversation the job reads as context; false when the job ends before reading it, "maybe" when it may or may not. */
+  conversation?: unknown[] | false | "maybe";
   /** `.github/crewbot.yml` as GitHub serves it (default: none anywhere); false when the job ends before reading it. */
   config?: { repo?: string; org?: string } | false;
   /** A pull request's job also reads its review comments and reviews (default none) after the conversation. */
   pull?: Omit<PullConversation, "number">;
+  /** Edits that may come before the terminal one (default 6); 0 fails the test on any edit but the last. */
+  extraEdits?: number;
 }
 
 export interface PullConversation {
@@ -225,14 +227,14 @@ export function mockJobComments(o: JobCommentsMock): nock.Scope {
     scope = scope.post(`${REPO_PATH}/${where}/comments/${o.trigger.id}/reactions`, { content: "eyes" }).reply(201, {});
   }
   scope = scope.post(`${REPO_PATH}/issues/${n}/comments`).reply(201, { id: o.progressId });
-  if (o.conversation !== false) scope = scope.get(`${REPO_PATH}/issues/${n}/comments`).query(true).reply(200, o.conversation ?? []);
-  if (o.conversation !== false && o.pull) mockPullConversation({ ...o.pull, number: n });
+  const conversation = o.conversation === "maybe" ? [] : o.conversation;
+  if (conversation !== false) {
+    const read = scope.get(`${REPO_PATH}/issues/${n}/comments`).query(true);
+    scope = (o.conversation === "maybe" ? read.optionally() : read).reply(200, conversation ?? []);
+  }
+  if (conversation !== false && o.pull) mockPullConversation({ ...o.pull, number: n });
   const record = (body: { body: string }) => (o.edits.push(body.body), true);
-  return scope
-    .patch(`${REPO_PATH}/issues/comments/${o.progressId}`, record)
-    .reply(200, {}) // the terminal edit always comes
-    .patch(`${REPO_PATH}/issues/comments/${o.progressId}`, record)
-    .times(6)
-    .optionally()
-    .reply(200, {});
+  scope = scope.patch(`${REPO_PATH}/issues/comments/${o.progressId}`, record).reply(200, {}); // the terminal edit always comes
+  const extra = o.extraEdits ?? 6;
+  return extra === 0 ? scope : scope.patch(`${REPO_PATH}/issues/comments/${o.progressId}`, record).times(extra).optionally().reply(200, {});
 }

@@ -5,13 +5,12 @@
  * one whose prompt the API finds too long compacts its context and goes on to the plan.
  */
 import { Writable } from "node:stream";
-import nock from "nock";
 import pino from "pino";
 import { expect, it } from "vitest";
 import { issueCommentCreated } from "../fixtures/payloads.js";
 import { promptTooLong } from "../helpers/fake-anthropic.js";
 import { useNock } from "../helpers/github.js";
-import { API, mockInstallationToken, mockPermission, mockRepoConfig, REPO_PATH, startStack } from "./harness.js";
+import { mockInstallationToken, mockJobComments, mockPermission, startStack } from "./harness.js";
 
 useNock();
 
@@ -20,21 +19,7 @@ const overloaded = (retryAfterMs: number) => ({ error: { status: 529, message: "
 function mockPlanJob(payload: ReturnType<typeof issueCommentCreated>, edits: string[]) {
   mockInstallationToken();
   mockPermission("Codertocat", "admin");
-  mockRepoConfig();
-  nock(API)
-    .post(`${REPO_PATH}/issues/comments/${payload.comment.id}/reactions`)
-    .reply(201, { id: 1, content: "eyes" })
-    .post(`${REPO_PATH}/issues/1/comments`)
-    .reply(201, { id: 9001 })
-    .get(`${REPO_PATH}/issues/1/comments`)
-    .query(true)
-    .reply(200, [])
-    .patch(`${REPO_PATH}/issues/comments/9001`, (b) => (edits.push(b.body), true))
-    .reply(200, { id: 9001 })
-    .patch(`${REPO_PATH}/issues/comments/9001`, (b) => (edits.push(b.body), true))
-    .optionally()
-    .times(10)
-    .reply(200, { id: 9001 });
+  mockJobComments({ progressId: 9001, edits, trigger: { id: payload.comment.id }, conversation: [], extraEdits: 10 });
 }
 
 it("waits out a model that answers 529 three times and breaks off a reply, says it is waiting, and ends ✅", async () => {

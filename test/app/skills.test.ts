@@ -1,11 +1,10 @@
 import { mkdir, symlink } from "node:fs/promises";
 import path from "node:path";
-import nock from "nock";
 import { describe, expect, it } from "vitest";
 import { issueCommentCreated } from "../fixtures/payloads.js";
 import { useNock } from "../helpers/github.js";
 import { gitSync } from "../helpers/git-repo.js";
-import { API, mockInstallationToken, mockPermission, mockRepoConfig, REPO_PATH, startStack } from "./harness.js";
+import { mockInstallationToken, mockJobComments, mockPermission, startStack } from "./harness.js";
 
 useNock();
 
@@ -38,22 +37,7 @@ describe("/plan with skills on the default branch, end to end", () => {
     const bodies: string[] = [];
     mockInstallationToken();
     mockPermission("Codertocat", "admin");
-    mockRepoConfig();
-    nock(API)
-      .post(`${REPO_PATH}/issues/comments/${payload.comment.id}/reactions`)
-      .reply(201, { id: 1, content: "eyes" })
-      .post(`${REPO_PATH}/issues/1/comments`)
-      .reply(201, { id: 9001 })
-      .get(`${REPO_PATH}/issues/1/comments`)
-      .query({ per_page: 100 })
-      .reply(200, [])
-      .patch(`${REPO_PATH}/issues/comments/9001`, (b) => (bodies.push(b.body), true))
-      .times(1)
-      .reply(200, { id: 9001 })
-      .patch(`${REPO_PATH}/issues/comments/9001`, (b) => (bodies.push(b.body), true))
-      .optionally()
-      .times(5)
-      .reply(200, { id: 9001 });
+    mockJobComments({ progressId: 9001, edits: bodies, trigger: { id: payload.comment.id }, conversation: [], extraEdits: 5 });
 
     const job = await stack.runToEnd("issue_comment", payload, "delivery-skills-1");
 
