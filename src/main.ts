@@ -4,7 +4,7 @@ import { composeCrewbot, queueDepth, type Crewbot, type CrewbotOptions } from ".
 import { githubOctokit } from "./github/octokit.js";
 import { crewbotApp } from "./index.js";
 import { dataDir } from "./jobs/job-dirs.js";
-import { openQueue } from "./queue/open-queue.js";
+import { openQueue } from "./store/open-stores.js";
 import { metricsHandler } from "./metrics/metrics.js";
 import { sandboxHealth } from "./tools/sandbox-policy.js";
 

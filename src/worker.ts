@@ -12,7 +12,7 @@ import { composeCrewbot, type Crewbot, type CrewbotOptions } from "./app/compose
 import { dataDir } from "./jobs/job-dirs.js";
 import { metricsHandler } from "./metrics/metrics.js";
 import { sandboxHealth } from "./tools/sandbox-policy.js";
-import { openQueue } from "./queue/open-queue.js";
+import { openQueue } from "./store/open-stores.js";
 
 export interface WorkerOptions extends Partial<CrewbotOptions> {
   env?: NodeJS.ProcessEnv;

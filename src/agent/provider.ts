@@ -1,5 +1,5 @@
 import Anthropic from "@anthropic-ai/sdk";
-import { redactJson, secretsFromEnv } from "../report/redact.js";
+import { redactJson, secretsFromEnv } from "../secrets/redact.js";
 import { setRetryPolicy } from "./model-call.js";
 import { minutes, ModelRetriesExhausted, modelRetryPolicy, MODEL_RETRY_VARIABLE, statusOf, type ModelRetryPolicy } from "./retry.js";
 

@@ -6,8 +6,8 @@ import type { PlanSubmission } from "../tools/submit-plan.js";
 import type { ReviewSubmission } from "../tools/submit-review.js";
 import type { Submission } from "../tools/types.js";
 import { stripEmphasis } from "./markdown.js";
-import { parseReview } from "./parse-findings.js";
-import { parsePlan } from "./parse-plan.js";
+import { parseReview } from "../review/parse-findings.js";
+import { parsePlan } from "../plan/parse-plan.js";
 import type { Finding, ParsedPlan, ParsedReview } from "./types.js";
 
 /** What a finished step left: its final text and, when it called one, its result tool's hand-over. */

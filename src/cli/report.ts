@@ -1,10 +1,10 @@
 import type { BudgetName, StopReason } from "../agent/events.js";
 import type { Usage } from "../agent/pricing.js";
-import { parseDoneMarkers } from "../chain/parse-done.js";
-import { parseReview } from "../chain/parse-findings.js";
-import { parsePlan } from "../chain/parse-plan.js";
+import { parseDoneMarkers } from "../plan/parse-done.js";
+import { parseReview } from "../review/parse-findings.js";
+import { parsePlan } from "../plan/parse-plan.js";
 import type { ChainResult } from "../chain/run-chain.js";
-import { formatTaskList } from "../chain/task-list.js";
+import { formatTaskList } from "../plan/task-list.js";
 import type { ParsedPlan, ParsedReview } from "../chain/types.js";
 import type { Mode } from "../tools/types.js";
 import { formatFigures } from "../report/format.js";

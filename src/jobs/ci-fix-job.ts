@@ -8,7 +8,7 @@ import { loadRepoConfig } from "../config/load.js";
 import type { CrewbotConfig } from "../config/schema.js";
 import { ConfigError } from "../config/validate.js";
 import { checkNames, failureSections, suiteFailures, type FailedCheck } from "../context/check-failures.js";
-import { repoKey } from "../queue/review-store.js";
+import { repoKey } from "../review/review-store.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { CiFixRequest, JobRecord } from "../queue/types.js";
 import { jobMarker } from "../report/types.js";

@@ -10,7 +10,7 @@ import { fromWorker, implementChain, inJobFrame, prepareJob, type Prepared } fro
 import { publishBranch } from "./publish-branch.js";
 import { askOptions, askRequester, beginResume, endWait, nextRun, resumedBudget } from "./question-wait.js";
 import type { JobServices } from "./services.js";
-import { webUrl } from "./step-commits.js";
+import { webUrl } from "../plan/step-commits.js";
 import { runWriteChain } from "./write-run.js";
 
 function approvedTask(job: JobRecord, steps: PlanStep[]): string {

@@ -3,7 +3,7 @@
  * limits are waited out, every string sent is redacted, and comment bodies fit GitHub's limit.
  */
 import { COMMENT_LIMIT, cutMiddle } from "./markdown.js";
-import { redact } from "./redact.js";
+import { redact } from "../secrets/redact.js";
 
 import { realClock, WriteGate, type Clock } from "./write-gate.js";
 

@@ -1,4 +1,4 @@
-import { formatTaskList } from "../chain/task-list.js";
+import { formatTaskList } from "../plan/task-list.js";
 import type { PlanStep } from "../chain/types.js";
 import { formatFigures } from "./format.js";
 import { safeBlock, safeLine, safeInline } from "./markdown.js";

@@ -2,7 +2,7 @@
  * The text of crewbot's comments (DESIGN.md §2): pure functions of their inputs, so tables of
  * states can pin exactly what users see.
  */
-import { formatTaskList, taskText } from "../chain/task-list.js";
+import { formatTaskList, taskText } from "../plan/task-list.js";
 import { formatDuration, formatFigures } from "./format.js";
 import { renderCommands } from "./render-commands.js";
 import { codeSpan, COMMENT_LIMIT, cutMiddle, GITHUB_BODY_LIMIT, neutraliseMentions, safeBlock, safeInline, safeLine } from "./markdown.js";

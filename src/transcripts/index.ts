@@ -7,8 +7,8 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { Redis } from "ioredis";
 import { TranscriptRecorder } from "./recorder.js";
-import { RedisTranscriptStore } from "./redis-store.js";
-import { SqliteTranscriptStore } from "./sqlite-store.js";
+import { RedisTranscriptStore } from "../store/redis/transcripts.js";
+import { SqliteTranscriptStore } from "../store/sqlite/transcripts.js";
 import type { TranscriptStore } from "./types.js";
 
 export type { StoredEntry, TranscriptEntry, TranscriptStore } from "./types.js";

@@ -8,7 +8,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { AgentEvent } from "../agent/events.js";
 import type { JobRecord } from "../queue/types.js";
-import { redact } from "../report/redact.js";
+import { redact } from "../secrets/redact.js";
 import type { Terminal } from "../report/types.js";
 import type { TranscriptBody, TranscriptEntry, TranscriptStore } from "./types.js";
 

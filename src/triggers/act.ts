@@ -7,7 +7,7 @@ import { endJobComment, jobProgress, jobReporter } from "../report/job-comment.j
 import { postReply, type ReportTarget } from "../report/progress-reporter.js";
 import { renderHelp, renderNotAllowed, transcriptUrl } from "../report/render.js";
 import { answerQuestion } from "./answer-question.js";
-import { renderApproved } from "./approval.js";
+import { renderApproved } from "../plan/approval.js";
 import type { Background } from "./background.js";
 import type { CommentPayload, Decision } from "./comment-command.js";
 import type { TriggerLog } from "./deps.js";

@@ -1,6 +1,6 @@
 import type { Context } from "probot";
 import { canWrite } from "../github/types.js";
-import { detectApproval, type CommentEditedPayload } from "./approval.js";
+import { detectApproval, type CommentEditedPayload } from "../plan/approval.js";
 import { jobGround, type CommentPayload, type Decision } from "./comment-command.js";
 import { detectTick, type TickAnswer } from "./question-answer.js";
 import { repositoryOf, type TriggerDeps } from "./deps.js";

@@ -4,7 +4,7 @@
  * checks the answerer's permission and whether the job still waits (the queue takes one answer).
  */
 import { QUESTION_MARKER } from "../report/render-question.js";
-import type { CommentEditedPayload } from "./approval.js";
+import type { CommentEditedPayload } from "../plan/approval.js";
 
 export type TickAnswer =
   | { answered: true; jobId: string; option: number; by: string; commentId: number }

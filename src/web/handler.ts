@@ -12,7 +12,7 @@ import path from "node:path";
 import type { JobQueue } from "../queue/job-queue.js";
 import type { JobRecord } from "../queue/types.js";
 import { formatDuration } from "../report/format.js";
-import { redact } from "../report/redact.js";
+import { redact } from "../secrets/redact.js";
 import { isArtifactName } from "../transcripts/recorder.js";
 import type { TranscriptStore } from "../transcripts/types.js";
 import { GitHubWeb } from "./github.js";

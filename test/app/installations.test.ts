@@ -6,7 +6,7 @@ import examples from "@octokit/webhooks-examples";
 import { Probot } from "probot";
 import { describe, expect, it } from "vitest";
 import type { Crewbot } from "../../src/app/compose.js";
-import { SqliteInstallations } from "../../src/installations/sqlite-installations.js";
+import { SqliteInstallations } from "../../src/store/sqlite/installations.js";
 import type { JobRecord } from "../../src/queue/types.js";
 import { issueCommentCreated } from "../fixtures/payloads.js";
 import type { FakeServer, Script } from "../helpers/fake-anthropic.js";

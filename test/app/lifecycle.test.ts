@@ -1,7 +1,7 @@
 import { hostname } from "node:os";
 import nock from "nock";
 import { describe, expect, it } from "vitest";
-import { SqliteQueue } from "../../src/queue/sqlite-queue.js";
+import { SqliteQueue } from "../../src/store/sqlite/job-queue.js";
 import type { NewJob } from "../../src/queue/types.js";
 import { issueCommentCreated } from "../fixtures/payloads.js";
 import { tempDir } from "../helpers/git-repo.js";

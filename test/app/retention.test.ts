@@ -7,7 +7,7 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import pino from "pino";
 import { expect, it } from "vitest";
-import { SqliteQueue } from "../../src/queue/sqlite-queue.js";
+import { SqliteQueue } from "../../src/store/sqlite/job-queue.js";
 import { tempDir } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
 import { newJob } from "../queue/helpers.js";

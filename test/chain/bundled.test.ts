@@ -114,8 +114,8 @@ describe("bundled definitions", () => {
   });
 
   it("the planner's and reviewer's own format examples parse as intended", async () => {
-    const { parsePlan } = await import("../../src/chain/parse-plan.js");
-    const { parseReview } = await import("../../src/chain/parse-findings.js");
+    const { parsePlan } = await import("../../src/plan/parse-plan.js");
+    const { parseReview } = await import("../../src/review/parse-findings.js");
     const planner = agents.get("planner")!.prompt;
     const plan = parsePlan(planner.slice(planner.indexOf("## Goal\n")));
     expect(plan.steps.map((s) => s.n)).toEqual([1, 2, 3]);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { parseDoneMarkers } from "../../src/chain/parse-done.js";
-import { parseReview } from "../../src/chain/parse-findings.js";
-import { parsePlan } from "../../src/chain/parse-plan.js";
-import { formatTaskList } from "../../src/chain/task-list.js";
+import { parseDoneMarkers } from "../../src/plan/parse-done.js";
+import { parseReview } from "../../src/review/parse-findings.js";
+import { parsePlan } from "../../src/plan/parse-plan.js";
+import { formatTaskList } from "../../src/plan/task-list.js";
 
 // Agent output is shaped by issue text, so the parsers must not blow up on hostile input.
 const hostile = [

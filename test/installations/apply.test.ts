@@ -4,7 +4,7 @@ import { applyInstallationEvent } from "../../src/installations/apply.js";
 import type { InstallationPayload } from "../../src/installations/events.js";
 import type { InstallationRecord, InstallationStore } from "../../src/installations/types.js";
 import { JobRunner } from "../../src/queue/runner.js";
-import type { SqliteQueue } from "../../src/queue/sqlite-queue.js";
+import type { SqliteQueue } from "../../src/store/sqlite/job-queue.js";
 import type { JobRecord } from "../../src/queue/types.js";
 import { LIMITS, newJob, Queues, tempDataDir } from "../queue/helpers.js";
 

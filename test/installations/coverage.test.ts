@@ -2,7 +2,7 @@ import examples from "@octokit/webhooks-examples";
 import { describe, expect, it } from "vitest";
 import { coverageRefusal } from "../../src/installations/coverage.js";
 import { installationChange, type InstallationPayload } from "../../src/installations/events.js";
-import { SqliteInstallations } from "../../src/installations/sqlite-installations.js";
+import { SqliteInstallations } from "../../src/store/sqlite/installations.js";
 import type { InstallationRecord, RepositoryRef } from "../../src/installations/types.js";
 import { tempDir } from "../helpers/git-repo.js";
 

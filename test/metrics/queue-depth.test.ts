@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { queueDepth } from "../../src/app/compose.js";
 import { Metrics } from "../../src/metrics/metrics.js";
-import { SqliteQueue } from "../../src/queue/sqlite-queue.js";
+import { SqliteQueue } from "../../src/store/sqlite/job-queue.js";
 import { LIMITS, newJob, tempDataDir } from "../queue/helpers.js";
 
 const queues: SqliteQueue[] = [];

@@ -4,7 +4,7 @@
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
-import { SqliteQueue } from "../../src/queue/sqlite-queue.js";
+import { SqliteQueue } from "../../src/store/sqlite/job-queue.js";
 
 const [dataDir, workerId, goFile] = process.argv.slice(2) as [string, string, string];
 const queue = new SqliteQueue({ dataDir, busyTimeoutMs: 20_000 });

@@ -1,8 +1,8 @@
 import { mkdtemp, realpath } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { RedisQueue } from "../../src/queue/redis-queue.js";
-import { SqliteQueue } from "../../src/queue/sqlite-queue.js";
+import { RedisQueue } from "../../src/store/redis/job-queue.js";
+import { SqliteQueue } from "../../src/store/sqlite/job-queue.js";
 import type { JobTarget, NewJob } from "../../src/queue/types.js";
 
 export async function tempDataDir(): Promise<string> {

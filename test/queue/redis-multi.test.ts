@@ -2,13 +2,13 @@
 import { Queue } from "bullmq";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { INTERRUPTED_OUTCOME, type JobQueue } from "../../src/queue/job-queue.js";
-import { openQueue } from "../../src/queue/open-queue.js";
-import { BULL_QUEUE_NAME, RedisQueue } from "../../src/queue/redis-queue.js";
+import { openQueue } from "../../src/store/open-stores.js";
+import { BULL_QUEUE_NAME, RedisQueue } from "../../src/store/redis/job-queue.js";
 import { targetKey, type JobRecord } from "../../src/queue/types.js";
 import { LIMITS, newJob, redisPrefixFor, tempDataDir } from "./helpers.js";
 import { Runners, ended, untilAborted } from "./runner-helpers.js";
 import { startRedis } from "./redis-server.js";
-import type { SqliteQueue } from "../../src/queue/sqlite-queue.js";
+import type { SqliteQueue } from "../../src/store/sqlite/job-queue.js";
 
 const server = await startRedis();
 afterAll(() => server.stop());

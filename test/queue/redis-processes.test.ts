@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { INTERRUPTED_OUTCOME } from "../../src/queue/job-queue.js";
-import { RedisQueue } from "../../src/queue/redis-queue.js";
+import { RedisQueue } from "../../src/store/redis/job-queue.js";
 import { newJob, redisPrefixFor, tempDataDir } from "./helpers.js";
 import { startRedis } from "./redis-server.js";
 

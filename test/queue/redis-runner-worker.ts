@@ -5,7 +5,7 @@
  */
 import { appendFileSync, writeFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
-import { RedisQueue } from "../../src/queue/redis-queue.js";
+import { RedisQueue } from "../../src/store/redis/job-queue.js";
 import { JobRunner } from "../../src/queue/runner.js";
 
 const [url, prefix, workerId, runsFile, sleepMs] = process.argv.slice(2) as [string, string, string, string, string];

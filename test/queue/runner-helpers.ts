@@ -1,6 +1,6 @@
 import { expect, vi } from "vitest";
 import { JobRunner, type JobHandler, type JobRunnerOptions } from "../../src/queue/runner.js";
-import type { SqliteQueue } from "../../src/queue/sqlite-queue.js";
+import type { SqliteQueue } from "../../src/store/sqlite/job-queue.js";
 
 /** Runners made by a test, stopped after it. */
 export class Runners {

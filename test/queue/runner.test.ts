@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { INTERRUPTED_OUTCOME } from "../../src/queue/job-queue.js";
 import { JobRunner, type AbortReason, type JobHandler, type JobRunnerOptions } from "../../src/queue/runner.js";
-import type { SqliteQueue } from "../../src/queue/sqlite-queue.js";
+import type { SqliteQueue } from "../../src/store/sqlite/job-queue.js";
 import { targetKey, type JobRecord } from "../../src/queue/types.js";
 import { Queues, newJob, tempDataDir } from "./helpers.js";
 import { Runners, deferred, ended, untilAborted } from "./runner-helpers.js";

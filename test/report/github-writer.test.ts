@@ -1,7 +1,7 @@
 import nock from "nock";
 import { describe, expect, it } from "vitest";
 import { fitBody, GitHubWriter, rateLimitWaitMs } from "../../src/report/github-writer.js";
-import { REDACTED } from "../../src/report/redact.js";
+import { REDACTED } from "../../src/secrets/redact.js";
 import { jobMarker } from "../../src/report/types.js";
 import { API, fakeClock, newOctokit, TOKEN, useNock } from "../helpers/github.js";
 

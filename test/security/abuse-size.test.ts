@@ -4,12 +4,12 @@
  * keeps the progress comment under GitHub's 65,536 characters, with its ticks and approval working.
  */
 import { describe, expect, it } from "vitest";
-import { parsePlan } from "../../src/chain/parse-plan.js";
+import { parsePlan } from "../../src/plan/parse-plan.js";
 import { MAX_SUBJECT_CHARS } from "../../src/context/issue-context.js";
 import { initialProgress } from "../../src/report/progress-state.js";
 import { renderProgress } from "../../src/report/render.js";
 import { APPROVE_LINE_CHECKED, APPROVE_LINE_UNCHECKED } from "../../src/report/types.js";
-import { detectApproval } from "../../src/triggers/approval.js";
+import { detectApproval } from "../../src/plan/approval.js";
 import { issueCommentCreated, issueCommentEdited } from "../fixtures/payloads.js";
 import { useNock } from "../helpers/github.js";
 import { mockInstallationToken, mockJobComments, mockPermission, startStack } from "../app/harness.js";

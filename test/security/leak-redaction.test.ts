@@ -10,7 +10,7 @@ import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { redactingFetch } from "../../src/agent/provider.js";
 import { GitHubWriter } from "../../src/report/github-writer.js";
-import { REDACTED, redact, redactingLogger, redactJson, secretsFromEnv } from "../../src/report/redact.js";
+import { REDACTED, redact, redactingLogger, redactJson, secretsFromEnv } from "../../src/secrets/redact.js";
 import { PRIVATE_KEY } from "../helpers/app-stand-ins.js";
 import { tempDir } from "../helpers/git-repo.js";
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { parseReview } from "../../src/chain/parse-findings.js";
-import { parsePlan } from "../../src/chain/parse-plan.js";
+import { parseReview } from "../../src/review/parse-findings.js";
+import { parsePlan } from "../../src/plan/parse-plan.js";
 import { outputProblem, planOf, reviewOf } from "../../src/chain/submissions.js";
 import { completeStepTool } from "../../src/tools/complete-step.js";
 import { toolsFor } from "../../src/tools/index.js";

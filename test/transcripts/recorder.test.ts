@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { artifactNameIn, OUTPUT_TAIL_CHARS, TranscriptRecorder } from "../../src/transcripts/recorder.js";
-import { SqliteTranscriptStore } from "../../src/transcripts/sqlite-store.js";
+import { SqliteTranscriptStore } from "../../src/store/sqlite/transcripts.js";
 import type { StoredEntry, TranscriptStore } from "../../src/transcripts/types.js";
 import type { JobRecord } from "../../src/queue/types.js";
 import { tempDir } from "../helpers/git-repo.js";

@@ -2,7 +2,7 @@ import { mkdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openTranscripts, transcriptDays } from "../../src/transcripts/index.js";
-import { SqliteTranscriptStore } from "../../src/transcripts/sqlite-store.js";
+import { SqliteTranscriptStore } from "../../src/store/sqlite/transcripts.js";
 import { tempDataDir } from "../queue/helpers.js";
 
 const DAY = 86_400_000;

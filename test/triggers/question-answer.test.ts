@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseCommand } from "../../src/triggers/parse-command.js";
 import { detectTick } from "../../src/triggers/question-answer.js";
 import { renderQuestion } from "../../src/report/render-question.js";
-import type { CommentEditedPayload } from "../../src/triggers/approval.js";
+import type { CommentEditedPayload } from "../../src/plan/approval.js";
 
 const body = renderQuestion({ jobId: "job0000000000001", asker: "alice", agent: "planner", question: "Which @bob?\n- [ ] sneaky", options: ["A", "B", "C"], expiresAt: Date.UTC(2026, 0, 1) });
 const tickLine = (text: string, n: number) => {

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import type { JobRecord, JobState } from "../../src/queue/types.js";
 import type { ListOptions } from "../../src/queue/job-queue.js";
 import { TranscriptRecorder } from "../../src/transcripts/recorder.js";
-import { SqliteTranscriptStore } from "../../src/transcripts/sqlite-store.js";
+import { SqliteTranscriptStore } from "../../src/store/sqlite/transcripts.js";
 import { createWebHandler, type WebHandler } from "../../src/web/handler.js";
 import { tempDir } from "../helpers/git-repo.js";
 import { checkedLikeGitHub } from "../helpers/github-refusals.js";

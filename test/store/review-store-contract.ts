@@ -1,0 +1,78 @@
+/** The ReviewStore contract, for any store: `place()` is a new empty store's location, `open` opens one there. */
+import { afterEach, describe, expect, it } from "vitest";
+import { MAX_FINGERPRINTS, type ReviewStore } from "../../src/review/review-store.js";
+
+export interface ReviewStoreFactory {
+  place(): Promise<string>;
+  open(place: string, now?: () => number): ReviewStore;
+}
+
+export function reviewStoreContract(name: string, factory: ReviewStoreFactory): void {
+  const opened: ReviewStore[] = [];
+  const open = (place: string, now?: () => number) => {
+    const store = factory.open(place, now);
+    opened.push(store);
+    return store;
+  };
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((s) => s.close()));
+  });
+
+  describe(`${name}: the review store contract`, () => {
+    it("has nothing for a pull request never reviewed", async () => {
+      expect(await open(await factory.place()).get("octo/hello", 1)).toBeUndefined();
+    });
+
+    it("records the head and the fingerprints, per pull request, and keeps them across a reopen", async () => {
+      const place = await factory.place();
+      let now = 1_000;
+      const store = open(place, () => now);
+      await store.record("octo/hello", 1, "sha-1", ["a", "b"]);
+      await store.record("octo/hello", 2, "sha-x", ["z"]);
+      await store.record("octo/other", 1, "sha-y", []);
+      now = 2_000;
+      await store.record("octo/hello", 1, "sha-2", ["c"]);
+      await store.close();
+
+      const again = open(place);
+      expect(await again.get("octo/hello", 1)).toEqual({ headSha: "sha-2", fingerprints: ["a", "b", "c"], reviewedAt: 2_000 });
+      expect(await again.get("octo/hello", 2)).toEqual({ headSha: "sha-x", fingerprints: ["z"], reviewedAt: 1_000 });
+      expect(await again.get("octo/other", 1)).toEqual({ headSha: "sha-y", fingerprints: [], reviewedAt: 1_000 });
+      expect((await again.get("Octo/Hello", 1))?.headSha).toBe("sha-2");
+    });
+
+    it("deduplicates, keeps the fingerprints on a clean review, and keeps only the newest", async () => {
+      const store = open(await factory.place());
+      await store.record("octo/hello", 1, "sha-1", ["a", "b", "a"]);
+      await store.record("octo/hello", 1, "sha-2", ["b", "c", "c"]);
+      await store.record("octo/hello", 1, "sha-3", []);
+      expect(await store.get("octo/hello", 1)).toMatchObject({ headSha: "sha-3", fingerprints: ["a", "b", "c"] });
+      await store.record("octo/hello", 2, "sha-1", Array.from({ length: MAX_FINGERPRINTS }, (_, i) => `old-${i}`));
+      await store.record("octo/hello", 2, "sha-2", ["old-0", "new-1"]);
+      const { fingerprints } = (await store.get("octo/hello", 2))!;
+      expect(fingerprints).toHaveLength(MAX_FINGERPRINTS);
+      expect(fingerprints.slice(0, 1)).toEqual(["old-2"]);
+      expect(fingerprints.slice(-2)).toEqual(["old-0", "new-1"]);
+    });
+
+    it("loses no fingerprint when two stores record on one pull request at once", async () => {
+      const place = await factory.place();
+      const a = open(place);
+      const b = open(place);
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).record("octo/hello", 1, `sha-${i}`, [`fp-${i}`])),
+      );
+      const state = await a.get("octo/hello", 1);
+      expect([...state!.fingerprints].sort()).toEqual(Array.from({ length: 20 }, (_, i) => `fp-${i}`).sort());
+    });
+
+    it("rejects bad keys and values", async () => {
+      const store = open(await factory.place());
+      await expect(store.get("octo", 1)).rejects.toThrow(/owner\/repo/);
+      await expect(store.get("octo/hello", 0)).rejects.toThrow(/number/);
+      await expect(store.record("octo/hello", 1, "", [])).rejects.toThrow(/head sha/);
+      await expect(store.record("octo/hello", 1, "sha", ["", "a"])).rejects.toThrow(/fingerprints/);
+      expect(await store.get("octo/hello", 1)).toBeUndefined();
+    });
+  });
+}
