@@ -1,6 +1,7 @@
 import type { ContextSection } from "../chain/prompt.js";
 import { PermissionCache } from "../github/permission-cache.js";
-import { canWrite, type InstallationOctokit } from "../github/types.js";
+import type { InstallationOctokit } from "../github/types.js";
+import { canWrite } from "../github/permission.js";
 import type { JobRecord } from "../queue/types.js";
 import { cleanText } from "./clean-text.js";
 import { fetchPullItems, placeSection, pullTimeline, threadComments, threadTop, triggerPlace, type Dated } from "./pull-context.js";

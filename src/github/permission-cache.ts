@@ -1,4 +1,5 @@
-import { permissionOf, type InstallationOctokit } from "./types.js";
+import type { InstallationOctokit } from "./types.js";
+import { permissionOf } from "./permission.js";
 
 /**
  * The commenters' permissions, remembered briefly: a busy thread asks GitHub once per person per

@@ -1,4 +1,4 @@
-import { canWrite } from "../github/types.js";
+import { canWrite } from "../github/permission.js";
 import { capMiddle } from "../context/issue-context.js";
 import type { NewJob, ReviewCommentPlace } from "../queue/types.js";
 import { parseCommand, type Command } from "./parse-command.js";

@@ -4,7 +4,7 @@
  * been written with no extra instructions. Pure: the handler (on-label.ts) reads the names and the
  * permission first.
  */
-import { canWrite } from "../github/types.js";
+import { canWrite } from "../github/permission.js";
 import type { CommentPayload, Decision } from "./comment-command.js";
 import { isBot, jobGround } from "./comment-command.js";
 

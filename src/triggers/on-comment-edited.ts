@@ -1,5 +1,5 @@
 import type { Context } from "probot";
-import { canWrite } from "../github/types.js";
+import { canWrite } from "../github/permission.js";
 import { detectApproval, type CommentEditedPayload } from "../plan/approval.js";
 import { jobGround, type CommentPayload, type Decision } from "./comment-command.js";
 import { detectTick, type TickAnswer } from "./question-answer.js";

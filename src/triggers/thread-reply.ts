@@ -4,7 +4,8 @@
  * without write access, or in threads another account started are left alone: no reply at all.
  */
 import type { Context } from "probot";
-import { canWrite, type InstallationOctokit } from "../github/types.js";
+import type { InstallationOctokit } from "../github/types.js";
+import { canWrite } from "../github/permission.js";
 import type { NewJob } from "../queue/types.js";
 import { isBot, jobGround, MAX_REQUEST_CHARS, reviewCommentPlace, type CommentPayload } from "./comment-command.js";
 import { repositoryOf, type TriggerDeps } from "./deps.js";

@@ -1,4 +1,6 @@
 import { execFile } from "node:child_process";
+import { authHeader } from "../secrets/git-credentials.js";
+import { redact } from "../secrets/redact.js";
 
 /**
  * Config every git command of the app carries: the repository's hooks never run and no
@@ -33,21 +35,9 @@ export function gitEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** `Authorization` header value for an installation token, as GitHub expects it over HTTPS. */
-export function authHeader(token: string): string {
-  return `Authorization: Basic ${Buffer.from(`x-access-token:${token}`).toString("base64")}`;
-}
-
-/** Every form in which `token` could appear in git's output: itself and inside the header. */
-function secretForms(token: string | undefined): string[] {
-  if (!token) return [];
-  return [token, Buffer.from(`x-access-token:${token}`).toString("base64")];
-}
-
+/** Every form of the token in git's output (itself, inside the header) goes, as everywhere else. */
 export function redactToken(text: string, token: string | undefined): string {
-  let out = text;
-  for (const secret of secretForms(token)) out = out.split(secret).join("[redacted]");
-  return out;
+  return redact(text, [token]);
 }
 
 export class GitError extends Error {

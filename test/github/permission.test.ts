@@ -1,7 +1,7 @@
 import nock from "nock";
 import { describe, expect, it } from "vitest";
 import { PermissionCache } from "../../src/github/permission-cache.js";
-import { canWrite, effectivePermission, permissionOf } from "../../src/github/types.js";
+import { canWrite, effectivePermission, permissionOf } from "../../src/github/permission.js";
 import { API, newOctokit, useNock } from "../helpers/github.js";
 
 useNock();

@@ -3,7 +3,7 @@ import { chmod, readFile, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeCheckout } from "../../src/workspace/checkout.js";
-import { authHeader } from "../../src/workspace/git.js";
+import { authHeader } from "../../src/secrets/git-credentials.js";
 import { MirrorStore } from "../../src/workspace/mirror.js";
 import { gitSync, tempDir } from "../helpers/git-repo.js";
 import { commit, filesContaining, noise, serve, TOKEN } from "./fixture.js";
