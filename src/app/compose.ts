@@ -11,23 +11,18 @@ import { noreplyDomain, renewInstallationToken } from "../github/octokit.js";
 import { operatorLimits } from "../installations/limits.js";
 import { applyInstallationEvent } from "../installations/apply.js";
 import { coverageRefusal } from "../installations/coverage.js";
-import { RedisInstallations } from "../store/redis/installations.js";
-import { SqliteInstallations } from "../store/sqlite/installations.js";
 import { runReviewJob } from "../jobs/review-job.js";
 import { Metrics } from "../metrics/metrics.js";
 import type { JobQueue } from "../queue/job-queue.js";
-import type { OpenedQueue } from "../store/open-stores.js";
-import { SqliteReviewStore } from "../store/sqlite/review-store.js";
+import { openInstallations, openSqliteStores, type OpenedQueue } from "../store/open-stores.js";
 import { finaliseCheckRun } from "../review/check-run.js";
 import type { InstallationOctokit } from "../github/types.js";
 import { runFeedbackJob } from "../jobs/feedback-job.js";
 import { runCiFixJob } from "../jobs/ci-fix-job.js";
-import { SqliteCiFixRounds } from "../store/sqlite/ci-fix-rounds.js";
 import { runImplementJob } from "../jobs/implement-job.js";
 import { runPlanJob } from "../jobs/plan-job.js";
 import type { JobServices } from "../jobs/services.js";
 import { JobRunner, type JobHandler } from "../queue/runner.js";
-import { SqliteQueue } from "../store/sqlite/job-queue.js";
 import type { JobRecord } from "../queue/types.js";
 import { GitHubWriter, WriteGate } from "../report/github-writer.js";
 import { endJobComment } from "../report/job-comment.js";
@@ -41,7 +36,7 @@ import type { TriggerDeps } from "../triggers/deps.js";
 import { MirrorStore } from "../workspace/mirror.js";
 import { dataDir as dataDirOf } from "../jobs/job-dirs.js";
 import { openTranscripts, type Transcripts } from "../transcripts/index.js";
-import { activeIn, DAY_MS, jobDirsTarget, jobsTarget, reviewsTarget, startRetention, type RetentionTarget } from "../queue/retention.js";
+import { activeIn, DAY_MS, jobDirsTarget, jobsTarget, reviewsTarget, startRetention, type RetentionTarget } from "../store/retention.js";
 import { sqliteInstallationsTargets } from "../store/sqlite/installations-retention.js";
 import { createWebHandler, type WebHandler } from "../web/handler.js";
 
@@ -91,8 +86,8 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const limits = operatorLimits(env);
   // CREWBOT_MODEL_RETRY_MINUTES and CREWBOT_PRICES: a bad value or file stops the app here, naming it.
   const modelSettings = applyModelSettings(env);
-  const installations = env.REDIS_URL ? new RedisInstallations({ url: env.REDIS_URL }) : new SqliteInstallations({ dataDir });
-  const stores = options.stores ?? sqliteStores(dataDir);
+  const installations = openInstallations(env, dataDir);
+  const stores = options.stores ?? openSqliteStores(dataDir);
   const { queue } = stores;
   const metrics = options.metrics ?? new Metrics(queueDepth(queue));
   const transcripts = openTranscripts({ env, dataDir, secrets: operatorSecrets, log, autoPrune: false }); // pruned by the retention sweep
@@ -203,13 +198,6 @@ function retentionTargets(stores: OpenedQueue, transcripts: Transcripts, service
     jobDirsTarget(services.dataDir, activeIn(stores.queue)),
     { name: "mirrors", prune: async () => (await services.mirrors.pruneMirrors(days * DAY_MS)).length },
   ];
-}
-
-function sqliteStores(dataDir: string): OpenedQueue {
-  const queue = new SqliteQueue({ dataDir });
-  const reviews = new SqliteReviewStore({ dataDir });
-  const ciFixRounds = new SqliteCiFixRounds({ dataDir });
-  return { queue, reviews, ciFixRounds, kind: "sqlite", close: async () => void (await Promise.allSettled([queue.close(), reviews.close(), ciFixRounds.close()])) };
 }
 
 /** Jobs waiting and running, for the queue gauges (read when /metrics is scraped). */

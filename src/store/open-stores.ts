@@ -1,8 +1,16 @@
 /**
  * Chooses crewbot's durable stores: BullMQ on Redis when `REDIS_URL` is set (any number of worker
- * processes on any machines share it), else the embedded SQLite file in the data directory.
+ * processes on any machines share it), else the embedded SQLite file in the data directory. The
+ * rest of the app sees only the interfaces (`JobQueue`, `ReviewStore`, `InstallationStore`, …).
  */
+import { Redis } from "ioredis";
 import { operatorLimits } from "../installations/limits.js";
+import type { InstallationStore, UsageLedger } from "../installations/types.js";
+import type { TranscriptStore } from "../transcripts/types.js";
+import { RedisInstallations } from "./redis/installations.js";
+import { RedisTranscriptStore } from "./redis/transcripts.js";
+import { SqliteInstallations } from "./sqlite/installations.js";
+import { SqliteTranscriptStore } from "./sqlite/transcripts.js";
 import type { CiFixRounds } from "../queue/ci-fix-rounds.js";
 import type { JobQueue } from "../queue/job-queue.js";
 import { RedisCiFixRounds } from "./redis/ci-fix-rounds.js";
@@ -44,6 +52,11 @@ export async function openQueue(env: QueueEnv, dataDir: string): Promise<OpenedQ
     const ciFixRounds = new RedisCiFixRounds({ ...opts, retentionDays });
     return { queue, reviews, ciFixRounds, kind: "redis", close: () => closeBoth(queue, reviews, ciFixRounds) };
   }
+  return openSqliteStores(dataDir);
+}
+
+/** The embedded stores, all in `<dataDir>/crewbot.db`. */
+export function openSqliteStores(dataDir: string): OpenedQueue {
   const queue = new SqliteQueue({ dataDir });
   let reviews: SqliteReviewStore;
   let ciFixRounds: SqliteCiFixRounds;
@@ -51,10 +64,22 @@ export async function openQueue(env: QueueEnv, dataDir: string): Promise<OpenedQ
     reviews = new SqliteReviewStore({ dataDir });
     ciFixRounds = new SqliteCiFixRounds({ dataDir });
   } catch (err) {
-    await queue.close();
+    void queue.close();
     throw err;
   }
   return { queue, reviews, ciFixRounds, kind: "sqlite", close: () => closeBoth(queue, reviews, ciFixRounds) };
+}
+
+/** The installations ledger (coverage, usage, limits): Redis when `REDIS_URL` is set, else SQLite. */
+export function openInstallations(env: QueueEnv, dataDir: string): InstallationStore & UsageLedger {
+  return env.REDIS_URL ? new RedisInstallations({ url: env.REDIS_URL }) : new SqliteInstallations({ dataDir });
+}
+
+/** Transcripts: Redis when `REDIS_URL` is set (every process reads the same), else `<dataDir>/transcripts.db`. */
+export function openTranscriptStore(env: QueueEnv, dataDir: string, days: number): TranscriptStore {
+  return env.REDIS_URL
+    ? new RedisTranscriptStore(new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 }), { days })
+    : new SqliteTranscriptStore({ dataDir });
 }
 
 async function closeBoth(queue: JobQueue, reviews: ReviewStore, rounds?: CiFixRounds): Promise<void> {

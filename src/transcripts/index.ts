@@ -5,10 +5,8 @@
  */
 import { rm } from "node:fs/promises";
 import path from "node:path";
-import { Redis } from "ioredis";
 import { TranscriptRecorder } from "./recorder.js";
-import { RedisTranscriptStore } from "../store/redis/transcripts.js";
-import { SqliteTranscriptStore } from "../store/sqlite/transcripts.js";
+import { openTranscriptStore } from "../store/open-stores.js";
 import type { TranscriptStore } from "./types.js";
 
 export type { StoredEntry, TranscriptEntry, TranscriptStore } from "./types.js";
@@ -52,9 +50,7 @@ export function openTranscripts(options: OpenTranscriptsOptions): Transcripts {
   const days = transcriptDays(env);
   const store =
     options.store ??
-    (env.REDIS_URL
-      ? new RedisTranscriptStore(new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 }), { days })
-      : new SqliteTranscriptStore({ dataDir }));
+    openTranscriptStore(env, dataDir, days);
   const recorder = new TranscriptRecorder({ store, dataDir, secrets: options.secrets, log });
 
   const prune = async (now = Date.now()): Promise<number> => {

@@ -5,7 +5,7 @@
  * own usage as it records.
  */
 import { openDatabase } from "./database.js";
-import type { RetentionTarget } from "../../queue/retention.js";
+import type { RetentionTarget } from "../retention.js";
 import { monthStart } from "../../installations/limits.js";
 
 /** Opens the file for each sweep and closes it again: an hourly job needs no standing connection. */

@@ -11,13 +11,13 @@ import { sqliteInstallationsTargets } from "../../src/store/sqlite/installations
 import type { JobQueue } from "../../src/queue/job-queue.js";
 import { RedisQueue } from "../../src/store/redis/job-queue.js";
 import { RedisReviewStore } from "../../src/store/redis/review-store.js";
-import { activeIn, DAY_MS, describeCounts, jobDirsTarget, jobsTarget, reviewsTarget, startRetention } from "../../src/queue/retention.js";
+import { activeIn, DAY_MS, describeCounts, jobDirsTarget, jobsTarget, reviewsTarget, startRetention } from "../../src/store/retention.js";
 import type { ReviewStore } from "../../src/review/review-store.js";
 import { openDatabase } from "../../src/store/sqlite/database.js";
 import { SqliteQueue } from "../../src/store/sqlite/job-queue.js";
 import { SqliteReviewStore } from "../../src/store/sqlite/review-store.js";
-import { LIMITS, newJob, tempDataDir } from "./helpers.js";
-import { startRedis } from "./redis-server.js";
+import { LIMITS, newJob, tempDataDir } from "../queue/helpers.js";
+import { startRedis } from "../queue/redis-server.js";
 
 const server = await startRedis();
 afterAll(() => server.stop());

@@ -7,7 +7,7 @@
  */
 import { lstat, readdir, rm } from "node:fs/promises";
 import path from "node:path";
-import type { JobQueue } from "./job-queue.js";
+import type { JobQueue } from "../queue/job-queue.js";
 import type { ReviewStore } from "../review/review-store.js";
 
 export const DAY_MS = 86_400_000;
