@@ -1,5 +1,5 @@
 /**
- * Figures for the GitHub App (issue 3), printed by `npm run bench`:
+ * Figures for the GitHub App, printed by `npm run bench`:
  *  - webhook acknowledgement latency: 500 signed deliveries at concurrency 25 (goal p99 < 50 ms, 0 errors)
  *  - comment → 👀 and → progress comment, with an idle worker (goal < 1 s)
  *  - GitHub writes per /plan job with an instant fake model (goal ≤ 6)

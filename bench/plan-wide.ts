@@ -34,7 +34,7 @@ async function timeChain(name: string): Promise<{ ms: number; requests: number }
     chain: chains.get(name)!,
     agents,
     task: "add c",
-    mode: "plan",
+    mode: "read-only",
     workspace: { root, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
     sandbox: { available: false, reason: "bench: no commands needed" },
     budget: new BudgetTracker(DEFAULT_BUDGETS),

@@ -1,5 +1,5 @@
 /**
- * Automatic reviews (issue 5), printed by `npm run bench` (`BENCH_ONLY=review` for this one alone):
+ * Automatic reviews, printed by `npm run bench` (`BENCH_ONLY=review` for this one alone):
  * a signed `pull_request.opened` for a generated PR of 60 files and about 2,000 changed lines
  * (sources, tests, a large lockfile, a dist bundle, a vendored file, a binary, a deleted file),
  * reviewed by the real app against an instant fake model that reports 30 findings on real lines

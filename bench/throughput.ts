@@ -1,5 +1,5 @@
 /**
- * Throughput and memory (issue 6), printed by `npm run bench` (`BENCH_ONLY=throughput` for this one alone):
+ * Throughput and memory, printed by `npm run bench` (`BENCH_ONLY=throughput` for this one alone):
  *  - 200 `/plan` jobs on 200 issues of one repository, queued first, then run by: the embedded queue
  *    (SQLite, `npm start`'s in-process worker), BullMQ/Redis with 1 worker process, and with 2;
  *    jobs/s from the workers' start to the last job's end, and the ratios
@@ -17,7 +17,7 @@ import { readFile } from "node:fs/promises";
 import { cpus } from "node:os";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
-import { openQueue, type OpenedQueue } from "../src/queue/open-queue.js";
+import { openQueue, type OpenedQueue } from "../src/store/open-stores.js";
 import type { JobRecord } from "../src/queue/types.js";
 import { startRedis } from "../test/queue/redis-server.js";
 import { issueCommentCreated, REPO_NAME, REPO_OWNER } from "../test/fixtures/payloads.js";

@@ -190,7 +190,7 @@ export async function sandboxed(root: string, command: string, opts: { write: bo
   let output = "";
   try {
     const res = await runCommand(
-      { root, mode: opts.write ? "write" : "plan", network: false, scratchDir: home, artifactsDir: home, sandbox: sandboxInfo, envAllowlist: {} },
+      { root, mode: opts.write ? "write" : "read-only", network: false, scratchDir: home, artifactsDir: home, sandbox: sandboxInfo, envAllowlist: {} },
       command,
       { timeoutMs: opts.timeoutMs ?? 120_000, onData: (c) => (output += c.toString("utf8")) },
     );

@@ -58,7 +58,7 @@ export interface Crewbot {
   queueKind: OpenedQueue["kind"];
   background: Background;
   services: JobServices;
-  /** Issue 7: the transcript store and recorder, and the pages on the app's server (`/jobs`, `/auth/*`). */
+  /** The transcript store and recorder, and the pages on the app's server (`/jobs`, `/auth/*`). */
   transcripts: Transcripts;
   web: WebHandler;
   close(): Promise<void>;

@@ -115,12 +115,12 @@ export interface ChainResult {
 }
 
 export function stepMode(chainMode: Mode, agent: string): Mode {
-  return chainMode === "write" && agent === WRITER_AGENT ? "write" : "plan";
+  return chainMode === "write" && agent === WRITER_AGENT ? "write" : "read-only";
 }
 
 /** A write chain is one that has a worker step; plan and review chains never write. */
 export function chainMode(chain: ChainDefinition): Mode {
-  return chain.steps.some((step) => step.agent === WRITER_AGENT) ? "write" : "plan";
+  return chain.steps.some((step) => step.agent === WRITER_AGENT) ? "write" : "read-only";
 }
 
 /** Runs the steps in order, each agent's final text feeding the next; stops at the first failure. */
@@ -224,7 +224,7 @@ async function runItem(
   const skills = skillsContext(options.skills ?? []);
   const context = [...(options.context ?? []), ...(skills ? [skills] : []), ...((await options.stepContext?.(agent.name, index)) ?? [])];
   const maxTurns = how.maxTurnsShare === undefined ? agent.maxTurns : Math.min(agent.maxTurns ?? how.maxTurnsShare, how.maxTurnsShare);
-  const ask = how.key === undefined && mode === "plan" && options.ask !== undefined && beforeWriting(options.chain, index) ? options.ask : undefined;
+  const ask = how.key === undefined && mode === "read-only" && options.ask !== undefined && beforeWriting(options.chain, index) ? options.ask : undefined;
   const resumed = options.resume?.pause;
   const resume = resumed && resumed.index === index && how.key === undefined ? { pause: resumed.agentPause, answer: options.resume!.answer } : undefined;
   const result = await run({

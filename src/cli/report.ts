@@ -9,12 +9,19 @@ import type { ParsedPlan, ParsedReview } from "../chain/types.js";
 import type { Mode } from "../tools/types.js";
 import { formatFigures } from "../report/format.js";
 
+/**
+ * The JSON's name for a mode: `plan` for read-only, as the `--json` output has always said (scripts
+ * read it); inside crewbot the mode is `read-only`.
+ */
+export type ReportMode = "plan" | "write";
+export const reportMode = (mode: Mode): ReportMode => (mode === "write" ? "write" : "plan");
+
 export interface RunReport {
   ok: boolean;
   error?: string;
   jobId: string;
   chain: string;
-  mode: Mode;
+  mode: ReportMode;
   request: string;
   stopReason: StopReason;
   budget?: BudgetName;
@@ -22,7 +29,7 @@ export interface RunReport {
   usage: Usage;
   costUsd: number;
   costEstimate: boolean;
-  steps: Array<{ agent: string; model: string; mode: Mode; stopReason: StopReason; turns: number; usage: Usage; costUsd: number }>;
+  steps: Array<{ agent: string; model: string; mode: ReportMode; stopReason: StopReason; turns: number; usage: Usage; costUsd: number }>;
   /** The last planner's plan, with the steps the workers reported done. */
   plan?: ParsedPlan & { done: number[] };
   review?: ParsedReview;

@@ -17,7 +17,7 @@ import { git } from "../workspace/git.js";
 import { addWorktree, diffAgainst, removeWorktree, repoTop, type Worktree } from "../workspace/worktree.js";
 import type { RunArgs } from "./args.js";
 import { ProgressFormatter } from "./format.js";
-import { renderJson, renderText, summariseOutputs, type RunReport } from "./report.js";
+import { renderJson, renderText, reportMode, summariseOutputs, type RunReport } from "./report.js";
 
 export interface CliIO {
   stdout: (text: string) => void;
@@ -163,7 +163,7 @@ async function buildReport(input: ReportInput): Promise<RunReport> {
     error,
     jobId: input.jobId,
     chain: args.chain,
-    mode,
+    mode: reportMode(mode),
     request: args.request,
     stopReason: result.stopReason,
     budget: result.budget,
@@ -174,7 +174,7 @@ async function buildReport(input: ReportInput): Promise<RunReport> {
     steps: result.steps.map((s) => ({
       agent: s.agent,
       model: s.model,
-      mode: s.mode,
+      mode: reportMode(s.mode),
       stopReason: s.stopReason,
       turns: s.turns,
       usage: s.usage,

@@ -69,9 +69,9 @@ export async function runCiFixJob(job: JobRecord, ctx: JobContext, services: Job
   let pushedAny = false;
   let nothingToFix = false;
   try {
-    return await inJobFrame(job, ctx, services, async (report, dirs) => {
-      const prepared = await prepareJob(job, report, services, dirs, { config });
-      const failures = await suiteFailures({ octokit: report.octokit, owner, repo, artifactsDir: dirs.artifactsDir }, request.suiteId);
+    return await inJobFrame(job, ctx, services, async (report, dirs, access) => {
+      const prepared = await prepareJob(job, { access, report }, services, dirs, { config });
+      const failures = await suiteFailures({ octokit: access.octokit, owner, repo, artifactsDir: dirs.artifactsDir }, request.suiteId);
       const head = request.headSha.slice(0, 7);
       if (failures.length === 0) {
         nothingToFix = true;
@@ -82,14 +82,14 @@ export async function runCiFixJob(job: JobRecord, ctx: JobContext, services: Job
       const round = `Automatic fix, round ${claim.round} of ${limit}: ${failures.length === 1 ? "the check" : "the checks"} that failed on ${head}: ${names.map((n) => `\`${n}\``).join(", ")}`;
       report.set({ notes: [round, ...problemNotes(failures)] });
       const chain = fromWorker(implementChain(prepared), "ci-fix", CI_FIX_TASK);
-      const run = await runWriteChain(job, ctx, services, report, prepared, dirs, {
+      const run = await runWriteChain(job, ctx, services, { report, access }, prepared, dirs, {
         chain,
         task: `Make the failing checks pass: ${names.join(", ")}.`,
         restMessage: `Fix failing checks: ${names.join(", ")}`.slice(0, 200),
       });
       if (run.setupFailed) return report.finish(run.setupFailed);
       const { checks, notes, failed, checkFailed } = run;
-      const pushed = await publishBranch({ job, report, prepared, dirs, publicUrl: services.publicUrl, branch: pr.head.ref, prHeadBranch: pr.head.ref });
+      const pushed = await publishBranch({ job, report, access, prepared, dirs, publicUrl: services.publicUrl, branch: pr.head.ref, prHeadBranch: pr.head.ref });
       pushedAny = pushed.pushed;
       if (pushed.pushed) notes.push(await changedNote(prepared.root, prepared.sha, pushed.sha, pr.head.ref));
       if (pushed.refused) notes.push(...(failed ? [`The branch was not pushed: ${pushed.refused.reason}`] : []), ...pushed.refused.notes);

@@ -25,9 +25,9 @@ interface PullRequestHead {
  * refused: no installation token can push to it. A review comment gets its answer in its thread.
  */
 export async function runFeedbackJob(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {
-  return inJobFrame(job, ctx, services, async (report, dirs) => {
+  return inJobFrame(job, ctx, services, async (report, dirs, access) => {
     const { owner, repo, number } = job.target;
-    const { data: pr } = (await report.octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner, repo, pull_number: number })) as {
+    const { data: pr } = (await access.octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner, repo, pull_number: number })) as {
       data: PullRequestHead;
     };
     if (!pr.head.repo || pr.head.repo.full_name.toLowerCase() !== pr.base.repo.full_name.toLowerCase()) {
@@ -35,24 +35,24 @@ export async function runFeedbackJob(job: JobRecord, ctx: JobContext, services: 
         terminal: { kind: "failed", reason: "this pull request comes from a fork; crewbot can only push to branches of this repository" },
       });
     }
-    const prepared = await prepareJob(job, report, services, dirs);
+    const prepared = await prepareJob(job, { access, report }, services, dirs);
     // The failing checks of the PR's head are part of what the person is looking at (crewbot's own review check aside).
-    const ownSlug = (await services.botIdentity(report.octokit)).name.replace(/\[bot\]$/, "");
-    const failures = await headFailures({ octokit: report.octokit, owner, repo, artifactsDir: dirs.artifactsDir, ignoreApps: { slugs: [ownSlug] } }, pr.head.sha).catch((err: unknown) => {
+    const ownSlug = (await services.botIdentity(access.octokit)).name.replace(/\[bot\]$/, "");
+    const failures = await headFailures({ octokit: access.octokit, owner, repo, artifactsDir: dirs.artifactsDir, ignoreApps: { slugs: [ownSlug] } }, pr.head.sha).catch((err: unknown) => {
       services.log.warn(`job ${job.id}: the failing checks of ${pr.head.sha.slice(0, 7)} could not be read: ${(err as Error).message}`);
       return [];
     });
     prepared.context.push(...failureSections(failures, pr.head.sha, prepared.root));
     // The PR is the plan: the worker, then what follows it in the configured chain (a review).
     const chain = fromWorker(implementChain(prepared), "implement-feedback", FEEDBACK_TASK);
-    const run = await runWriteChain(job, ctx, services, report, prepared, dirs, {
+    const run = await runWriteChain(job, ctx, services, { report, access }, prepared, dirs, {
       chain,
       task: cleanText(job.trigger.request).trim() || "Address the review comments.",
       restMessage: `Address feedback: ${job.trigger.request.split("\n")[0]?.trim() || "review comments"}`,
     });
     if (run.setupFailed) return report.finish(run.setupFailed);
     const { checks, notes, failed, checkFailed } = run;
-    const pushed = await publishBranch({ job, report, prepared, dirs, publicUrl: services.publicUrl, branch: pr.head.ref, prHeadBranch: pr.head.ref });
+    const pushed = await publishBranch({ job, report, access, prepared, dirs, publicUrl: services.publicUrl, branch: pr.head.ref, prHeadBranch: pr.head.ref });
     if (pushed.refused) notes.push(...(failed ? [`The branch was not pushed: ${pushed.refused.reason}`] : []), ...pushed.refused.notes);
     const ending =
       failed ??

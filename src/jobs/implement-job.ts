@@ -31,17 +31,17 @@ function approvedTask(job: JobRecord, steps: PlanStep[]): string {
  * comment says what was done and why it stopped.
  */
 export async function runImplementJob(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {
-  return inJobFrame(job, ctx, services, async (report, dirs) => {
+  return inJobFrame(job, ctx, services, async (report, dirs, access) => {
     const next = nextRun(job);
     if (next.kind === "no-answer" || next.kind === "still-waiting") return endWait(job, report, next);
     beginResume(job, report, next, services.log);
     // Going on after an answer: the same commit as before the question, on a fresh checkout.
-    const prepared = await prepareJob(job, report, services, dirs, next.kind === "resume" ? { ref: next.saved.sha } : {});
+    const prepared = await prepareJob(job, { access, report }, services, dirs, next.kind === "resume" ? { ref: next.saved.sha } : {});
     const configured = implementChain(prepared);
-    const remote = { checkout: prepared.root, cloneUrl: job.repo.cloneUrl, token: report.gitToken };
+    const remote = { checkout: prepared.root, cloneUrl: job.repo.cloneUrl, token: access.gitToken };
     const branch = await uniqueIssueBranch({ ...remote, issue: job.target.number, title: job.subject?.title ?? "" });
     const approved = job.approvedPlan;
-    const run = await runWriteChain(job, ctx, services, report, prepared, dirs, {
+    const run = await runWriteChain(job, ctx, services, { report, access }, prepared, dirs, {
       // An approved plan needs no new scout or planner: the worker gets exactly that plan.
       chain: approved ? fromWorker(configured, "implement-approved-plan", "{task}") : configured,
       task: approved ? approvedTask(job, approved.steps) : jobTask(job, "Implement"),
@@ -56,7 +56,7 @@ export async function runImplementJob(job: JobRecord, ctx: JobContext, services:
     }
     const { work, checks, notes, budget, failed, checkFailed } = run;
 
-    const pushed = await publishBranch({ job, report, prepared, dirs, publicUrl: services.publicUrl, branch });
+    const pushed = await publishBranch({ job, report, access, prepared, dirs, publicUrl: services.publicUrl, branch });
     work.useRemoteShas(pushed.remade);
     if (pushed.refused) {
       work.unpublished();

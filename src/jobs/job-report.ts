@@ -11,16 +11,24 @@ import { statusLine } from "../report/render.js";
 import type { ProgressState, Terminal } from "../report/types.js";
 import type { JobServices } from "./services.js";
 
-/** A job's presence on GitHub from its first step to its terminal edit. */
-export interface JobReport {
+/**
+ * What a job reads GitHub and pushes with. Kept apart from the report: nothing that renders or
+ * posts needs a credential, and a step that only reports cannot reach one.
+ */
+export interface JobAccess {
+  /** The installation's Octokit, for reads (every write goes through the report's writer). */
   octokit: InstallationOctokit;
-  /** The installation token of this job, for git (header only); redacted from everything posted. */
+  /** The installation token minted when the job began, for git (header only); redacted from everything posted. */
   token: string;
   /**
    * The installation token for git right now: `token` while it has 10 minutes or more left (by its
    * `expires_at`), else a new one; `{ renew: true }` mints a new one (GitHub refused the last).
    */
   gitToken: TokenProvider;
+}
+
+/** A job's presence on GitHub from its first step to its terminal edit. */
+export interface JobReport {
   /** The installation's writer, for the job's own writes (a pull request). */
   writer: GitHubWriter;
   event(event: AgentEvent): void;
@@ -38,7 +46,7 @@ export interface JobReport {
  * The job's first step: 👀 on the triggering comment and the progress comment (or the edit of the
  * one a queued or restarted job already has), stored with the job.
  */
-export async function openJobReport(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobReport> {
+export async function openJobReport(job: JobRecord, ctx: JobContext, services: JobServices): Promise<{ report: JobReport; access: JobAccess }> {
   const octokit = await services.octokitFor(job.target.installationId);
   const token = await services.tokenFor(octokit);
   const writer = services.writerFor(job.target.installationId, octokit, [token]);
@@ -56,7 +64,7 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
   const withLinks = (patch: Partial<ProgressState> = {}): Partial<ProgressState> =>
     patch.links ? { ...patch, links: { ...progress.state.links, ...patch.links } } : patch;
 
-  return {
+  const access: JobAccess = {
     octokit,
     token,
     gitToken: async (options) => {
@@ -64,6 +72,8 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
       writer.addSecret(current); // a renewed token is redacted like the first
       return current;
     },
+  };
+  const report: JobReport = {
     writer,
     event: (event) => {
       services.transcripts?.append(job.id, event);
@@ -85,6 +95,7 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
       return { state: endState(terminal), outcome: statusLine(state) };
     },
   };
+  return { report, access };
 }
 
 /** The queue's end state of a terminal. */

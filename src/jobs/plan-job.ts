@@ -14,16 +14,16 @@ import type { JobServices } from "./services.js";
  * comment becomes the plan as a task list ending with the approval checkbox.
  */
 export async function runPlanJob(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {
-  return inJobFrame(job, ctx, services, async (report, dirs) => {
+  return inJobFrame(job, ctx, services, async (report, dirs, access) => {
     const next = nextRun(job);
     if (next.kind === "no-answer" || next.kind === "still-waiting") return endWait(job, report, next);
     beginResume(job, report, next, services.log);
     // Going on after an answer: the same commit as before the question, on a fresh checkout.
-    const prepared = await prepareJob(job, report, services, dirs, next.kind === "resume" ? { ref: next.saved.sha } : {});
+    const prepared = await prepareJob(job, { access, report }, services, dirs, next.kind === "resume" ? { ref: next.saved.sha } : {});
     const { result, budget } = await runJobChain(ctx, services, report, prepared, dirs, {
       chain: prepared.chains.get("plan")!,
       task: jobTask(job, "Make a plan for"),
-      mode: "plan",
+      mode: "read-only",
       ...askOptions(prepared.config, next),
       budget: resumedBudget(prepared.config.budgets, next),
     });

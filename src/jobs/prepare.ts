@@ -19,7 +19,7 @@ import { makeCheckout } from "../workspace/checkout.js";
 import { readDefaultBranchFiles, SKILL_TREES } from "../workspace/default-branch.js";
 import { detectRepoFeatures, featureNotes } from "../workspace/repo-features.js";
 import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
-import { openJobReport, type JobReport } from "./job-report.js";
+import { openJobReport, type JobAccess, type JobReport } from "./job-report.js";
 import { failure } from "./outcome.js";
 import type { JobServices } from "./services.js";
 
@@ -31,9 +31,9 @@ export async function inJobFrame(
   job: JobRecord,
   ctx: JobContext,
   services: JobServices,
-  body: (report: JobReport, dirs: JobDirs) => Promise<JobResult>,
+  body: (report: JobReport, dirs: JobDirs, access: JobAccess) => Promise<JobResult>,
 ): Promise<JobResult> {
-  const report = await openJobReport(job, ctx, services);
+  const { report, access } = await openJobReport(job, ctx, services);
   const { installationId } = job.target;
   let dirs: JobDirs | undefined;
   try {
@@ -41,7 +41,7 @@ export async function inJobFrame(
     if (limit) return await report.finish({ terminal: { kind: "failed", reason: limit } });
     await services.usage.recordStart(installationId, job.id, Date.now());
     dirs = await makeJobDirs(services.dataDir, job.id);
-    return await body(report, dirs);
+    return await body(report, dirs, access);
   } catch (error) {
     return await report.finish(failure(error, ctx.signal));
   } finally {
@@ -90,13 +90,15 @@ export interface PrepareOptions {
 
 export async function prepareJob(
   job: JobRecord,
-  report: Pick<JobReport, "octokit" | "token"> & Partial<Pick<JobReport, "set">>,
+  /** How to read the repository; `report`, when given, hears what the checkout lacks. */
+  opened: { access: Pick<JobAccess, "octokit" | "token">; report?: Pick<JobReport, "set"> },
   services: JobServices,
   dirs: JobDirs,
   options: PrepareOptions = {},
 ): Promise<Prepared> {
   const { owner, repo, number, isPullRequest } = job.target;
-  const config = options.config ?? (await loadRepoConfig(report.octokit, { owner, repo })).config;
+  const { access, report } = opened;
+  const config = options.config ?? (await loadRepoConfig(access.octokit, { owner, repo })).config;
   assertCommandOn(job, config);
   if (config.transcripts.public && !job.repo.private) services.transcripts?.makePublic(job.id);
   const defaultsDir = path.join(dirs.workDir, "default-branch");
@@ -106,7 +108,7 @@ export async function prepareJob(
     owner,
     repo,
     cloneUrl: job.repo.cloneUrl,
-    token: report.token,
+    token: access.token,
     defaultBranch: job.repo.defaultBranch,
     sizeKb: job.repo.size,
     pulls: isPullRequest ? [number] : [],
@@ -124,9 +126,9 @@ export async function prepareJob(
   refuseSkippedRules(defaults.skipped);
   const definitions = await loadDefinitions(defaultsDir);
   const notes = [...featureNotes(await detectRepoFeatures(checkout.path)), ...skillNotes(defaults.skipped, definitions.skills?.notes ?? [])];
-  if (notes.length > 0) report.set?.({ notes });
+  if (notes.length > 0) report?.set({ notes });
   const lacks = notes.length > 0 ? [{ source: "what the checkout lacks", text: notes.join("\n") }] : [];
-  const context = [...(await readRepoInstructions(defaultsDir)), ...lacks, ...(await issueContext(report.octokit, job, services.permissions))];
+  const context = [...(await readRepoInstructions(defaultsDir)), ...lacks, ...(await issueContext(access.octokit, job, services.permissions))];
   return { ...definitions, root: checkout.path, sha: checkout.sha, context, config, notes };
 }
 

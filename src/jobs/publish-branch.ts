@@ -12,7 +12,7 @@ import { pushViaApi } from "../workspace/api-commits.js";
 import { git } from "../workspace/git.js";
 import { pushBranch } from "../workspace/push.js";
 import type { JobDirs } from "./job-dirs.js";
-import type { JobReport } from "./job-report.js";
+import type { JobAccess, JobReport } from "./job-report.js";
 import type { Prepared } from "./prepare.js";
 
 /** The artifact holding the commits of a branch GitHub refused. */
@@ -20,7 +20,8 @@ export const REFUSED_COMMITS_ARTIFACT = "commits.patch";
 
 export interface PublishOptions {
   job: JobRecord;
-  report: Pick<JobReport, "gitToken" | "writer">;
+  report: Pick<JobReport, "writer">;
+  access: Pick<JobAccess, "gitToken">;
   prepared: Pick<Prepared, "root" | "sha" | "config">;
   dirs: Pick<JobDirs, "artifactsDir">;
   /** `CREWBOT_PUBLIC_URL`, for the link to the kept commits. */
@@ -51,7 +52,7 @@ export async function publishBranch(options: PublishOptions): Promise<Published>
       const exists = options.prHeadBranch !== undefined && options.prHeadBranch === branch;
       return await pushViaApi({ ...target, checkout: prepared.root, owner, repo, writer: report.writer, base: prepared.sha, exists });
     }
-    const pushed = await pushBranch({ ...target, checkout: prepared.root, cloneUrl: job.repo.cloneUrl, token: report.gitToken, base: prepared.sha });
+    const pushed = await pushBranch({ ...target, checkout: prepared.root, cloneUrl: job.repo.cloneUrl, token: options.access.gitToken, base: prepared.sha });
     return { ...pushed, remade: {} };
   } catch (error) {
     const kept = await keepCommits(options).catch(() => undefined);

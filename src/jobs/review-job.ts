@@ -57,10 +57,10 @@ function outcomeLine(r: ReviewReport): string {
 async function runCommandReview(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {
   const { full, request } = reviewScope(job.trigger.request);
   const asked: JobRecord = { ...job, trigger: { ...job.trigger, request } };
-  return inJobFrame(job, ctx, services, async (progress, dirs) => {
-    const { config } = await loadRepoConfig(progress.octokit, job.target);
-    const head = await pullRequestHead(progress.octokit, job);
-    const run = { job: asked, ctx, services, octokit: progress.octokit, token: progress.token, writer: progress.writer, dirs, config, head, events: progress };
+  return inJobFrame(job, ctx, services, async (progress, dirs, access) => {
+    const { config } = await loadRepoConfig(access.octokit, job.target);
+    const head = await pullRequestHead(access.octokit, job);
+    const run = { job: asked, ctx, services, octokit: access.octokit, token: access.token, writer: progress.writer, dirs, config, head, events: progress };
     const outcome = await reviewPullRequest({ ...run, full });
     const terminal = outcome.failed?.terminal ?? { kind: "done" };
     const lines = reviewLines(report(outcome, terminal, head, progress.state.elapsedMs, ""));

@@ -86,7 +86,7 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   const state = await services.reviews.get(key, number);
   let diffs: Diffs | undefined;
 
-  const prepared = await prepareJob(job, { octokit: run.octokit, token: run.token }, services, run.dirs, {
+  const prepared = await prepareJob(job, { access: { octokit: run.octokit, token: run.token } }, services, run.dirs, {
     config,
     ref: head.headSha,
     // A partial mirror also needs the last reviewed head's files for the incremental diff.
@@ -118,7 +118,7 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   const { result, budget } = await runJobChain(run.ctx, services, run.events, prepared, run.dirs, {
     chain: prepared.chains.get("review")!,
     task: job.trigger.request.trim() ? jobTask(job, "Review") : "(none)",
-    mode: "plan",
+    mode: "read-only",
     context: reviewContext(selection, { number, headSha: head.headSha, since, baseLeftOut: incremental?.leftOut }),
     noBash: head.fork,
   });

@@ -38,7 +38,7 @@ export interface JobServices {
   reviews: ReviewStore;
   /** Automatic ci-fix rounds per pull request, shared by every worker (the queue's store). */
   ciFixRounds?: CiFixRounds;
-  /** Issue 7: records the job's events as its transcript (redacted); absent in tests that do not need it. */
+  /** Records the job's events as its transcript (redacted); absent in tests that do not need it. */
   transcripts?: TranscriptRecorder;
   /** Author and committer of crewbot's commits (the app's bot user). */
   botIdentity(octokit: InstallationOctokit): Promise<GitIdentity>;

@@ -124,7 +124,7 @@ export async function runThreadAnswer(job: JobRecord, ctx: JobContext, services:
     dirs = await makeJobDirs(services.dataDir, job.id);
     let diff = "";
     const head = job.review!;
-    const prepared = await prepareJob(job, { octokit, token }, services, dirs, {
+    const prepared = await prepareJob(job, { access: { octokit, token } }, services, dirs, {
       config,
       ref: head.headSha,
       withMirror: async (mirror) => void (diff = await diffBetween(mirror, await mergeBase(mirror, `refs/heads/${head.baseRef}`, head.headSha), head.headSha)),
@@ -133,7 +133,7 @@ export async function runThreadAnswer(job: JobRecord, ctx: JobContext, services:
     const context = [...(await around(prepared.root, thread.path, thread.line)), { source: `the diff of pull request #${job.target.number}`, text: diffText }];
     const events = { event: (e: Parameters<NonNullable<typeof services.transcripts>["append"]>[1]) => void services.transcripts?.append(job.id, e) };
     const fork = head.headRepo.toLowerCase() !== `${job.target.owner}/${job.target.repo}`.toLowerCase();
-    const { result, budget } = await runJobChain(ctx, services, events, withAnswerer(prepared), dirs, { chain: ANSWER_CHAIN, task: task(job, thread), mode: "plan", context, noBash: fork });
+    const { result, budget } = await runJobChain(ctx, services, events, withAnswerer(prepared), dirs, { chain: ANSWER_CHAIN, task: task(job, thread), mode: "read-only", context, noBash: fork });
     if (budget.costUsd > 0) await services.usage.recordCost(installationId, job.id, budget.costUsd);
     services.metrics.jobUsage(job.kind, budget.usage, budget.costUsd);
     const failed = chainFailure(result, ctx.signal, budget.limits);

@@ -10,7 +10,7 @@ import type { CommandSummary } from "../report/render-commands.js";
 import type { JobContext } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import type { JobDirs } from "./job-dirs.js";
-import type { JobReport } from "./job-report.js";
+import type { JobAccess, JobReport } from "./job-report.js";
 import { chainFailure, type Ending } from "./outcome.js";
 import { runJobChain, type JobChainOptions, type Prepared } from "./prepare.js";
 import type { ChainResult } from "../chain/run-chain.js";
@@ -68,7 +68,7 @@ export async function runWriteChain(
   job: JobRecord,
   ctx: JobContext,
   services: JobServices,
-  report: JobReport,
+  { report, access }: { report: JobReport; access: JobAccess },
   prepared: Prepared,
   dirs: JobDirs,
   options: WriteRunOptions,
@@ -92,8 +92,8 @@ export async function runWriteChain(
   if (setupFailed) return { setupFailed };
 
   const allowWorkflowEdits = prepared.config.implement.allowWorkflowEdits;
-  const author = await services.botIdentity(report.octokit);
-  const work = new StepCommits({ job, report, checkout: prepared.root, author, allowWorkflowEdits, notes, noreplyDomain: services.noreplyDomain });
+  const author = await services.botIdentity(access.octokit);
+  const work = new StepCommits({ job, report, secrets: [access.token], checkout: prepared.root, author, allowWorkflowEdits, notes, noreplyDomain: services.noreplyDomain });
   if (options.plan) work.usePlan({ steps: options.plan, filesToModify: [] });
 
   const { result, budget } = await runJobChain(ctx, services, report, prepared, dirs, {

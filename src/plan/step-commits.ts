@@ -18,7 +18,9 @@ export const MAX_REVIEW_DIFF_CHARS = 60_000;
 
 export interface StepCommitsOptions {
   job: JobRecord;
-  report: JobReport;
+  report: Pick<JobReport, "set">;
+  /** Secrets of the job (its git token) that a commit message or note must never carry. */
+  secrets: readonly string[];
   checkout: string;
   author: GitIdentity;
   /** `implement.allowWorkflowEdits`. */
@@ -71,7 +73,7 @@ export class StepCommits {
     if (n > count) throw new ToolError(`There is no step ${n}: the plan has ${count === 1 ? "1 step" : `${count} steps (1–${count})`}.`);
     if (!this.tracker.mark(n)) return `Step ${n} was already reported finished; nothing to do. Go on with the next step.`;
     await this.commitFinished(); // markers written in text before this call are committed first
-    if (note) this.options.notes.push(`Step ${n}: ${oneLine(redact(note, [this.options.report.token]), 300)}`);
+    if (note) this.options.notes.push(`Step ${n}: ${oneLine(redact(note, this.options.secrets), 300)}`);
     const sha = await this.commit(this.plan.steps[n - 1]!.text, [n]);
     this.options.report.set(this.patch());
     const left = this.plan.steps.filter((s) => !this.tracker.done.includes(s.n)).map((s) => s.n);
@@ -124,7 +126,7 @@ export class StepCommits {
     const made = await commitStep({
       checkout,
       // The message is model text pushed for everyone to read: redacted like a comment.
-      step: redact(text, [this.options.report.token]),
+      step: redact(text, this.options.secrets),
       author,
       // A person asked for the work; an automatic fix (a failed suite) or a bot's request has no one to credit.
       coAuthor: job.kind === "ci-fix" || /\[bot\]$/i.test(job.trigger.sender) ? undefined : noreplyIdentity(job.trigger.sender, job.trigger.senderId, this.options.noreplyDomain),

@@ -38,7 +38,7 @@ export function bashDescription(mode: Mode, sandbox: SandboxInfo): string {
     `${formatBytes(OUTPUT_KILL_BYTES)} of output, ${MAX_PROCS} processes/threads; a command over one is stopped.`;
   if (!sandbox.available) return `${base} Runs without an OS sandbox.`;
   const net = "the network is off unless configured (then only the outside world: no host, private or link-local address)";
-  if (mode === "plan") {
+  if (mode === "read-only") {
     return `${base} Runs in a read-only sandbox: nothing in the checkout can be changed (git log/diff/show work), /tmp is private and writable, ${net}.`;
   }
   return `${base} Runs in a sandbox: the checkout is writable except .git (git status/diff/log work; do not stage or commit, crewbot commits for you), /tmp is private, nothing outside the checkout is writable, ${net}.`;
@@ -70,12 +70,12 @@ export function createBashTool(mode: Mode, sandbox: SandboxInfo): Tool<BashInput
     name: "bash",
     description: bashDescription(mode, sandbox),
     schema,
-    // Not read-only: even plan-mode bash (read-only by the OS) must not run alongside writes.
+    // Not read-only: even bash in read-only mode (read-only by the OS) must not run alongside writes.
     readOnly: false,
     run: withToolErrors(async (input, ctx) => {
       if (ctx.signal.aborted) throw new ToolError("Cancelled before the command started.");
       const sandboxed = ctx.sandbox.available;
-      // Defence in depth: toolsFor never offers this, but plan mode must never run unconfined.
+      // Defence in depth: toolsFor never offers this, but read-only mode must never run unconfined.
       if (!sandboxed && ctx.mode !== "write") throw new ToolError("bash is not available in read-only mode: no OS sandbox on this host.");
       if (!sandboxed && ctx.sandbox.allowUnsandboxed !== true) throw new ToolError("bash is not available: no OS sandbox on this host.");
       await mkdir(ctx.scratchDir, { recursive: true });

@@ -15,7 +15,7 @@ import { writeTool } from "./write.js";
 export { detectSandbox } from "./sandbox.js";
 
 export const TOOL_NAMES: readonly ToolName[] = ["read", "ls", "find", "grep", "bash", "edit", "write"];
-const PLAN_NEVER: readonly ToolName[] = ["edit", "write"];
+const READ_ONLY_NEVER: readonly ToolName[] = ["edit", "write"];
 
 export interface ToolSet {
   tools: Tool[];
@@ -24,7 +24,7 @@ export interface ToolSet {
 }
 
 /**
- * The tools an agent gets. The mode decides what exists (plan mode never gets edit/write,
+ * The tools an agent gets. The mode decides what exists (read-only mode never gets edit/write,
  * and gets bash only inside a working sandbox; write mode gets bash without one only when the
  * operator opted in); `allow` (the agent's `tools` frontmatter)
  * can only narrow that set, never add to it.
@@ -83,7 +83,7 @@ function baseTools(mode: Mode, opts: ToolsForOptions): ToolSet {
   const allow = new Set(opts.allow.map((n) => n.trim().toLowerCase()));
   for (const name of allow) {
     if (!(TOOL_NAMES as readonly string[]).includes(name)) notes.push(`Unknown tool "${name}" in the agent's tools list (ignored).`);
-    else if (mode === "plan" && PLAN_NEVER.includes(name as ToolName)) notes.push(`${name} is never offered in read-only mode (ignored).`);
+    else if (mode === "read-only" && READ_ONLY_NEVER.includes(name as ToolName)) notes.push(`${name} is never offered in read-only mode (ignored).`);
   }
   return { tools: offered.filter((t) => allow.has(t.name)), notes };
 }

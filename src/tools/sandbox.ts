@@ -7,7 +7,7 @@ import { buildEnv } from "./env.js";
 import { TMP_MAX_BYTES } from "./limits.js";
 import { EgressNetwork } from "./sandbox-network.js";
 import { findExecutable, runProcess } from "./spawn.js";
-import type { SandboxInfo, ToolContext } from "./types.js";
+import type { Mode, SandboxInfo, ToolContext } from "./types.js";
 
 export type SandboxContext = Pick<ToolContext, "root" | "mode" | "network" | "scratchDir" | "artifactsDir">;
 
@@ -159,7 +159,7 @@ async function probe(bwrap: string | undefined): Promise<SandboxInfo> {
   try {
     const dirs = { root: path.join(tmp, "checkout"), scratchDir: path.join(tmp, "home"), artifactsDir: path.join(tmp, "artifacts") };
     for (const d of Object.values(dirs)) await mkdir(d);
-    const run = async (mode: "plan" | "write", command: string, net?: EgressNetwork): Promise<{ ok: boolean; output: string }> => {
+    const run = async (mode: Mode, command: string, net?: EgressNetwork): Promise<{ ok: boolean; output: string }> => {
       const ctx = { ...dirs, mode, network: net !== undefined };
       let output = "";
       const argv = sandboxedArgv(ctx, command, bwrap, net);
@@ -184,7 +184,7 @@ async function probe(bwrap: string | undefined): Promise<SandboxInfo> {
     }
     if (!basic.ok) return { available: false, reason: `bubblewrap does not work here: ${basic.output || "it failed without a message"}` };
     const probeFile = path.join(dirs.root, "probe");
-    await run("plan", "echo x > probe");
+    await run("read-only", "echo x > probe");
     if (existsSync(probeFile)) return { available: false, reason: "bubblewrap did not make the checkout read-only" };
     return { available: true, program: bwrap, network: await probeNetwork((net) => run("write", "true", net)) };
   } catch (err) {

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { Skill } from "../chain/skills.js";
 
 /** plan = read-only (no edit/write, checkout mounted read-only); write = the worker's mode. */
-export type Mode = "plan" | "write";
+export type Mode = "read-only" | "write";
 
 export type ToolName = "read" | "ls" | "find" | "grep" | "bash" | "edit" | "write" | "skill" | "scratch_write" | "ask_user" | ResultToolName;
 

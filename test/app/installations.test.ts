@@ -1,5 +1,5 @@
 /**
- * Per-installation limits and installation events, through the whole app (issue 6). The limits are
+ * Per-installation limits and installation events, through the whole app. The limits are
  * read when the app is composed, so `stackWith` starts the harness's stack with them set.
  */
 import examples from "@octokit/webhooks-examples";

@@ -35,7 +35,7 @@ async function options(chainText: string, extra: Partial<RunChainOptions> = {}):
     chain: parseChainFile(chainText, "prompts/three.md", "three"),
     agents,
     task: "the request",
-    mode: "plan",
+    mode: "read-only",
     workspace: { root: dir, artifactsDir: dir, scratchDir: dir },
     sandbox: { available: false, reason: "test" },
     budget: new BudgetTracker(DEFAULT_BUDGETS),

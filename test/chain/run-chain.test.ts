@@ -49,8 +49,8 @@ describe("runChain", () => {
     const { result, calls } = await setup("implement", [() => done("scouted"), () => done("## Plan\n1. x"), () => done("[DONE:1]")]);
     expect(result).toMatchObject({ ok: true, stopReason: "done", output: "[DONE:1]" });
     expect(calls.map((c) => `${c.agent}:${c.toolContext.mode}:${c.tools.map((t) => t.name).includes("write")}`)).toEqual([
-      "scout:plan:false",
-      "planner:plan:false",
+      "scout:read-only:false",
+      "planner:read-only:false",
       "worker:write:true",
     ]);
     expect(calls[1]!.prompt).toContain("scouted");
@@ -61,7 +61,7 @@ describe("runChain", () => {
 
   it("never gives a read-only chain's agents write tools, whatever the mode asked", async () => {
     const { calls } = await setup("plan", [() => done("s"), () => done("## Plan\n1. x")], { mode: "write" });
-    expect(calls.every((c) => c.toolContext.mode === "plan" && !c.tools.some((t) => t.name === "edit"))).toBe(true);
+    expect(calls.every((c) => c.toolContext.mode === "read-only" && !c.tools.some((t) => t.name === "edit"))).toBe(true);
   });
 
   it("stops at the first failing step and says which", async () => {

@@ -46,7 +46,7 @@ async function runScout(script: Script, withSkills: boolean) {
     chain: { name: "one", file: "(test)", steps: [{ agent: "scout", task: "{task}" }] },
     agents: defs.agents,
     task: "look around",
-    mode: "plan",
+    mode: "read-only",
     workspace: { root: dir, artifactsDir: dir, scratchDir: dir },
     sandbox: { available: false, reason: "test" },
     budget: new BudgetTracker(DEFAULT_BUDGETS),

@@ -15,9 +15,9 @@ const job = {
 async function setup(steps: string[]) {
   const checkout = await makeRepo({ "README.md": "# r\n" });
   const patches: unknown[] = [];
-  const report = { token: "ghs_unused", set: (p: unknown) => patches.push(p) } as unknown as JobReport;
+  const report = { set: (p: unknown) => patches.push(p) } as unknown as JobReport;
   const notes: string[] = [];
-  const work = new StepCommits({ job, report, checkout, author: { name: "crewbot[bot]", email: "1+crewbot[bot]@users.noreply.github.com" }, allowWorkflowEdits: false, notes });
+  const work = new StepCommits({ job, report, secrets: ["ghs_unused"], checkout, author: { name: "crewbot[bot]", email: "1+crewbot[bot]@users.noreply.github.com" }, allowWorkflowEdits: false, notes });
   work.usePlan({ steps: steps.map((text, i) => ({ n: i + 1, text })), filesToModify: [] });
   return { work, checkout, notes, patches };
 }

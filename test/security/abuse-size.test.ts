@@ -1,5 +1,5 @@
 /**
- * Adversarial suite, resource abuse (issue 8): oversized input. A 1 MB issue body is capped
+ * Adversarial suite, resource abuse: oversized input. A 1 MB issue body is capped
  * before it is stored or read by the agents and the job still posts its result; a 500-step plan
  * keeps the progress comment under GitHub's 65,536 characters, with its ticks and approval working.
  */

@@ -1,5 +1,5 @@
 /**
- * Adversarial suite, GitHub side (issue 8): the approval checkbox. Only the box on crewbot's own
+ * Adversarial suite, GitHub side: the approval checkbox. Only the box on crewbot's own
  * finished plan, ticked by someone with write access, starts `/implement` — once per plan.
  * Nock fails the test on any request not mocked here (a reply, an edit, a clone).
  */

@@ -1,5 +1,5 @@
 /**
- * Adversarial suite, GitHub side (issue 8): comments that must start nothing. Each attack is a
+ * Adversarial suite, GitHub side: comments that must start nothing. Each attack is a
  * webhook through the real app; the harmful effect is checked absent by an empty queue and by
  * nock, which fails the test on any request that was not mocked (a reply, a reaction, a clone).
  */

@@ -1,5 +1,5 @@
 /**
- * Adversarial suite, GitHub side (issue 8): prompt injection through what people write on an
+ * Adversarial suite, GitHub side: prompt injection through what people write on an
  * issue or PR. `issueContext` is the entry point: what it returns is all the agents read of the
  * conversation, wrapped by `buildStepPrompt` as data. Hidden text must be gone, third-party text
  * marked, and nothing in a title, body or comment may close the data block and speak as the task.

@@ -1,5 +1,5 @@
 /**
- * Adversarial suite, GitHub side (issue 8): pull requests. `/implement` on a fork's PR pushes
+ * Adversarial suite, GitHub side: pull requests. `/implement` on a fork's PR pushes
  * nowhere (the head is read from GitHub, not trusted from the payload); a review comment on a
  * renamed file's old path changes only the PR's own branch; a repository taken out of the
  * installation gets no automatic review.

@@ -1,5 +1,5 @@
 /**
- * Issue 8, prompt injection: hostile text in an issue body, a non-collaborator's comment, a file of
+ * Prompt injection: hostile text in an issue body, a non-collaborator's comment, a file of
  * the repository and a PR title, read by a model scripted to obey it. Whatever the model does, the
  * fences hold: no secret leaves, nothing outside the sandbox changes, the exfiltration listener
  * gets no connection, the remote's `main` does not move, and nothing is pushed but crewbot's branch.

@@ -1,5 +1,5 @@
 /**
- * Issue 8, secrets: the redaction mechanisms every output passes — GitHub writes, log lines,
+ * Secrets: the redaction mechanisms every output passes — GitHub writes, log lines,
  * model requests — against the forms a secret takes on its way out (quoted in a git header,
  * inside JSON, a key with escaped line ends or read from a file, an Error's stack).
  */

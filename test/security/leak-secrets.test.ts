@@ -1,5 +1,5 @@
 /**
- * Issue 8, secrets: after real /plan, /implement (draft PR) and automatic-review runs — with agents
+ * Secrets: after real /plan, /implement (draft PR) and automatic-review runs — with agents
  * that go looking for secrets — no operator or job secret is in any model request, tool output,
  * GitHub write, commit, branch, log line, transcript entry or file of the data dir; and a
  * token-shaped string the model invents or reads is redacted in everything posted.

@@ -55,7 +55,7 @@ describe("submodules and oversized content", () => {
     }
     expect(served.server.requests.filter((r) => r.url.includes("sibling"))).toEqual([]);
     expect(everythingRead(view)).not.toContain(HOST_SECRET);
-    const ctx = await toolContext(view.checkout.path, "plan");
+    const ctx = await toolContext(view.checkout.path, "read-only");
     expect((await tools.grep(ctx, "HOST-SECRE[T]")).output).toMatch(/^No matches/);
     expect(await host.leftMarkers()).toEqual([]);
   });
@@ -83,7 +83,7 @@ describe("submodules and oversized content", () => {
     expect(instructions.map((s) => s.text.length).every((n) => n < 40 * 1024)).toBe(true);
     await expect(loadDefinitions(view.checkout.path)).rejects.toThrow(/too large/);
 
-    const ctx = await toolContext(view.checkout.path, "plan");
+    const ctx = await toolContext(view.checkout.path, "read-only");
     const read = await tools.read(ctx, "huge.txt");
     expect(read.isError).toBe(false);
     expect(read.output.length).toBeLessThan(64 * 1024);

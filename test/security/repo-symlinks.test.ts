@@ -83,7 +83,7 @@ describe("repository symlinks to the host", () => {
   it("read, ls, find and grep on the checkout show nothing of the host, the data dir or the mirror", async () => {
     const { repo } = await symlinkRepo();
     const view = await runJobPath(repo);
-    const ctx = await toolContext(view.checkout.path, "plan");
+    const ctx = await toolContext(view.checkout.path, "read-only");
     const results = [];
     for (const p of ["passwd", "etc/passwd", "secret", "relative-passwd", "data", "mirror/config", "mirror-config", "own-git-config", "AGENTS.md", "CLAUDE.md", ".github/crewbot/agents/evil.md", "out/secret.txt"]) {
       const r = await tools.read(ctx, p);

@@ -1,5 +1,5 @@
 /**
- * Issue 8, sandbox surface: filesystem and secrets. Every attack goes through the real entry points
+ * Sandbox surface: filesystem and secrets. Every attack goes through the real entry points
  * (bash tool in plan and write mode, runRepoCommands) with the real sandbox, and the harm is checked
  * on the host afterwards.
  */

@@ -97,7 +97,7 @@ export async function makeHost(): Promise<Host> {
       const full = await readFile(res.artifact, "utf8").catch(() => "");
       return { output: `${full.slice(-200_000)}\n${res.tail}\n[${res.status}]`, isError: !res.ok };
     }
-    const mode: Mode = via === "bash-plan" ? "plan" : "write";
+    const mode: Mode = via === "bash-plan" ? "read-only" : "write";
     return createBashTool(mode, sandbox).run({ command, timeout: timeoutS }, ctx(mode, { network }));
   };
 

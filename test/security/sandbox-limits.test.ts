@@ -1,5 +1,5 @@
 /**
- * Issue 8, sandbox surface: resource exhaustion. Each limit is checked on the host: processes are
+ * Sandbox surface: resource exhaustion. Each limit is checked on the host: processes are
  * counted in /proc while the attack runs, files and artifacts are measured on disk afterwards, and
  * nothing of the command may be left running once the tool has returned.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 8, sandbox surface: the mechanisms behind the limits, one by one (runCommand, the single
+ * Sandbox surface: the mechanisms behind the limits, one by one (runCommand, the single
  * path every bash/setup/check command takes), with limits lowered so each trips in milliseconds.
  */
 import { randomBytes } from "node:crypto";
@@ -23,7 +23,7 @@ const hasCgroup = ((): boolean => {
 const small: Limits = { maxProcs: 64, maxFileBytes: MiB, diskWriteMaxBytes: 64 * MiB, outputKillBytes: 4 * MiB };
 
 describe("bwrapArgs with a bwrap 0.8+ (--size, --disable-userns)", () => {
-  const ctx: SandboxContext = { root: "/d/ws", mode: "plan", network: false, scratchDir: "/d/home", artifactsDir: "/d/art" };
+  const ctx: SandboxContext = { root: "/d/ws", mode: "read-only", network: false, scratchDir: "/d/home", artifactsDir: "/d/art" };
   const layout: HostLayout = { system: [{ path: "/usr" }], tmpfsSize: true, disableUserns: true };
   const args = bwrapArgs(ctx, ["true"], layout);
 

@@ -1,5 +1,5 @@
 /**
- * Issue 8, sandbox surface: the network when it is off. Listeners run in this (host) process on
+ * Sandbox surface: the network when it is off. Listeners run in this (host) process on
  * 127.0.0.1; the check is on their side: no connection, no datagram ever arrives.
  */
 import { createSocket, type Socket } from "node:dgram";

@@ -21,7 +21,7 @@ interface Setup {
 const setups: Setup[] = [
   // Only with the operator's explicit opt-in (CREWBOT_ALLOW_UNSANDBOXED=1).
   { label: "unsandboxed (allowed), write mode", mode: "write", sandbox: { ...NO_SANDBOX, allowUnsandboxed: true } },
-  { label: `sandboxed, plan mode${sandboxNote}`, mode: "plan", sandbox },
+  { label: `sandboxed, plan mode${sandboxNote}`, mode: "read-only", sandbox },
   { label: `sandboxed, write mode${sandboxNote}`, mode: "write", sandbox },
 ];
 
@@ -188,7 +188,7 @@ describe("bash without a sandbox in plan mode", () => {
   it("refuses to run at all", async () => {
     const ws = await makeWorkspace();
     try {
-      await expect(createBashTool("plan", NO_SANDBOX).run({ command: "touch x" }, ws.ctx("plan"))).rejects.toThrow(/sandbox/);
+      await expect(createBashTool("read-only", NO_SANDBOX).run({ command: "touch x" }, ws.ctx("read-only"))).rejects.toThrow(/sandbox/);
       expect(await readdir(ws.root)).not.toContain("x");
     } finally {
       await ws.cleanup();

@@ -69,7 +69,7 @@ describe("edit", () => {
   });
 
   it("is refused in plan mode", async () => {
-    await expect(editTool.run({ path: "src/a.ts", oldText: "a", newText: "b" }, ws.ctx("plan"))).rejects.toThrow(/plan/);
+    await expect(editTool.run({ path: "src/a.ts", oldText: "a", newText: "b" }, ws.ctx("read-only"))).rejects.toThrow(/plan/);
   });
 });
 
@@ -120,7 +120,7 @@ describe("write", () => {
   });
 
   it("is refused in plan mode", async () => {
-    await expect(writeTool.run({ path: "x.txt", content: "x" }, ws.ctx("plan"))).rejects.toThrow(/plan/);
+    await expect(writeTool.run({ path: "x.txt", content: "x" }, ws.ctx("read-only"))).rejects.toThrow(/plan/);
     expect(existsSync(at("x.txt"))).toBe(false);
   });
 });

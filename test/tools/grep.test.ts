@@ -30,7 +30,7 @@ const hasRg = findExecutable("rg") !== undefined;
 const backends: GrepBackend[] = hasRg ? ["rg", "js"] : ["js"];
 
 async function grep(backend: GrepBackend, input: Parameters<ReturnType<typeof createGrepTool>["run"]>[0]) {
-  return createGrepTool({ backend }).run(input, ws.ctx("plan"));
+  return createGrepTool({ backend }).run(input, ws.ctx("read-only"));
 }
 
 describe.each(backends)("grep (%s)", (backend) => {

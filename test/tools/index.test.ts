@@ -5,22 +5,22 @@ import type { SandboxInfo, ToolName } from "../../src/tools/types.js";
 
 const ON: SandboxInfo = { available: true };
 const OFF: SandboxInfo = { available: false, reason: "user namespaces are disabled" };
-const names = (mode: "plan" | "write", sandbox: SandboxInfo, allow?: ToolName[]) =>
+const names = (mode: "read-only" | "write", sandbox: SandboxInfo, allow?: ToolName[]) =>
   toolsFor(mode, { sandbox, ...(allow ? { allow } : {}) }).tools.map((t) => t.name);
 
 describe("toolsFor", () => {
   it("plan mode with a sandbox: read-only tools and bash, never edit/write", () => {
-    expect(names("plan", ON)).toEqual(["read", "ls", "find", "grep", "bash"]);
+    expect(names("read-only", ON)).toEqual(["read", "ls", "find", "grep", "bash"]);
   });
 
   it("plan mode never has edit/write, even when the agent's tools list asks for them", () => {
-    const set = toolsFor("plan", { sandbox: ON, allow: ["read", "edit", "write", "bash"] });
+    const set = toolsFor("read-only", { sandbox: ON, allow: ["read", "edit", "write", "bash"] });
     expect(set.tools.map((t) => t.name)).toEqual(["read", "bash"]);
     expect(set.notes.join("\n")).toMatch(/edit is never offered in read-only mode/);
   });
 
   it("plan mode without a sandbox has no bash, and says why", () => {
-    const set = toolsFor("plan", { sandbox: OFF, allow: ["read", "bash"] });
+    const set = toolsFor("read-only", { sandbox: OFF, allow: ["read", "bash"] });
     expect(set.tools.map((t) => t.name)).toEqual(["read"]);
     expect(set.notes.join("\n")).toMatch(/bash is not offered.*user namespaces are disabled/);
   });
@@ -44,7 +44,7 @@ describe("toolsFor", () => {
   });
 
   it("marks read-only tools, and bash as not read-only in both modes", () => {
-    for (const mode of ["plan", "write"] as const) {
+    for (const mode of ["read-only", "write"] as const) {
       for (const t of toolsFor(mode, { sandbox: ON }).tools) {
         expect(t.readOnly, `${mode} ${t.name}`).toBe(["read", "ls", "find", "grep"].includes(t.name));
       }
@@ -52,8 +52,8 @@ describe("toolsFor", () => {
   });
 
   it("describes bash differently in plan mode, write mode and without a sandbox", () => {
-    const desc = (mode: "plan" | "write", s: SandboxInfo) => toolsFor(mode, { sandbox: s }).tools.find((t) => t.name === "bash")?.description;
-    expect(desc("plan", ON)).toMatch(/read-only sandbox/);
+    const desc = (mode: "read-only" | "write", s: SandboxInfo) => toolsFor(mode, { sandbox: s }).tools.find((t) => t.name === "bash")?.description;
+    expect(desc("read-only", ON)).toMatch(/read-only sandbox/);
     expect(desc("write", ON)).toMatch(/writable except \.git/);
     expect(desc("write", { ...OFF, allowUnsandboxed: true })).toMatch(/without an OS sandbox/);
     expect(desc("write", OFF)).toBeUndefined();

@@ -29,14 +29,14 @@ describe("resolvePath: allowed", () => {
     [".", ".", true],
     ["link-in", "src/a.ts", true],
   ])("read %s → %s", async (p, rel, exists) => {
-    const r = await resolvePath(ws.ctx("plan"), p, { access: "read" });
+    const r = await resolvePath(ws.ctx("read-only"), p, { access: "read" });
     expect(r).toMatchObject({ rel, exists, inReadRoot: false });
     expect(r.abs).toBe(rel === "." ? ws.root : path.join(ws.root, rel));
   });
 
   it("reads the artifacts dir by absolute path (a read root)", async () => {
     const abs = path.join(ws.artifacts, "out.log");
-    const r = await resolvePath(ws.ctx("plan"), abs, { access: "read" });
+    const r = await resolvePath(ws.ctx("read-only"), abs, { access: "read" });
     expect(r).toMatchObject({ abs, rel: abs, inReadRoot: true });
   });
 

@@ -24,7 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => ws.cleanup());
 
-const read = (input: Parameters<typeof readTool.run>[0]) => readTool.run(input, ws.ctx("plan"));
+const read = (input: Parameters<typeof readTool.run>[0]) => readTool.run(input, ws.ctx("read-only"));
 
 describe("read", () => {
   it("numbers lines like cat -n and reports filesRead", async () => {
@@ -107,7 +107,7 @@ describe("read", () => {
 
 describe("ls", () => {
   it("lists sorted entries, marks directories and symlinks, hides .git", async () => {
-    const r = await lsTool.run({}, ws.ctx("plan"));
+    const r = await lsTool.run({}, ws.ctx("read-only"));
     const lines = r.output.split("\n");
     expect(lines).not.toContain(".git/");
     expect(lines).toContain("src/");
@@ -120,7 +120,7 @@ describe("ls", () => {
   });
 
   it("lists a subdirectory", async () => {
-    expect((await lsTool.run({ path: "src" }, ws.ctx("plan"))).output).toBe("a.ts\nlib/");
+    expect((await lsTool.run({ path: "src" }, ws.ctx("read-only"))).output).toBe("a.ts\nlib/");
   });
 
   it("caps at 1000 entries and says how many more (ls and find)", async () => {
@@ -128,23 +128,23 @@ describe("ls", () => {
     await mkdir(dir);
     await Promise.all(Array.from({ length: 1050 }, (_, i) => writeFile(path.join(dir, `f${String(i).padStart(4, "0")}`), "")));
     try {
-      const r = await lsTool.run({ path: "many" }, ws.ctx("plan"));
+      const r = await lsTool.run({ path: "many" }, ws.ctx("read-only"));
       expect(r.output.split("\n").filter((l) => l.startsWith("f"))).toHaveLength(1000);
       expect(r.output).toMatch(/and 50 more entries/);
-      expect((await findTool.run({ pattern: "many/*" }, ws.ctx("plan"))).output).toMatch(/and 50 more/);
+      expect((await findTool.run({ pattern: "many/*" }, ws.ctx("read-only"))).output).toMatch(/and 50 more/);
     } finally {
       await rm(dir, { recursive: true });
     }
   });
 
   it.each([".git", "link-dir-out", "../outside", "src/a.ts"])("refuses %s", async (p) => {
-    await expect(lsTool.run({ path: p }, ws.ctx("plan"))).rejects.toBeInstanceOf(ToolError);
+    await expect(lsTool.run({ path: p }, ws.ctx("read-only"))).rejects.toBeInstanceOf(ToolError);
   });
 });
 
 describe("find", () => {
   it("globs with dot files, relative to the root, sorted, without .git or symlinked content", async () => {
-    const r = await findTool.run({ pattern: "**/*" }, ws.ctx("plan"));
+    const r = await findTool.run({ pattern: "**/*" }, ws.ctx("read-only"));
     const files = r.output.split("\n");
     expect(files).toContain(".env.example");
     expect(files).toContain("src/lib/b.ts");
@@ -155,12 +155,12 @@ describe("find", () => {
   });
 
   it("searches below a path, still printing paths relative to the root", async () => {
-    expect((await findTool.run({ pattern: "*.ts", path: "src/lib" }, ws.ctx("plan"))).output).toBe("src/lib/b.ts");
+    expect((await findTool.run({ pattern: "*.ts", path: "src/lib" }, ws.ctx("read-only"))).output).toBe("src/lib/b.ts");
   });
 
   it("never lists .git even when asked by name", async () => {
-    expect((await findTool.run({ pattern: "**/config" }, ws.ctx("plan"))).output).toMatch(/^No files match/);
-    expect((await findTool.run({ pattern: ".git/**" }, ws.ctx("plan"))).output).toMatch(/^No files match/);
+    expect((await findTool.run({ pattern: "**/config" }, ws.ctx("read-only"))).output).toMatch(/^No files match/);
+    expect((await findTool.run({ pattern: ".git/**" }, ws.ctx("read-only"))).output).toMatch(/^No files match/);
   });
 
   it.each([
@@ -170,6 +170,6 @@ describe("find", () => {
     ["*", "link-dir-out"],
     ["*", ".git"],
   ])("refuses pattern %j in %s", async (pattern, p) => {
-    await expect(findTool.run({ pattern, ...(p ? { path: p } : {}) }, ws.ctx("plan"))).rejects.toBeInstanceOf(ToolError);
+    await expect(findTool.run({ pattern, ...(p ? { path: p } : {}) }, ws.ctx("read-only"))).rejects.toBeInstanceOf(ToolError);
   });
 });

@@ -13,18 +13,18 @@ import { closeAll, harness, readTool, toolContext, toolUse } from "../agent/harn
 afterEach(closeAll);
 
 const ON: SandboxInfo = { available: true };
-const names = (mode: "plan" | "write", opts: { agent?: string; numberedPlan?: boolean; allow?: string[] } = {}) =>
+const names = (mode: "read-only" | "write", opts: { agent?: string; numberedPlan?: boolean; allow?: string[] } = {}) =>
   toolsFor(mode, { sandbox: ON, ...opts }).tools.map((t) => t.name);
 
 describe("which agent gets which result tool (DESIGN §4)", () => {
-  it.each<[string, "plan" | "write", { agent?: string; numberedPlan?: boolean; allow?: string[] }, string[]]>([
-    ["the planner, read-only", "plan", { agent: "planner" }, ["submit_plan"]],
-    ["the reviewer, read-only", "plan", { agent: "reviewer" }, ["submit_review"]],
-    ["the scout", "plan", { agent: "scout" }, []],
+  it.each<[string, "read-only" | "write", { agent?: string; numberedPlan?: boolean; allow?: string[] }, string[]]>([
+    ["the planner, read-only", "read-only", { agent: "planner" }, ["submit_plan"]],
+    ["the reviewer, read-only", "read-only", { agent: "reviewer" }, ["submit_review"]],
+    ["the scout", "read-only", { agent: "scout" }, []],
     ["the worker with a numbered plan", "write", { agent: "worker", numberedPlan: true }, ["complete_step"]],
     ["the worker without one", "write", { agent: "worker" }, []],
     ["a planner that writes gets no submit_plan", "write", { agent: "planner" }, []],
-    ["frontmatter tools do not narrow them away", "plan", { agent: "reviewer", allow: ["read"] }, ["submit_review"]],
+    ["frontmatter tools do not narrow them away", "read-only", { agent: "reviewer", allow: ["read"] }, ["submit_review"]],
   ])("%s", (_name, mode, opts, expected) => {
     const offered = names(mode, opts);
     expect(offered.filter((n) => ["submit_plan", "submit_review", "complete_step"].includes(n))).toEqual(expected);

@@ -42,7 +42,7 @@ function ops(args: string[]): string[] {
 
 describe("bwrapArgs", () => {
   it("plan mode: read-only checkout, .git and artifacts re-bound read-only, private /tmp, no network", () => {
-    expect(ops(bwrapArgs(sctx("plan"), ["/bin/bash", "-c", "ls"], layout))).toEqual([
+    expect(ops(bwrapArgs(sctx("read-only"), ["/bin/bash", "-c", "ls"], layout))).toEqual([
       "--die-with-parent",
       "--new-session",
       "--unshare-all",
@@ -74,10 +74,10 @@ describe("bwrapArgs", () => {
   });
 
   it("shares only the egress namespace it is started in, with slirp's resolver bound over the host's, and only when asked", () => {
-    const o = ops(bwrapArgs(sctx("plan", true), ["true"], layout, { resolvConf: "/tmp/crewbot-net-x/resolv.conf" }));
+    const o = ops(bwrapArgs(sctx("read-only", true), ["true"], layout, { resolvConf: "/tmp/crewbot-net-x/resolv.conf" }));
     expect(o).toContain("--share-net");
     expect(o).toContain("--ro-bind /tmp/crewbot-net-x/resolv.conf /run/systemd/resolve/stub-resolv.conf");
-    expect(ops(bwrapArgs(sctx("plan"), ["true"], layout)).join(" ")).not.toContain("resolv");
+    expect(ops(bwrapArgs(sctx("read-only"), ["true"], layout)).join(" ")).not.toContain("resolv");
     // Never the host's network: network on without the namespace is refused.
     expect(() => bwrapArgs(sctx("write", true), ["true"], layout)).toThrow(/egress-only network namespace/);
   });
@@ -120,7 +120,7 @@ describe.skipIf(!sandbox.available)(`sandboxed bash${sandbox.available ? "" : ` 
       ["mount -o remount,bind,rw . 2>&1; touch h.txt", "h.txt"],
       ["umount . 2>&1; touch i.txt", "i.txt"],
     ])("%s fails and creates nothing", async (command, created) => {
-      const r = await bash("plan", command);
+      const r = await bash("read-only", command);
       expect(r.isError).toBe(true);
       expect(existsSync(path.join(ws.root, created))).toBe(false);
     });
@@ -128,7 +128,7 @@ describe.skipIf(!sandbox.available)(`sandboxed bash${sandbox.available ? "" : ` 
     it.each(["rm README.md", "rm -rf src", "mv README.md gone.md", "echo x >> README.md", "chmod 000 README.md"])(
       "%s fails and changes nothing",
       async (command) => {
-        const r = await bash("plan", command);
+        const r = await bash("read-only", command);
         expect(r.isError).toBe(true);
         expect(await readFile(path.join(ws.root, "README.md"), "utf8")).toBe("# Fixture\n\nSome needle text.\n");
         expect(existsSync(path.join(ws.root, "src", "a.ts"))).toBe(true);
@@ -136,8 +136,8 @@ describe.skipIf(!sandbox.available)(`sandboxed bash${sandbox.available ? "" : ` 
     );
 
     it("can still read the checkout and the artifacts", async () => {
-      expect((await bash("plan", "cat src/a.ts")).isError).toBe(false);
-      expect((await bash("plan", `cat ${ws.artifacts}/out.log`)).output).toBe("artifact line 1\nartifact line 2\n[exit code 0]");
+      expect((await bash("read-only", "cat src/a.ts")).isError).toBe(false);
+      expect((await bash("read-only", `cat ${ws.artifacts}/out.log`)).output).toBe("artifact line 1\nartifact line 2\n[exit code 0]");
     });
   });
 
@@ -202,7 +202,7 @@ describe.skipIf(!sandbox.available)(`sandboxed bash${sandbox.available ? "" : ` 
     });
   });
 
-  describe.each<Mode>(["plan", "write"])("what %s mode cannot see", (mode) => {
+  describe.each<Mode>(["read-only", "write"])("what %s mode cannot see", (mode) => {
     it.each([
       ["the data dir next to the checkout", () => `cat ${ws.dataSecret}`],
       ["the data dir by a relative path", () => "cat ../secret.txt"],
@@ -237,14 +237,14 @@ describe.skipIf(!sandbox.available)(`sandboxed bash${sandbox.available ? "" : ` 
     afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
     it("is off by default", async () => {
-      const r = await bash("plan", `timeout 5 cat < /dev/tcp/127.0.0.1/${port}`);
+      const r = await bash("read-only", `timeout 5 cat < /dev/tcp/127.0.0.1/${port}`);
       expect(r.isError).toBe(true);
       expect(r.output).toMatch(/Connection refused|Network is unreachable/);
       expect(r.output).not.toContain("hello-from-host");
     });
 
     it.skipIf(sandbox.network?.available !== true)("is on when ctx.network is set, in a namespace of its own: the host's loopback stays out of reach", async () => {
-      const r = await bash("plan", `ip -o -4 addr show dev tap0 | awk '{print $4}'; timeout 5 cat < /dev/tcp/127.0.0.1/${port}`, { network: true });
+      const r = await bash("read-only", `ip -o -4 addr show dev tap0 | awk '{print $4}'; timeout 5 cat < /dev/tcp/127.0.0.1/${port}`, { network: true });
       expect(r.output.split("\n")[0]).toBe("10.0.2.100/24");
       expect(r.output).toMatch(/Connection refused/);
       expect(r.output).not.toContain("hello-from-host");

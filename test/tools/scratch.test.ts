@@ -73,7 +73,7 @@ describe("the local:// scratch space", () => {
     const outside = await tempDir();
     await symlink(outside, path.join(localDir, "out"));
     await mkdir(path.join(localDir, "sub"));
-    const ctx = { root, localDir, readRoots: [], mode: "plan", artifactsDir: root, scratchDir: root, signal: new AbortController().signal, sandbox: { available: false }, network: false, envAllowlist: {} } as ToolContext;
+    const ctx = { root, localDir, readRoots: [], mode: "read-only", artifactsDir: root, scratchDir: root, signal: new AbortController().signal, sandbox: { available: false }, network: false, envAllowlist: {} } as ToolContext;
     const attempt = (tool: any, input: unknown) => tool.run(input, ctx).then((r: { output: string }) => r.output, (e: Error) => e.message);
     expect(await attempt(scratchWriteTool, { path: "local://out/x.md", content: "x" })).toMatch(/symlink that leads out of the local:\/\/ scratch space/);
     expect(await attempt(scratchWriteTool, { path: "local:///etc/x", content: "x" })).toMatch(/relative to the scratch space/);
