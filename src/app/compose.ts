@@ -11,16 +11,12 @@ import { noreplyDomain, renewInstallationToken } from "../github/octokit.js";
 import { operatorLimits } from "../installations/limits.js";
 import { applyInstallationEvent } from "../installations/apply.js";
 import { coverageRefusal } from "../installations/coverage.js";
-import { runReviewJob } from "../jobs/review-job.js";
 import { Metrics } from "../metrics/metrics.js";
 import type { JobQueue } from "../queue/job-queue.js";
 import { openInstallations, openSqliteStores, type OpenedQueue } from "../store/open-stores.js";
 import { finaliseCheckRun } from "../review/check-run.js";
 import type { InstallationOctokit } from "../github/types.js";
-import { runFeedbackJob } from "../jobs/feedback-job.js";
-import { runCiFixJob } from "../jobs/ci-fix-job.js";
-import { runImplementJob } from "../jobs/implement-job.js";
-import { runPlanJob } from "../jobs/plan-job.js";
+import { runJob } from "../jobs/run-job.js";
 import type { JobServices } from "../jobs/services.js";
 import { JobRunner, type JobHandler } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
@@ -29,7 +25,7 @@ import { endJobComment } from "../report/job-comment.js";
 import { redact, redactingLogger, secretsFromEnv } from "../secrets/redact.js";
 import { describeSandbox, sandboxFor, sandboxPolicy } from "../tools/sandbox-policy.js";
 import { LabelTriggers } from "../config/label-triggers.js";
-import { createAct, enqueueJob } from "../triggers/act.js";
+import { createAct, enqueueJob } from "../triggers/carry-out.js";
 import { Admission, commandRateLimit } from "../triggers/admission.js";
 import { Background } from "../triggers/background.js";
 import type { TriggerDeps } from "../triggers/deps.js";
@@ -127,12 +123,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const retentionDays = limits.retentionDays ?? 30;
   const retention = startRetention({ days: retentionDays, log, targets: retentionTargets(stores, transcripts, services, !env.REDIS_URL, retentionDays) });
 
-  const handler = measured(metrics, log, operatorSecrets, async (job, ctx) => {
-    if (job.kind === "plan") return runPlanJob(job, ctx, services);
-    if (job.kind === "implement") return job.target.isPullRequest ? runFeedbackJob(job, ctx, services) : runImplementJob(job, ctx, services);
-    if (job.kind === "ci-fix") return runCiFixJob(job, ctx, services);
-    return runReviewJob(job, ctx, services);
-  });
+  const handler = measured(metrics, log, operatorSecrets, (job, ctx) => runJob(job, ctx, services));
 
   const runner = new JobRunner({
     queue,

@@ -1,5 +1,5 @@
 /**
- * Chain ("workflow") definitions: optional frontmatter (`description`), then the steps as a
+ * Chain definitions (the bundled ones in `prompts/`): optional frontmatter (`description`), then the steps as a
  * markdown list of `agent: task` items. See DESIGN.md §3.
  */
 import { z } from "zod";

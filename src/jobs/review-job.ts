@@ -24,10 +24,8 @@ import { failure } from "./outcome.js";
 import { inJobFrame } from "./prepare.js";
 import { reviewPullRequest, type PullRequestHead, type ReviewOutcome } from "./review-pr.js";
 import type { JobServices } from "./services.js";
-import { runThreadAnswer } from "./thread-answer.js";
 
 export async function runReviewJob(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {
-  if (job.review?.event === "thread-reply") return runThreadAnswer(job, ctx, services);
   return job.review?.automatic ? runAutomaticReview(job, ctx, services) : runCommandReview(job, ctx, services);
 }
 

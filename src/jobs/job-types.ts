@@ -1,0 +1,35 @@
+import type { JobRecord } from "../queue/types.js";
+
+/**
+ * Which job runs. The queue stores `kind`, the command a person gave (`plan`, `implement`,
+ * `review`) or `ci-fix`: that is what `commands.*`, the metrics and the transcript pages name. One
+ * command can mean different jobs, told apart here, in one place.
+ */
+export type JobType =
+  | "plan"
+  /** `/implement` on an issue: scout → planner → worker, a new branch and a draft PR. */
+  | "implement-issue"
+  /** A ticked approval box: the worker alone on exactly the approved steps. */
+  | "implement-approved-plan"
+  /** `/implement <feedback>` on a pull request: the worker on the PR's own branch. */
+  | "implement-pr-feedback"
+  /** `/review` or an automatic review of a push. */
+  | "review"
+  /** A writer's reply in one of crewbot's review threads: the reviewer answers there, read-only. */
+  | "review-thread-answer"
+  /** A failed check suite on crewbot's pull request: the worker fixes it on that branch. */
+  | "ci-fix";
+
+export function jobTypeOf(job: Pick<JobRecord, "kind" | "target" | "approvedPlan" | "review">): JobType {
+  switch (job.kind) {
+    case "plan":
+      return "plan";
+    case "implement":
+      if (job.target.isPullRequest) return "implement-pr-feedback";
+      return job.approvedPlan ? "implement-approved-plan" : "implement-issue";
+    case "review":
+      return job.review?.event === "thread-reply" ? "review-thread-answer" : "review";
+    case "ci-fix":
+      return "ci-fix";
+  }
+}

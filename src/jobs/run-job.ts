@@ -1,0 +1,25 @@
+import type { JobContext, JobResult } from "../queue/runner.js";
+import type { JobRecord } from "../queue/types.js";
+import { runCiFixJob } from "./ci-fix-job.js";
+import { runImplementJob } from "./implement-job.js";
+import { jobTypeOf, type JobType } from "./job-types.js";
+import { runPlanJob } from "./plan-job.js";
+import { runFeedbackJob } from "./pr-feedback-job.js";
+import { runReviewJob } from "./review-job.js";
+import type { JobServices } from "./services.js";
+import { runThreadAnswer } from "./thread-answer-job.js";
+
+type RunJob = (job: JobRecord, ctx: JobContext, services: JobServices) => Promise<JobResult>;
+
+/** One file per job: a new job type is a new row here (and a new file beside this one). */
+const JOBS: Record<JobType, RunJob> = {
+  plan: runPlanJob,
+  "implement-issue": runImplementJob,
+  "implement-approved-plan": runImplementJob,
+  "implement-pr-feedback": runFeedbackJob,
+  review: runReviewJob,
+  "review-thread-answer": runThreadAnswer,
+  "ci-fix": runCiFixJob,
+};
+
+export const runJob: RunJob = (job, ctx, services) => JOBS[jobTypeOf(job)](job, ctx, services);
