@@ -13,7 +13,7 @@ import { applyInstallationEvent } from "../installations/apply.js";
 import { coverageRefusal } from "../installations/coverage.js";
 import { Metrics } from "../metrics/metrics.js";
 import type { JobQueue } from "../queue/job-queue.js";
-import { openInstallations, openSqliteStores, type OpenedQueue } from "../store/open-stores.js";
+import { openInstallations, openSqliteStores, openTranscriptStore, type OpenedQueue } from "../store/open-stores.js";
 import { finaliseCheckRun } from "../review/check-run.js";
 import type { InstallationOctokit } from "../github/types.js";
 import { runJob } from "../jobs/run-job.js";
@@ -31,7 +31,7 @@ import { Background } from "../triggers/background.js";
 import type { TriggerDeps } from "../triggers/deps.js";
 import { MirrorStore } from "../workspace/mirror.js";
 import { dataDir as dataDirOf } from "../jobs/job-dirs.js";
-import { openTranscripts, type Transcripts } from "../transcripts/index.js";
+import { openTranscripts, transcriptDays, type Transcripts } from "../transcripts/index.js";
 import { activeIn, DAY_MS, jobDirsTarget, jobsTarget, reviewsTarget, startRetention, type RetentionTarget } from "../store/retention.js";
 import { sqliteInstallationsTargets } from "../store/sqlite/installations-retention.js";
 import { createWebHandler, type WebHandler } from "../web/handler.js";
@@ -86,7 +86,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const stores = options.stores ?? openSqliteStores(dataDir);
   const { queue } = stores;
   const metrics = options.metrics ?? new Metrics(queueDepth(queue));
-  const transcripts = openTranscripts({ env, dataDir, secrets: operatorSecrets, log, autoPrune: false }); // pruned by the retention sweep
+  const transcripts = openTranscripts({ env, dataDir, secrets: operatorSecrets, log, autoPrune: false, store: openTranscriptStore(env, dataDir, transcriptDays(env)) }); // pruned by the retention sweep
   // Probed once at start (a bad policy variable stops the app here), told in one log line and the gauges.
   const sandbox = sandboxFor(env, sandboxPolicy(env));
   void sandbox.then((info) => {

@@ -1,4 +1,4 @@
-import type { GitIdentity } from "../workspace/commit.js";
+import type { GitIdentity } from "./types.js";
 import { noreplyDomain } from "./octokit.js";
 import type { InstallationOctokit } from "./types.js";
 

@@ -13,7 +13,7 @@ import type { JobContext, JobResult } from "../queue/runner.js";
 import type { CiFixRequest, JobRecord } from "../queue/types.js";
 import { jobMarker } from "../report/types.js";
 import { git } from "../workspace/git.js";
-import type { PullData } from "../triggers/check-suite.js";
+import type { PullData } from "../github/types.js";
 import type { Ending } from "./outcome.js";
 import { fromWorker, implementChain, inJobFrame, prepareJob } from "./prepare.js";
 import { publishBranch } from "./publish-branch.js";

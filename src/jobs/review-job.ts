@@ -17,7 +17,7 @@ import { headline, transcriptUrl } from "../report/render.js";
 import { renderReviewCheck, renderSkippedCheck, reviewLines, countsLine, type ReviewReport } from "../review/render-review.js";
 import type { Terminal } from "../report/types.js";
 import { automaticReviewSkip } from "../review/skip.js";
-import { reviewScope } from "../triggers/parse-command.js";
+import { reviewScope } from "../review/review-scope.js";
 import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
 import { endState } from "./job-report.js";
 import { failure } from "./outcome.js";

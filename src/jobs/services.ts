@@ -9,7 +9,7 @@ import type { PermissionCache } from "../github/permission-cache.js";
 import type { InstallationOctokit } from "../github/types.js";
 import type { GitHubWriter, ReportLog } from "../report/github-writer.js";
 import type { SandboxInfo } from "../tools/types.js";
-import type { GitIdentity } from "../workspace/commit.js";
+import type { GitIdentity } from "../github/types.js";
 import type { MirrorStore } from "../workspace/mirror.js";
 
 /** What a job needs from the world; main.ts builds the real ones, tests their stand-ins. */

@@ -1,14 +1,16 @@
+import type { AgentEvent } from "../agent/events.js";
 import { planOf } from "../chain/submissions.js";
 import { oneLine } from "../tools/index.js";
 import { ToolError } from "../tools/types.js";
 import type { ParsedPlan } from "../chain/types.js";
 import type { ContextSection } from "../chain/prompt.js";
 import type { JobRecord } from "../queue/types.js";
+import type { ProgressState } from "../report/types.js";
 import { redact } from "../secrets/redact.js";
 import { git } from "../workspace/git.js";
-import { commitStep, noreplyIdentity, refusedNotes, type GitIdentity } from "../workspace/commit.js";
+import type { GitIdentity } from "../github/types.js";
+import { commitStep, noreplyIdentity, refusedNotes } from "../workspace/commit.js";
 import { DoneTracker } from "./done-tracker.js";
-import type { JobReport } from "../jobs/job-report.js";
 
 /** `https://host/o/r.git` → `https://host/o/r`, for links to branches and commits. */
 export const webUrl = (cloneUrl: string) => cloneUrl.replace(/\.git$/, "");
@@ -18,7 +20,8 @@ export const MAX_REVIEW_DIFF_CHARS = 60_000;
 
 export interface StepCommitsOptions {
   job: JobRecord;
-  report: Pick<JobReport, "set">;
+  /** Where the ticks and commits go: the job's progress comment. */
+  report: { set(patch: Partial<ProgressState>): void };
   /** Secrets of the job (its git token) that a commit message or note must never carry. */
   secrets: readonly string[];
   checkout: string;
@@ -53,7 +56,7 @@ export class StepCommits {
     this.options.report.set(this.patch());
   }
 
-  observe(event: Parameters<JobReport["event"]>[0]): void {
+  observe(event: AgentEvent): void {
     if (event.type === "step_end" && event.agent === "planner" && event.output) this.usePlan(planOf({ text: event.output, submission: event.submission }));
     if (event.type === "step_start" && event.agent === "reviewer") this.reviewed = true;
     if (event.type === "text" && event.agent === "worker") this.pending.push(...this.tracker.push(event.text));

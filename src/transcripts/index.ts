@@ -1,12 +1,10 @@
 /**
- * The transcript store of this process: SQLite in `<CREWBOT_DATA_DIR>/transcripts.db` by default,
- * Redis when `REDIS_URL` is set (every process reads the same), kept `CREWBOT_RETENTION_DAYS` days
+ * The transcripts of this process, in the store it is given (see store/open-stores.ts), kept `CREWBOT_RETENTION_DAYS` days
  * (default 30) after a job's last entry; pruned on start and hourly.
  */
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { TranscriptRecorder } from "./recorder.js";
-import { openTranscriptStore } from "../store/open-stores.js";
 import type { TranscriptStore } from "./types.js";
 
 export type { StoredEntry, TranscriptEntry, TranscriptStore } from "./types.js";
@@ -39,8 +37,8 @@ export interface OpenTranscriptsOptions {
   /** The operator's secrets, redacted from every entry. */
   secrets: string[];
   log?: { warn(message: string): void };
-  /** A store to use instead of the one the environment says (tests). */
-  store?: TranscriptStore;
+  /** Where entries are kept (`openTranscriptStore` chooses it from the environment). */
+  store: TranscriptStore;
   /** Prune on open and hourly by itself. Default true; false where one retention sweep calls `prune` (the app and workers). */
   autoPrune?: boolean;
 }
@@ -48,9 +46,7 @@ export interface OpenTranscriptsOptions {
 export function openTranscripts(options: OpenTranscriptsOptions): Transcripts {
   const { env, dataDir, log } = options;
   const days = transcriptDays(env);
-  const store =
-    options.store ??
-    openTranscriptStore(env, dataDir, days);
+  const { store } = options;
   const recorder = new TranscriptRecorder({ store, dataDir, secrets: options.secrets, log });
 
   const prune = async (now = Date.now()): Promise<number> => {

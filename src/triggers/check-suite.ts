@@ -6,6 +6,7 @@
 import { capMiddle } from "../context/issue-context.js";
 import type { NewJob } from "../queue/types.js";
 import { MAX_STORED_BODY_CHARS } from "./pull-request-event.js";
+import type { PullData } from "../github/types.js";
 
 /** crewbot's own branches: the ones `/implement` opens. */
 export const CREWBOT_BRANCH_PREFIX = "crewbot/";
@@ -59,16 +60,7 @@ export function decideCheckSuite(payload: CheckSuitePayload, own: OwnApp): Check
   return { action: "verify", number: pr.number };
 }
 
-/** The pull request as `GET /repos/{o}/{r}/pulls/{n}` gives it. */
-export interface PullData {
-  number: number;
-  state: string;
-  title: string;
-  body?: string | null;
-  user: { login: string } | null;
-  head: { ref: string; sha: string; repo: { full_name: string } | null };
-  base: { repo: { full_name: string } };
-}
+export type { PullData };
 
 /** Why GitHub's current view of the pull request makes the suite none of crewbot's business; undefined when it is. */
 export function pullRefusal(pr: PullData, payload: CheckSuitePayload): string | undefined {

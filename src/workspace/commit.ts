@@ -1,12 +1,9 @@
 /** One commit per finished plan step, authored by the app, with the requester as co-author. */
 import { lstat, rm } from "node:fs/promises";
 import path from "node:path";
+import type { GitIdentity } from "../github/types.js";
 import { git, type GitOptions } from "./git.js";
 
-export interface GitIdentity {
-  name: string;
-  email: string;
-}
 
 /** A GitHub user's noreply address: with the id it is attributed to them whatever their account's age. */
 export function noreplyIdentity(login: string, id?: number, domain = "users.noreply.github.com"): GitIdentity {

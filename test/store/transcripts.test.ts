@@ -54,7 +54,7 @@ describe("SqliteTranscriptStore", () => {
     expect(transcriptDays({ CREWBOT_TRANSCRIPT_DAYS: "7" })).toBe(7);
     expect(transcriptDays({ CREWBOT_TRANSCRIPT_DAYS: "nonsense" })).toBe(30);
     const dataDir = await tempDir("crewbot-ts-");
-    const transcripts = openTranscripts({ env: { CREWBOT_TRANSCRIPT_DAYS: "2" }, dataDir, secrets: [] });
+    const transcripts = openTranscripts({ env: { CREWBOT_TRANSCRIPT_DAYS: "2" }, dataDir, secrets: [], store: new SqliteTranscriptStore({ dataDir }) });
     const now = Date.now();
     const artifacts = path.join(dataDir, "jobs", "job-old", "artifacts");
     await mkdir(artifacts, { recursive: true });
