@@ -6,6 +6,8 @@
 import { addUsage, emptyUsage, type Usage } from "../agent/pricing.js";
 import { formatCost, formatDuration, formatTokens, totalTokens } from "../report/format.js";
 import type { StoredEntry, TranscriptBody } from "../transcripts/types.js";
+import { LOCAL_PREFIX } from "../tools/paths.js";
+import { scratchHref, scratchPathInArgs } from "./artifacts.js";
 import { esc } from "./html.js";
 
 export type Op = { op: "append"; parent: string; html: string } | { op: "replace"; id: string; html: string };
@@ -291,7 +293,9 @@ function renderItem(item: Item, artifactBase: string): string {
         const link = end.artifact ? `<a class="artifact" href="${esc(artifactBase + encodeURIComponent(end.artifact))}">full output</a>` : "";
         output = `<details class="output"><summary>output (${esc(size)}${cut})</summary><pre>${esc(end.output)}</pre>${link}</details>`;
       }
-      return `<li id="${item.dom}" class="tool tool-${cls}" data-tool="${esc(item.start.name)}"><div class="tool-h"><b>${esc(item.start.name)}</b> <code>${esc(item.start.args)}</code> ${status}${ms}</div>${output}</li>`;
+      const scratch = end?.ok === false ? undefined : scratchPathInArgs(item.start.name, item.start.args);
+      const scratchLink = scratch !== undefined ? ` <a class="scratch" href="${esc(scratchHref(artifactBase, scratch))}">open ${esc(LOCAL_PREFIX + scratch)}</a>` : "";
+      return `<li id="${item.dom}" class="tool tool-${cls}" data-tool="${esc(item.start.name)}"><div class="tool-h"><b>${esc(item.start.name)}</b> <code>${esc(item.start.args)}</code> ${status}${ms}${scratchLink}</div>${output}</li>`;
     }
   }
 }

@@ -147,4 +147,25 @@ describe.skipIf(!haveChromium)("transcript pages in Chromium", () => {
     expect(await page.locator('[data-job="job-done"]').count()).toBe(1);
     await page.close();
   });
+
+  it("opens a scratch file from the transcript as plain text: its HTML shows as text and never runs", async () => {
+    fx.jobs.add("job-notes", "acme/open", "succeeded");
+    const local = path.join(fx.dataDir, "jobs", "job-notes", "artifacts", "local");
+    await mkdir(local, { recursive: true });
+    await writeFile(path.join(local, "<img src=x onerror=document.title=1>.md"), `<script>document.title="ran"</script><h1 id="x">notes</h1>`);
+    fx.recorder.append("job-notes", { type: "step_start", index: 0, agent: "scout" });
+    fx.recorder.append("job-notes", { type: "tool_start", agent: "scout", id: "t1", name: "scratch_write", args: "scratch_write local://<img src=x onerror=document.title=1>.md" });
+    fx.recorder.append("job-notes", { type: "tool_end", agent: "scout", id: "t1", name: "scratch_write", ok: true, ms: 1, output: "Created" });
+    await fx.recorder.end("job-notes", { kind: "done" }, "✅ Done");
+    const page = await context.newPage();
+    await page.goto(`${fx.url}/jobs/job-notes`);
+    expect(await page.textContent("#scratch")).toContain("local://<img src=x onerror=document.title=1>.md");
+    expect(await page.locator("img").count()).toBe(0);
+    await page.locator('[data-tool="scratch_write"] a.scratch').click();
+    await page.waitForURL(/\/jobs\/job-notes\/artifacts\/local\//);
+    expect(await page.textContent("body")).toContain(`<script>document.title="ran"</script><h1 id="x">notes</h1>`);
+    expect(await page.locator("h1#x").count()).toBe(0);
+    expect(await page.title()).not.toMatch(/^(ran|1)$/);
+    await page.close();
+  });
 });
