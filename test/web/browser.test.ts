@@ -168,4 +168,28 @@ describe.skipIf(!haveChromium)("transcript pages in Chromium", () => {
     expect(await page.title()).not.toMatch(/^(ran|1)$/);
     await page.close();
   });
+
+  it("shows a parallel step's agents each under its own heading, their entries not interleaved", async () => {
+    fx.jobs.add("job-wide", "acme/open", "succeeded");
+    const r = fx.recorder;
+    r.append("job-wide", { type: "step_start", index: 0, agent: "scout + scout", items: [{ agent: "scout", task: "Look at the code." }, { agent: "scout", task: "Look at the tests." }] });
+    for (const round of [1, 2]) {
+      for (const item of [1, 2]) {
+        r.append("job-wide", { type: "tool_start", agent: "scout", item, id: `t${item}${round}`, name: "grep", args: `grep lane${item}-${round}` });
+        r.append("job-wide", { type: "tool_end", agent: "scout", item, id: `t${item}${round}`, name: "grep", ok: true, ms: 1, output: "hit" });
+      }
+    }
+    r.append("job-wide", { type: "step_end", index: 0, agent: "scout + scout", stopReason: "done", output: "joined" });
+    await r.end("job-wide", { kind: "done" }, "✅ Done");
+    const page = await context.newPage();
+    await page.goto(`${fx.url}/jobs/job-wide`);
+    const lanes = page.locator(".step .lane");
+    expect(await lanes.count()).toBe(2);
+    expect(await lanes.nth(0).locator("h3").textContent()).toContain("Look at the code.");
+    expect(await lanes.nth(0).locator("[data-tool=grep] code").allTextContents()).toEqual(["grep lane1-1", "grep lane1-2"]);
+    expect(await lanes.nth(1).locator("[data-tool=grep] code").allTextContents()).toEqual(["grep lane2-1", "grep lane2-2"]);
+    await page.setViewportSize({ width: 375, height: 740 });
+    expect(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")).toBe(true);
+    await page.close();
+  });
 });
