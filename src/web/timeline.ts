@@ -312,7 +312,8 @@ function renderLane(lane: Step, artifactBase: string): string {
 
 function renderStepHead(step: Step): string {
   if (step.item !== undefined) return renderLaneHead(step);
-  const index = step.index !== undefined ? `Step ${esc(step.index)} · ` : "";
+  // The chain counts steps from 0; people from 1, as the progress comment does.
+  const index = step.index !== undefined ? `Step ${esc(step.index + 1)} · ` : "";
   const model = step.model ? ` <span class="muted">${esc(step.model)}</span>` : "";
   const stop = step.stopReason ? ` · <span class="${step.stopReason === "done" ? "ok" : "err"}">${esc(step.stopReason)}</span>` : step.ended ? "" : ` · <span class="muted">running</span>`;
   const usage = `${esc(formatTokens(totalTokens(step.usage)))} tokens · ${esc(formatCost(step.costUsd, step.estimate))}`;

@@ -48,7 +48,7 @@ describe.skipIf(!haveChromium)("transcript pages in Chromium", () => {
     const r = fx.recorder;
     r.begin(fx.jobs.jobs.get("job-done")!, []);
     r.append("job-done", { type: "chain_start", chain: "plan", steps: ["scout", "planner"] });
-    r.append("job-done", { type: "step_start", index: 1, agent: "scout" });
+    r.append("job-done", { type: "step_start", index: 0, agent: "scout" });
     r.append("job-done", { type: "run_start", agent: "scout", model: "claude-sonnet-4-5", tools: ["read", "bash"] });
     r.append("job-done", { type: "turn_start", agent: "scout", turn: 1 });
     r.append("job-done", { type: "text", agent: "scout", text: "Let me run the tests first." });
@@ -58,11 +58,11 @@ describe.skipIf(!haveChromium)("transcript pages in Chromium", () => {
       output: `…all 50 passed\n[Full output saved to ${artifacts}/bash-1.log; read it with the read tool]`,
     });
     r.append("job-done", { type: "usage", agent: "scout", usage: { input: 1200, output: 300, cacheRead: 0, cacheWrite: 0 }, costUsd: 0.0081, estimate: false });
-    r.append("job-done", { type: "step_end", index: 1, agent: "scout", stopReason: "done", output: "Scout report: tests pass." });
-    r.append("job-done", { type: "step_start", index: 2, agent: "planner" });
+    r.append("job-done", { type: "step_end", index: 0, agent: "scout", stopReason: "done", output: "Scout report: tests pass." });
+    r.append("job-done", { type: "step_start", index: 1, agent: "planner" });
     r.append("job-done", { type: "tool_start", agent: "planner", id: "t2", name: "read", args: "src/missing.ts" });
     r.append("job-done", { type: "tool_end", agent: "planner", id: "t2", name: "read", ok: false, ms: 3, output: "no such file: src/missing.ts" });
-    r.append("job-done", { type: "step_end", index: 2, agent: "planner", stopReason: "done", output: "## Plan\n1. Add the page\n2. Test it" });
+    r.append("job-done", { type: "step_end", index: 1, agent: "planner", stopReason: "done", output: "## Plan\n1. Add the page\n2. Test it" });
     await r.end("job-done", { kind: "done" }, "✅ Done · 40s · 1.5k tokens · $0.0081");
 
     const page = await context.newPage();
@@ -78,6 +78,8 @@ describe.skipIf(!haveChromium)("transcript pages in Chromium", () => {
     expect(await page.getAttribute("#job-head .state", "data-state")).toBe("succeeded");
     expect(await page.locator(".step").count()).toBe(2);
     expect(await page.textContent(".step >> nth=0")).toContain("claude-sonnet-4-5");
+    // The chain counts steps from 0; the page from 1.
+    expect(await page.locator(".step h2").allTextContents()).toEqual([expect.stringMatching(/^Step 1 · scout/), expect.stringMatching(/^Step 2 · planner/)]);
     expect(await page.textContent(".tool-err")).toContain("error");
 
     const output = page.locator('[data-tool="bash"] details.output');
@@ -104,7 +106,7 @@ describe.skipIf(!haveChromium)("transcript pages in Chromium", () => {
   it("follows a running job live until it ends", async () => {
     const job = fx.jobs.add("job-live", "acme/open", "running");
     fx.recorder.begin(job, []);
-    fx.recorder.append("job-live", { type: "step_start", index: 1, agent: "worker" });
+    fx.recorder.append("job-live", { type: "step_start", index: 0, agent: "worker" });
     await fx.recorder.flush("job-live");
 
     const page = await context.newPage();
@@ -125,7 +127,7 @@ describe.skipIf(!haveChromium)("transcript pages in Chromium", () => {
     fx.recorder.append("job-live", { type: "turn_end", agent: "worker", turn: 1, stopReason: "end_turn" });
     await page.getByText("Found one TODO.").waitFor();
 
-    fx.recorder.append("job-live", { type: "step_end", index: 1, agent: "worker", stopReason: "done" });
+    fx.recorder.append("job-live", { type: "step_end", index: 0, agent: "worker", stopReason: "done" });
     await fx.recorder.end("job-live", { kind: "done" }, "✅ Done · 5s · 0 tokens · $0.0000");
     fx.jobs.jobs.set("job-live", { ...job, state: "succeeded", finishedAt: Date.now(), outcome: "✅ Done · 5s" });
     await page.locator('body[data-ended="true"]').waitFor();

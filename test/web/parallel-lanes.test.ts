@@ -116,12 +116,12 @@ describe("a parallel step on the transcript page", () => {
     expect(html).toContain("scout 2 thinks (round 1). </li>");
     const laneHeads = [...html.matchAll(/<h3 id="s\d+-l\d+-h"[^>]*>([\s\S]*?)<\/h3>/g)].map((m) => m[1]!);
     expect(laneHeads.every((h) => h.includes(`<span class="ok">done</span>`) && h.includes("220 tokens"))).toBe(true);
-    const stepHead = /<h2 id="s\d+-h"[^>]*>Step 0 · scout \+ scout \+ scout([\s\S]*?)<\/h2>/.exec(html)![1]!;
+    const stepHead = /<h2 id="s\d+-h"[^>]*>Step 1 · scout \+ scout \+ scout([\s\S]*?)<\/h2>/.exec(html)![1]!;
     expect(stepHead).toContain("660 tokens");
     // The joined result stays the step's own, after the lanes; the next step follows.
-    const step = html.indexOf("Step 0 · scout + scout + scout");
+    const step = html.indexOf("Step 1 · scout + scout + scout");
     expect(html.indexOf("REPORT-3", step)).toBeGreaterThan(html.lastIndexOf('class="lane"'));
-    expect(html.indexOf("Step 1 · scout")).toBeGreaterThan(html.indexOf("REPORT-3"));
+    expect(html.indexOf("Step 2 · scout")).toBeGreaterThan(html.indexOf("REPORT-3"));
   });
 
   it("sends a live page each agent's entries into its own lane", async () => {
