@@ -109,13 +109,19 @@ export function scratchPathInArgs(tool: string, args: string): string | undefine
   return name.replace(/\/+$/, "");
 }
 
-/** The transcript page's list of the job's scratch files, each a link; empty when the job left none. */
-export function renderScratchList(files: ScratchFile[], artifactBase: string): string {
+/**
+ * The transcript page's list of the job's scratch files, each a link; empty when the job left none.
+ * A name that `clean` redacts is shown redacted and not linked: its link would carry the secret.
+ */
+export function renderScratchList(files: ScratchFile[], artifactBase: string, clean: (text: string) => string): string {
   if (files.length === 0) return "";
   const shown = files.slice(0, SCRATCH_LIST_MAX);
-  const items = shown.map(
-    (f) => `<li><a class="scratch" href="${esc(scratchHref(artifactBase, f.name))}">${esc(LOCAL_PREFIX + f.name)}</a> <span class="muted">${esc(f.bytes)} B</span></li>`,
-  );
+  const items = shown.map((f) => {
+    const name = clean(f.name);
+    const label = esc(LOCAL_PREFIX + name);
+    const link = name === f.name ? `<a class="scratch" href="${esc(scratchHref(artifactBase, f.name))}">${label}</a>` : label;
+    return `<li>${link} <span class="muted">${esc(f.bytes)} B</span></li>`;
+  });
   const more = files.length > shown.length ? `<li class="muted">and ${files.length - shown.length} more</li>` : "";
   return `<section id="scratch" class="card"><h2 style="font-size:1.05em;margin:0 0 .3em">Scratch space <span class="muted" style="font-weight:normal">· notes the agents shared, never committed</span></h2>
 <ul>${items.join("")}${more}</ul></section>`;

@@ -242,7 +242,7 @@ export function createWebHandler(options: WebOptions): WebHandler {
     const steps = timeline.renderSteps() || (live ? "" : `<p class="muted">No transcript was recorded for this job.</p>`);
     const body = `${timeline.renderHead()}
 <div id="steps">${steps}</div>
-${renderScratchList(await scratchFiles(options.dataDir, job.id), `/jobs/${encodeURIComponent(job.id)}/artifacts/`)}
+${renderScratchList(await scratchFiles(options.dataDir, job.id), `/jobs/${encodeURIComponent(job.id)}/artifacts/`, clean)}
 <p class="muted" id="live">${live ? "Live: this page follows the job." : ""}</p>`;
     const script = live ? liveScript(job.id, timeline.lastSeq) : undefined;
     send(res, 200, page(`${job.kind} ${job.target.owner}/${job.target.repo}#${job.target.number} · crewbot`, body, { user: session?.login, script, nonce }), nonce);

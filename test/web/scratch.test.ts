@@ -51,6 +51,7 @@ async function jobWithScratch(f: WebFixture): Promise<{ local: string }> {
   await writeFile(path.join(local, "notes.md"), `# Notes\n<script>alert(1)</script>\ntoken ${OPERATOR_SECRET}\n`);
   await writeFile(path.join(local, "sub", "api.md"), "the API is in src/api\n");
   await writeFile(path.join(local, HTML_NAME), "a file with a hostile name\n");
+  await writeFile(path.join(local, `key-${OPERATOR_SECRET}.txt`), "named after a secret\n");
   await writeFile(path.join(f.dataDir, "outside.txt"), "OUTSIDE");
   await mkdir(path.join(f.dataDir, "jobs", "job-2", "artifacts", "local"), { recursive: true });
   await writeFile(path.join(f.dataDir, "jobs", "job-2", "artifacts", "local", "theirs.md"), "OTHER JOB");
@@ -86,6 +87,9 @@ describe("the scratch space on the transcript page", () => {
       ["/jobs/job-1/artifacts/local/sub/api.md", "sub/api.md"],
     ]);
     expect(html).not.toContain("<img src=x");
+    // A name holding a secret is shown redacted, without a link that would carry it.
+    expect(html).toContain("<li>local://key-[redacted].txt <span");
+    expect(html).not.toContain(OPERATOR_SECRET);
     expect(html).not.toContain("link.md");
     // Each listed link opens its file.
     const hostile = await get(`${fx.url}/jobs/job-1/artifacts/local/%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E.md`, cookie);
@@ -167,6 +171,24 @@ describe("the scratch space on the transcript page", () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe("the scratch space of a public transcript", () => {
+  it("opens without sign-in, like the transcript, and only the job's own files", async () => {
+    fx = await startWebFixture({ publicRepos: ["acme/public"] });
+    const job = fx.jobs.add("job-pub", "acme/public", "succeeded", { repo: { cloneUrl: "https://github.com/acme/public.git", defaultBranch: "main", private: false } });
+    fx.recorder.begin(job);
+    fx.recorder.makePublic("job-pub");
+    await fx.recorder.end("job-pub", { kind: "done" }, "✅ Done");
+    const local = path.join(fx.dataDir, "jobs", "job-pub", "artifacts", "local");
+    await mkdir(local, { recursive: true });
+    await writeFile(path.join(local, "notes.md"), "public notes\n");
+    await writeFile(path.join(fx.dataDir, "outside.txt"), "OUTSIDE");
+    const page = await (await get(`${fx.url}/jobs/job-pub`)).text();
+    expect(page).toContain(`<a class="scratch" href="/jobs/job-pub/artifacts/local/notes.md">local://notes.md</a>`);
+    expect(await (await get(`${fx.url}/jobs/job-pub/artifacts/local/notes.md`)).text()).toBe("public notes\n");
+    expect((await rawGet(fx.url, "/jobs/job-pub/artifacts/local/%2e%2e/%2e%2e/%2e%2e/%2e%2e/outside.txt", "")).status).toBe(404);
   });
 });
 
