@@ -325,7 +325,7 @@ function renderLaneHead(lane: Step): string {
   const model = lane.model ? ` <span class="muted">${esc(lane.model)}</span>` : "";
   const stop = lane.stopReason ? ` · <span class="${lane.stopReason === "done" ? "ok" : "err"}">${esc(lane.stopReason)}</span>` : lane.ended ? "" : ` · <span class="muted">running</span>`;
   const usage = `${esc(formatTokens(totalTokens(lane.usage)))} tokens · ${esc(formatCost(lane.costUsd, lane.estimate))}`;
-  const task = lane.task ? `<div class="muted lane-task">${esc(lane.task)}</div>` : "";
+  const task = lane.task ? `<span class="muted lane-task" style="display:block;font-weight:normal">${esc(lane.task)}</span>` : "";
   return `<h3 id="${lane.dom}-h" style="font-size:1em;margin:.2em 0">${esc(lane.item)}. ${esc(lane.agent)}${model}${stop} <span class="muted" style="font-weight:normal">· ${usage}</span>${task}</h3>`;
 }
 

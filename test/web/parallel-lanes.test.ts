@@ -112,7 +112,7 @@ describe("a parallel step on the transcript page", () => {
       ["3. scout", ["item3-round1", "item3-round2"]],
     ]);
     // Each lane has its task, its own text joined, its own figures; the step sums them.
-    expect(html).toContain(`<div class="muted lane-task">Look at the tests.</div>`);
+    expect(html).toContain(`lane-task" style="display:block;font-weight:normal">Look at the tests.</span>`);
     expect(html).toContain("scout 2 thinks (round 1). </li>");
     const laneHeads = [...html.matchAll(/<h3 id="s\d+-l\d+-h"[^>]*>([\s\S]*?)<\/h3>/g)].map((m) => m[1]!);
     expect(laneHeads.every((h) => h.includes(`<span class="ok">done</span>`) && h.includes("220 tokens"))).toBe(true);
