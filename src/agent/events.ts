@@ -6,9 +6,10 @@ export type StopReason = "done" | "budget" | "aborted" | "error" | "waiting";
 export type BudgetName = "maxTurns" | "maxOutputTokens" | "maxCostUsd" | "maxMinutes";
 
 /** What the agent loop and chain runner tell the reporter (progress comment, CLI lines, transcript). */
-export type AgentEvent =
+export type AgentEvent = (
   | { type: "chain_start"; chain: string; steps: string[] }
-  | { type: "step_start"; index: number; agent: string }
+  /** `items`: a parallel step's agents and tasks (one line each), in order; their events carry `item`. */
+  | { type: "step_start"; index: number; agent: string; items?: Array<{ agent: string; task: string }> }
   | { type: "step_end"; index: number; agent: string; stopReason: StopReason; output?: string; submission?: Submission }
   | { type: "run_start"; agent: string; model: string; tools: string[] }
   | { type: "run_end"; agent: string; stopReason: StopReason; budget?: BudgetName; error?: string }
@@ -23,6 +24,10 @@ export type AgentEvent =
   | { type: "model_wait"; agent: string; attempt: number; waitMs: number; reason: string }
   /** A stream rule matched the reply as it streamed: it was dropped (`droppedTokens` of output, estimated, at `costUsd`) and the rule injected. */
   | { type: "rule_interrupt"; agent: string; turn: number; rule: string; droppedTokens: number; costUsd: number }
-  | { type: "log"; agent?: string; level: "info" | "warn"; message: string };
+  | { type: "log"; agent?: string; level: "info" | "warn"; message: string }
+) & {
+  /** Set on the events of a parallel step's agents: which of the step's items (1-based) emitted it. */
+  item?: number;
+};
 
 export type EventSink = (event: AgentEvent) => void;

@@ -173,7 +173,7 @@ async function runStep(step: ChainStep, at: StepAt, options: RunChainOptions, st
 async function runParallel(items: ChainStep[], at: StepAt, options: RunChainOptions, steps: StepResult[]): Promise<StepOutcome> {
   const emit = options.emit ?? (() => {});
   const joined = items.map((i) => i.agent).join(PARALLEL_JOIN);
-  emit({ type: "step_start", index: at.index, agent: joined });
+  emit({ type: "step_start", index: at.index, agent: joined, items: items.map((i) => ({ agent: i.agent, task: oneLine(i.task, 120) })) });
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   const share = Math.max(1, Math.floor((options.budget.limits.maxTurns - options.budget.turns) / items.length));
@@ -185,7 +185,9 @@ async function runParallel(items: ChainStep[], at: StepAt, options: RunChainOpti
       const k = next++;
       const item = items[k]!;
       const label = `step ${at.index + 1} (parallel: ${item.agent} "${oneLine(item.task, 60)}")`;
-      const done = await runItem(item, at, { ...options, signal }, steps, { label, maxTurnsShare: share, key: `${k + 1}` });
+      // Tagged with the item, so the transcript can keep each agent's entries apart.
+      const tagged: EventSink = (event) => emit({ ...event, item: k + 1 });
+      const done = await runItem(item, at, { ...options, signal, emit: tagged }, steps, { label, maxTurnsShare: share, key: `${k + 1}` });
       results[k] = done;
       if (done.failure && failure === undefined) {
         failure = done.failure;

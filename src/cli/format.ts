@@ -23,6 +23,8 @@ export class ProgressFormatter {
   constructor(private readonly totals: () => Totals) {}
 
   format(event: AgentEvent): string | null {
+    // A parallel step's agents run at once, often the same agent: each line (and turn count) names its item.
+    if (event.item !== undefined && "agent" in event && event.agent) return this.format({ ...event, agent: `${event.agent}#${event.item}`, item: undefined });
     switch (event.type) {
       case "chain_start":
         return `chain ${event.chain}: ${event.steps.join(" → ")}`;

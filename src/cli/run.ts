@@ -54,6 +54,9 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
     return fail(`unknown chain "${args.chain}"; available: ${[...definitions.chains.keys()].sort().join(", ")}`);
   }
 
+  // A skill that could not be read is skipped, as in a job, and said so by name.
+  for (const note of definitions.skills?.notes ?? []) io.stderr(`crewbot: note: ${note}`);
+
   const mode = chainMode(chain);
   // As the app: no sandbox, no commands for a write chain, unless explicitly allowed; the model's
   // retry window and the operator's prices from the same variables.
@@ -102,6 +105,8 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
       emit,
       // The local repository's `.github/crewbot/rules/`, as loaded with its definitions.
       rules: new RuleBook(definitions.rules ?? []),
+      // The local checkout's skills (`.github/skills/` and the others), offered as in a job.
+      skills: definitions.skills?.skills,
     });
     const report = await buildReport({ args, result, mode, budget, jobId, artifactsDir: dirs.artifactsDir, worktree });
     io.stdout(args.json ? renderJson(report) : renderText(report));

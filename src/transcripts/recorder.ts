@@ -34,7 +34,7 @@ interface JobState {
   secrets: string[];
   pending: TranscriptEntry[];
   files: Array<Promise<void>>;
-  text?: { agent: string; text: string; at: number };
+  text?: { agent: string; item?: number; text: string; at: number };
   timer?: NodeJS.Timeout;
   chain: Promise<void>;
 }
@@ -80,8 +80,8 @@ export class TranscriptRecorder {
   append(jobId: string, event: AgentEvent): void {
     const state = this.stateOf(jobId);
     if (event.type === "text") {
-      if (state.text && state.text.agent !== event.agent) this.flushText(jobId, state, true);
-      state.text ??= { agent: event.agent, text: "", at: this.now() };
+      if (state.text && (state.text.agent !== event.agent || state.text.item !== event.item)) this.flushText(jobId, state, true);
+      state.text ??= { agent: event.agent, ...(event.item !== undefined ? { item: event.item } : {}), text: "", at: this.now() };
       state.text.text += event.text;
       this.schedule(jobId, state);
       return;
@@ -172,6 +172,7 @@ export class TranscriptRecorder {
       output: cut ? full.slice(full.length - OUTPUT_TAIL_CHARS) : full,
       outputBytes: Buffer.byteLength(event.output),
       ...(artifact !== undefined ? { artifact } : {}),
+      ...(event.item !== undefined ? { item: event.item } : {}),
     });
   }
 
@@ -186,8 +187,9 @@ export class TranscriptRecorder {
       rest = text.slice(cutAt);
       text = text.slice(0, cutAt);
     }
-    state.text = rest ? { agent: pending.agent, text: rest, at: this.now() } : undefined;
-    if (text) state.pending.push({ type: "text", agent: pending.agent, text: this.r(text, state), at: pending.at });
+    state.text = rest ? { ...pending, text: rest, at: this.now() } : undefined;
+    const item = pending.item !== undefined ? { item: pending.item } : {};
+    if (text) state.pending.push({ type: "text", agent: pending.agent, ...item, text: this.r(text, state), at: pending.at });
     if (state.text) this.schedule(jobId, state);
   }
 

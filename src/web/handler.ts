@@ -1,20 +1,19 @@
 /**
  * The transcript pages on the app's own server (Probot's `addHandler`), plain node:http:
- * `/jobs`, `/jobs/<id>`, `/jobs/<id>/events` (server-sent events), `/jobs/<id>/artifacts/<name>`,
+ * `/jobs`, `/jobs/<id>`, `/jobs/<id>/events` (server-sent events), `/jobs/<id>/artifacts/<name>`
+ * and `/jobs/<id>/artifacts/local/<path>` (the scratch space),
  * and the GitHub sign-in `/auth/login`, `/auth/callback`, `/auth/logout`. A visitor without a
  * session is sent to sign in; a job is shown only to someone GitHub lets read its repository —
  * anyone else gets 404.
  */
 import { randomBytes } from "node:crypto";
-import { open, realpath } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import path from "node:path";
 import type { JobQueue } from "../queue/job-queue.js";
 import type { JobRecord } from "../queue/types.js";
 import { formatDuration } from "../report/format.js";
 import { redact } from "../secrets/redact.js";
-import { isArtifactName } from "../transcripts/recorder.js";
 import type { TranscriptStore } from "../transcripts/types.js";
+import { artifactFile, renderScratchList, SCRATCH_FOLDER, scratchFiles, sendTextFile } from "./artifacts.js";
 import { GitHubWeb } from "./github.js";
 import { esc, layout } from "./html.js";
 import {
@@ -55,8 +54,6 @@ export interface WebHandler {
 }
 
 const JOB_ID = /^[A-Za-z0-9._-]{1,100}$/;
-/** Artifacts are served up to this size (the start of a bigger one, said so). */
-const ARTIFACT_SERVE_MAX = 20 * 1024 * 1024;
 const LIST_LIMIT = 500;
 const ENDED = new Set(["succeeded", "failed", "cancelled"]);
 
@@ -95,10 +92,10 @@ export function createWebHandler(options: WebOptions): WebHandler {
       const parts = route.split("/").slice(2).map(decodeSafe);
       if (parts.length === 0 || (parts.length === 1 && parts[0] === "")) return await list(req, url, res);
       const [id, sub, name, ...rest] = parts;
-      if (!id || !JOB_ID.test(id) || rest.length > 0) throw new HttpError(404, "Not found");
+      if (!id || !JOB_ID.test(id) || (rest.length > 0 && !(sub === "artifacts" && name === SCRATCH_FOLDER))) throw new HttpError(404, "Not found");
       if (sub === undefined) return await jobPage(req, url, res, id);
       if (sub === "events" && name === undefined) return await events(req, url, res, id);
-      if (sub === "artifacts" && name !== undefined) return await artifact(req, url, res, id, name);
+      if (sub === "artifacts" && name !== undefined) return await artifact(req, url, res, id, [name, ...rest]);
       throw new HttpError(404, "Not found");
     } catch (err) {
       if (res.headersSent) {
@@ -245,6 +242,7 @@ export function createWebHandler(options: WebOptions): WebHandler {
     const steps = timeline.renderSteps() || (live ? "" : `<p class="muted">No transcript was recorded for this job.</p>`);
     const body = `${timeline.renderHead()}
 <div id="steps">${steps}</div>
+${renderScratchList(await scratchFiles(options.dataDir, job.id), `/jobs/${encodeURIComponent(job.id)}/artifacts/`, clean)}
 <p class="muted" id="live">${live ? "Live: this page follows the job." : ""}</p>`;
     const script = live ? liveScript(job.id, timeline.lastSeq) : undefined;
     send(res, 200, page(`${job.kind} ${job.target.owner}/${job.target.repo}#${job.target.number} · crewbot`, body, { user: session?.login, script, nonce }), nonce);
@@ -291,39 +289,12 @@ export function createWebHandler(options: WebOptions): WebHandler {
     return true;
   }
 
-  async function artifact(req: IncomingMessage, url: URL, res: ServerResponse, id: string, name: string): Promise<true> {
+  async function artifact(req: IncomingMessage, url: URL, res: ServerResponse, id: string, segments: string[]): Promise<true> {
     const session = sessionOf(req);
     if (!(session ? await readableJob(session, id) : await publicJob(id))) return toLogin(url, res);
-    if (!isArtifactName(name)) throw new HttpError(404, "Not found");
-    let file: string;
-    try {
-      const dir = await realpath(path.join(options.dataDir, "jobs", id, "artifacts"));
-      file = await realpath(path.join(dir, name));
-      if (path.dirname(file) !== dir) throw new Error("outside");
-    } catch {
-      throw new HttpError(404, "Not found");
-    }
-    const handle = await open(file, "r");
-    let text: string;
-    let size: number;
-    try {
-      const stat = await handle.stat();
-      if (!stat.isFile()) throw new HttpError(404, "Not found");
-      size = stat.size;
-      const buf = Buffer.alloc(Math.min(size, ARTIFACT_SERVE_MAX));
-      const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-      text = buf.subarray(0, bytesRead).toString("utf8");
-    } finally {
-      await handle.close();
-    }
-    const body = clean(text) + (size > ARTIFACT_SERVE_MAX ? `\n[cut: the first ${ARTIFACT_SERVE_MAX} of ${size} bytes shown]\n` : "");
-    res.writeHead(200, {
-      "content-type": "text/plain; charset=utf-8",
-      "cache-control": "private, no-store",
-      "x-content-type-options": "nosniff",
-      "content-security-policy": "default-src 'none'; sandbox",
-    });
-    res.end(req.method === "HEAD" ? undefined : body);
+    const file = await artifactFile(options.dataDir, id, segments);
+    if (file === undefined) throw new HttpError(404, "Not found");
+    await sendTextFile(req, res, file, clean);
     return true;
   }
 

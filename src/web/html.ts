@@ -20,6 +20,7 @@ pre{white-space:pre-wrap;word-break:break-word;background:#fff;border:1px solid 
 .state{font-weight:600}
 .state-succeeded,.ok{color:#1a7f37}.state-failed,.err{color:#cf222e}.state-running,.state-queued{color:#9a6700}.state-cancelled{color:#59636e}
 ol.items{list-style:none;padding:0;margin:0}
+.lane{border-left:3px solid #d0d7de;padding-left:.7em;margin:.5em 0}
 ol.items>li{border-top:1px solid #eaeef2;padding:.4em 0}
 .turn{font-weight:600;color:#59636e;font-size:13px}
 .tool-h{display:flex;flex-wrap:wrap;gap:.4em;align-items:baseline}

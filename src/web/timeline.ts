@@ -6,6 +6,8 @@
 import { addUsage, emptyUsage, type Usage } from "../agent/pricing.js";
 import { formatCost, formatDuration, formatTokens, totalTokens } from "../report/format.js";
 import type { StoredEntry, TranscriptBody } from "../transcripts/types.js";
+import { LOCAL_PREFIX } from "../tools/paths.js";
+import { scratchHref, scratchPathInArgs } from "./artifacts.js";
 import { esc } from "./html.js";
 
 export type Op = { op: "append"; parent: string; html: string } | { op: "replace"; id: string; html: string };
@@ -31,6 +33,12 @@ interface Step {
   estimate: boolean;
   stopReason?: string;
   ended: boolean;
+  /** A parallel step's agents, one lane each with its own entries, in item order. */
+  lanes?: Step[];
+  /** Set on a lane: its step, its item number (1-based) and its task line. */
+  parent?: Step;
+  item?: number;
+  task?: string;
 }
 
 /** What the job header shows besides the transcript's own facts. */
@@ -63,6 +71,8 @@ export class Timeline {
   costUsd = 0;
   estimate = false;
   private readonly tools = new Map<string, { step: Step; item: Extract<Item, { kind: "tool" }> }>();
+  /** The parallel item of the entry being applied: its events go to that item's lane. */
+  private entryItem?: number;
 
   constructor(
     private head: JobHead,
@@ -81,6 +91,7 @@ export class Timeline {
     this.lastAt = entry.at;
     const ops: Op[] = [];
     const dom = `e${entry.seq}`;
+    this.entryItem = "item" in entry ? entry.item : undefined;
     switch (entry.type) {
       case "job_start":
         this.head = { ...this.head, request: entry.request || this.head.request, title: entry.title ?? this.head.title };
@@ -96,6 +107,7 @@ export class Timeline {
         break;
       case "step_start": {
         const step: Step = { dom: `s${entry.seq}`, index: entry.index, agent: entry.agent, items: [], usage: emptyUsage(), costUsd: 0, estimate: false, ended: false };
+        if (entry.items) step.lanes = entry.items.map((it, k) => newLane(step, k + 1, it.agent, it.task));
         this.steps.push(step);
         ops.push({ op: "append", parent: "steps", html: renderStep(step, this.artifactBase) });
         break;
@@ -105,6 +117,10 @@ export class Timeline {
         step.ended = true;
         step.stopReason = entry.stopReason;
         ops.push(this.stepHeadOp(step));
+        for (const lane of (step.lanes ?? []).filter((l) => !l.ended)) {
+          lane.ended = true;
+          ops.push(this.stepHeadOp(lane));
+        }
         if (entry.output) ops.push(this.add(step, { kind: "result", dom, output: entry.output }));
         break;
       }
@@ -118,6 +134,11 @@ export class Timeline {
         const step = this.current(entry.agent, ops, entry.seq);
         const why = entry.stopReason === "budget" && entry.budget ? `budget ${entry.budget}` : entry.stopReason;
         const message = `run ended: ${why}${entry.error ? ` — ${entry.error}` : ""}`;
+        if (step.parent) {
+          step.ended = true;
+          step.stopReason = entry.stopReason;
+          ops.push(this.stepHeadOp(step));
+        }
         ops.push(this.add(step, { kind: "note", dom, level: entry.stopReason === "error" ? "warn" : "info", message }));
         break;
       }
@@ -160,6 +181,12 @@ export class Timeline {
         step.usage = addUsage(step.usage, entry.usage);
         step.costUsd += entry.costUsd;
         step.estimate ||= entry.estimate;
+        if (step.parent) {
+          step.parent.usage = addUsage(step.parent.usage, entry.usage);
+          step.parent.costUsd += entry.costUsd;
+          step.parent.estimate ||= entry.estimate;
+          ops.push(this.stepHeadOp(step.parent));
+        }
         this.usage = addUsage(this.usage, entry.usage);
         this.costUsd += entry.costUsd;
         this.estimate ||= entry.estimate;
@@ -191,8 +218,24 @@ export class Timeline {
     return ops;
   }
 
-  /** The step an agent's event belongs to: the open one, or a new one without a chain step. */
+  /** Where an agent's event goes: its step, or within a parallel step its item's lane. */
   private current(agent: string, ops: Op[], seq: number): Step {
+    const step = this.stepOf(agent, ops, seq);
+    return this.entryItem === undefined ? step : this.laneOf(step, this.entryItem, agent, ops);
+  }
+
+  /** A parallel item's lane; one the step did not announce (no `items`) is added, and the step redrawn with it. */
+  private laneOf(step: Step, item: number, agent: string, ops: Op[]): Step {
+    const found = step.lanes?.find((l) => l.item === item);
+    if (found) return found;
+    const lane = newLane(step, item, agent);
+    step.lanes = [...(step.lanes ?? []), lane].sort((a, b) => a.item! - b.item!);
+    ops.push({ op: "replace", id: step.dom, html: renderStep(step, this.artifactBase) });
+    return lane;
+  }
+
+  /** The step an agent's event belongs to: the open one, or a new one without a chain step. */
+  private stepOf(agent: string, ops: Op[], seq: number): Step {
     const last = this.steps[this.steps.length - 1];
     if (last && (!last.ended || last.agent === agent)) return last;
     const step: Step = { dom: `s${seq}`, agent, items: [], usage: emptyUsage(), costUsd: 0, estimate: false, ended: false };
@@ -253,16 +296,37 @@ function stateOfTerminal(terminal: Body<"job_end">["terminal"]): string {
 }
 
 function renderStep(step: Step, artifactBase: string): string {
-  return `<section id="${step.dom}" class="card step">${renderStepHead(step)}
+  const lanes = step.lanes ? `\n<div class="lanes" id="${step.dom}-l">${step.lanes.map((l) => renderLane(l, artifactBase)).join("\n")}</div>` : "";
+  return `<section id="${step.dom}" class="card step">${renderStepHead(step)}${lanes}
 <ol class="items" id="${step.dom}-i">${step.items.map((i) => renderItem(i, artifactBase)).join("")}</ol></section>`;
 }
 
+function newLane(parent: Step, item: number, agent: string, task?: string): Step {
+  return { dom: `${parent.dom}-l${item}`, parent, item, agent, ...(task !== undefined ? { task } : {}), items: [], usage: emptyUsage(), costUsd: 0, estimate: false, ended: false };
+}
+
+function renderLane(lane: Step, artifactBase: string): string {
+  return `<section id="${lane.dom}" class="lane" data-agent="${esc(lane.agent)}" data-item="${esc(lane.item)}">${renderStepHead(lane)}
+<ol class="items" id="${lane.dom}-i">${lane.items.map((i) => renderItem(i, artifactBase)).join("")}</ol></section>`;
+}
+
 function renderStepHead(step: Step): string {
-  const index = step.index !== undefined ? `Step ${esc(step.index)} · ` : "";
+  if (step.item !== undefined) return renderLaneHead(step);
+  // The chain counts steps from 0; people from 1, as the progress comment does.
+  const index = step.index !== undefined ? `Step ${esc(step.index + 1)} · ` : "";
   const model = step.model ? ` <span class="muted">${esc(step.model)}</span>` : "";
   const stop = step.stopReason ? ` · <span class="${step.stopReason === "done" ? "ok" : "err"}">${esc(step.stopReason)}</span>` : step.ended ? "" : ` · <span class="muted">running</span>`;
   const usage = `${esc(formatTokens(totalTokens(step.usage)))} tokens · ${esc(formatCost(step.costUsd, step.estimate))}`;
   return `<h2 id="${step.dom}-h" style="font-size:1.05em;margin:0 0 .3em">${index}${esc(step.agent)}${model}${stop} <span class="muted" style="font-weight:normal">· ${usage}</span></h2>`;
+}
+
+/** A parallel item's heading: its number, agent and task, then the same figures as a step's. */
+function renderLaneHead(lane: Step): string {
+  const model = lane.model ? ` <span class="muted">${esc(lane.model)}</span>` : "";
+  const stop = lane.stopReason ? ` · <span class="${lane.stopReason === "done" ? "ok" : "err"}">${esc(lane.stopReason)}</span>` : lane.ended ? "" : ` · <span class="muted">running</span>`;
+  const usage = `${esc(formatTokens(totalTokens(lane.usage)))} tokens · ${esc(formatCost(lane.costUsd, lane.estimate))}`;
+  const task = lane.task ? `<span class="muted lane-task" style="display:block;font-weight:normal">${esc(lane.task)}</span>` : "";
+  return `<h3 id="${lane.dom}-h" style="font-size:1em;margin:.2em 0">${esc(lane.item)}. ${esc(lane.agent)}${model}${stop} <span class="muted" style="font-weight:normal">· ${usage}</span>${task}</h3>`;
 }
 
 function renderItem(item: Item, artifactBase: string): string {
@@ -291,7 +355,9 @@ function renderItem(item: Item, artifactBase: string): string {
         const link = end.artifact ? `<a class="artifact" href="${esc(artifactBase + encodeURIComponent(end.artifact))}">full output</a>` : "";
         output = `<details class="output"><summary>output (${esc(size)}${cut})</summary><pre>${esc(end.output)}</pre>${link}</details>`;
       }
-      return `<li id="${item.dom}" class="tool tool-${cls}" data-tool="${esc(item.start.name)}"><div class="tool-h"><b>${esc(item.start.name)}</b> <code>${esc(item.start.args)}</code> ${status}${ms}</div>${output}</li>`;
+      const scratch = end?.ok === false ? undefined : scratchPathInArgs(item.start.name, item.start.args);
+      const scratchLink = scratch !== undefined ? ` <a class="scratch" href="${esc(scratchHref(artifactBase, scratch))}">open ${esc(LOCAL_PREFIX + scratch)}</a>` : "";
+      return `<li id="${item.dom}" class="tool tool-${cls}" data-tool="${esc(item.start.name)}"><div class="tool-h"><b>${esc(item.start.name)}</b> <code>${esc(item.start.args)}</code> ${status}${ms}${scratchLink}</div>${output}</li>`;
     }
   }
 }

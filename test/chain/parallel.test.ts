@@ -98,7 +98,19 @@ describe("running a parallel step", () => {
     for (const r of fake.requests.slice(0, 3)) expect(r.body.tools.map((t: { name: string }) => t.name)).not.toContain("write");
     // The progress comment keeps the parallel agents on one line.
     const progress = events.reduce(foldEvent, initialProgress("job-1", "plan"));
-    expect(events.find((e) => e.type === "step_start")).toEqual({ type: "step_start", index: 0, agent: "scout + scout + scout" });
+    expect(events.find((e) => e.type === "step_start")).toEqual({
+      type: "step_start",
+      index: 0,
+      agent: "scout + scout + scout",
+      items: [
+        { agent: "scout", task: "Look at the API. {task}" },
+        { agent: "scout", task: "Look at the tests. Two lines of task." },
+        { agent: "scout", task: "Look at the docs." },
+      ],
+    });
+    // Each item's events say which item they came from; the step's own do not.
+    const runStarts = events.filter((e) => e.type === "run_start");
+    expect(runStarts.map((e) => e.item).sort()).toEqual([1, 2, 3, undefined]);
     expect(foldEvent(foldEvent(initialProgress("job-1", "plan"), events.find((e) => e.type === "step_start")!), { type: "run_start", agent: "scout", model: "m" } as AgentEvent).agent).toBe("scout + scout + scout");
     expect(progress.agent).toBe("planner");
   });

@@ -34,4 +34,14 @@ describe("format", () => {
       "[scout] stopped (budget): cost budget reached ($3.00)",
     );
   });
+
+  it("names a parallel step's item on each of its agent's lines, with its own turn count", () => {
+    const f = new ProgressFormatter(() => ({ usage: emptyUsage(), costUsd: 0, estimate: false }));
+    f.format({ type: "turn_start", agent: "scout", item: 1, turn: 4 });
+    f.format({ type: "turn_start", agent: "scout", item: 2, turn: 1 });
+    f.format({ type: "tool_start", agent: "scout", item: 1, id: "a", name: "ls", args: "ls src" });
+    f.format({ type: "tool_start", agent: "scout", item: 2, id: "b", name: "ls", args: "ls test" });
+    expect(f.format({ type: "tool_end", agent: "scout", item: 2, id: "b", name: "ls", ok: true, ms: 1, output: "" })).toBe("[scout#2] turn 1 · ls test · ok 1ms");
+    expect(f.format({ type: "tool_end", agent: "scout", item: 1, id: "a", name: "ls", ok: true, ms: 2, output: "" })).toBe("[scout#1] turn 4 · ls src · ok 2ms");
+  });
 });

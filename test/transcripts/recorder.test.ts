@@ -66,6 +66,27 @@ describe("TranscriptRecorder", () => {
     expect(saved).not.toContain(JOB_TOKEN);
   });
 
+  it("keeps the parallel item of each event, and never joins text deltas of two items", async () => {
+    const { store, recorder } = await setup();
+    recorder.append(job.id, { type: "step_start", index: 0, agent: "scout + scout", items: [{ agent: "scout", task: "a" }, { agent: "scout", task: "b" }] });
+    recorder.append(job.id, { type: "text", agent: "scout", item: 1, text: "one " });
+    recorder.append(job.id, { type: "text", agent: "scout", item: 2, text: "two " });
+    recorder.append(job.id, { type: "text", agent: "scout", item: 2, text: "more" });
+    recorder.append(job.id, { type: "tool_start", agent: "scout", item: 1, id: "t1", name: "ls", args: "ls ." });
+    recorder.append(job.id, { type: "tool_end", agent: "scout", item: 1, id: "t1", name: "ls", ok: true, ms: 1, output: "a" });
+    await recorder.end(job.id, { kind: "done" }, "✅ Done");
+    const entries = await store.read(job.id);
+    expect(entries.map((e) => [e.type, "item" in e ? e.item : undefined, "text" in e ? e.text : undefined])).toEqual([
+      ["step_start", undefined, undefined],
+      ["text", 1, "one "],
+      ["text", 2, "two more"],
+      ["tool_start", 1, undefined],
+      ["tool_end", 1, undefined],
+      ["job_end", undefined, undefined],
+    ]);
+    expect(entries[0]).toMatchObject({ items: [{ agent: "scout", task: "a" }, { agent: "scout", task: "b" }] });
+  });
+
   it("names the artifact a tool already saved instead of writing another", async () => {
     const { dataDir, store, recorder } = await setup();
     const output = `${"x".repeat(OUTPUT_TAIL_CHARS + 10)}\n[Full output saved to ${dataDir}/jobs/job-1/artifacts/bash-2026-01-01T00-00-00-000Z-abcd1234.log; read it with the read tool]`;

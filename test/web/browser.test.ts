@@ -48,7 +48,7 @@ describe.skipIf(!haveChromium)("transcript pages in Chromium", () => {
     const r = fx.recorder;
     r.begin(fx.jobs.jobs.get("job-done")!, []);
     r.append("job-done", { type: "chain_start", chain: "plan", steps: ["scout", "planner"] });
-    r.append("job-done", { type: "step_start", index: 1, agent: "scout" });
+    r.append("job-done", { type: "step_start", index: 0, agent: "scout" });
     r.append("job-done", { type: "run_start", agent: "scout", model: "claude-sonnet-4-5", tools: ["read", "bash"] });
     r.append("job-done", { type: "turn_start", agent: "scout", turn: 1 });
     r.append("job-done", { type: "text", agent: "scout", text: "Let me run the tests first." });
@@ -58,11 +58,11 @@ describe.skipIf(!haveChromium)("transcript pages in Chromium", () => {
       output: `…all 50 passed\n[Full output saved to ${artifacts}/bash-1.log; read it with the read tool]`,
     });
     r.append("job-done", { type: "usage", agent: "scout", usage: { input: 1200, output: 300, cacheRead: 0, cacheWrite: 0 }, costUsd: 0.0081, estimate: false });
-    r.append("job-done", { type: "step_end", index: 1, agent: "scout", stopReason: "done", output: "Scout report: tests pass." });
-    r.append("job-done", { type: "step_start", index: 2, agent: "planner" });
+    r.append("job-done", { type: "step_end", index: 0, agent: "scout", stopReason: "done", output: "Scout report: tests pass." });
+    r.append("job-done", { type: "step_start", index: 1, agent: "planner" });
     r.append("job-done", { type: "tool_start", agent: "planner", id: "t2", name: "read", args: "src/missing.ts" });
     r.append("job-done", { type: "tool_end", agent: "planner", id: "t2", name: "read", ok: false, ms: 3, output: "no such file: src/missing.ts" });
-    r.append("job-done", { type: "step_end", index: 2, agent: "planner", stopReason: "done", output: "## Plan\n1. Add the page\n2. Test it" });
+    r.append("job-done", { type: "step_end", index: 1, agent: "planner", stopReason: "done", output: "## Plan\n1. Add the page\n2. Test it" });
     await r.end("job-done", { kind: "done" }, "✅ Done · 40s · 1.5k tokens · $0.0081");
 
     const page = await context.newPage();
@@ -78,6 +78,8 @@ describe.skipIf(!haveChromium)("transcript pages in Chromium", () => {
     expect(await page.getAttribute("#job-head .state", "data-state")).toBe("succeeded");
     expect(await page.locator(".step").count()).toBe(2);
     expect(await page.textContent(".step >> nth=0")).toContain("claude-sonnet-4-5");
+    // The chain counts steps from 0; the page from 1.
+    expect(await page.locator(".step h2").allTextContents()).toEqual([expect.stringMatching(/^Step 1 · scout/), expect.stringMatching(/^Step 2 · planner/)]);
     expect(await page.textContent(".tool-err")).toContain("error");
 
     const output = page.locator('[data-tool="bash"] details.output');
@@ -104,7 +106,7 @@ describe.skipIf(!haveChromium)("transcript pages in Chromium", () => {
   it("follows a running job live until it ends", async () => {
     const job = fx.jobs.add("job-live", "acme/open", "running");
     fx.recorder.begin(job, []);
-    fx.recorder.append("job-live", { type: "step_start", index: 1, agent: "worker" });
+    fx.recorder.append("job-live", { type: "step_start", index: 0, agent: "worker" });
     await fx.recorder.flush("job-live");
 
     const page = await context.newPage();
@@ -125,7 +127,7 @@ describe.skipIf(!haveChromium)("transcript pages in Chromium", () => {
     fx.recorder.append("job-live", { type: "turn_end", agent: "worker", turn: 1, stopReason: "end_turn" });
     await page.getByText("Found one TODO.").waitFor();
 
-    fx.recorder.append("job-live", { type: "step_end", index: 1, agent: "worker", stopReason: "done" });
+    fx.recorder.append("job-live", { type: "step_end", index: 0, agent: "worker", stopReason: "done" });
     await fx.recorder.end("job-live", { kind: "done" }, "✅ Done · 5s · 0 tokens · $0.0000");
     fx.jobs.jobs.set("job-live", { ...job, state: "succeeded", finishedAt: Date.now(), outcome: "✅ Done · 5s" });
     await page.locator('body[data-ended="true"]').waitFor();
@@ -145,6 +147,51 @@ describe.skipIf(!haveChromium)("transcript pages in Chromium", () => {
     await page.goto(`${fx.url}/jobs`);
     expect(await page.locator('[data-job="job-secret"]').count()).toBe(0);
     expect(await page.locator('[data-job="job-done"]').count()).toBe(1);
+    await page.close();
+  });
+
+  it("opens a scratch file from the transcript as plain text: its HTML shows as text and never runs", async () => {
+    fx.jobs.add("job-notes", "acme/open", "succeeded");
+    const local = path.join(fx.dataDir, "jobs", "job-notes", "artifacts", "local");
+    await mkdir(local, { recursive: true });
+    await writeFile(path.join(local, "<img src=x onerror=document.title=1>.md"), `<script>document.title="ran"</script><h1 id="x">notes</h1>`);
+    fx.recorder.append("job-notes", { type: "step_start", index: 0, agent: "scout" });
+    fx.recorder.append("job-notes", { type: "tool_start", agent: "scout", id: "t1", name: "scratch_write", args: "scratch_write local://<img src=x onerror=document.title=1>.md" });
+    fx.recorder.append("job-notes", { type: "tool_end", agent: "scout", id: "t1", name: "scratch_write", ok: true, ms: 1, output: "Created" });
+    await fx.recorder.end("job-notes", { kind: "done" }, "✅ Done");
+    const page = await context.newPage();
+    await page.goto(`${fx.url}/jobs/job-notes`);
+    expect(await page.textContent("#scratch")).toContain("local://<img src=x onerror=document.title=1>.md");
+    expect(await page.locator("img").count()).toBe(0);
+    await page.locator('[data-tool="scratch_write"] a.scratch').click();
+    await page.waitForURL(/\/jobs\/job-notes\/artifacts\/local\//);
+    expect(await page.textContent("body")).toContain(`<script>document.title="ran"</script><h1 id="x">notes</h1>`);
+    expect(await page.locator("h1#x").count()).toBe(0);
+    expect(await page.title()).not.toMatch(/^(ran|1)$/);
+    await page.close();
+  });
+
+  it("shows a parallel step's agents each under its own heading, their entries not interleaved", async () => {
+    fx.jobs.add("job-wide", "acme/open", "succeeded");
+    const r = fx.recorder;
+    r.append("job-wide", { type: "step_start", index: 0, agent: "scout + scout", items: [{ agent: "scout", task: "Look at the code." }, { agent: "scout", task: "Look at the tests." }] });
+    for (const round of [1, 2]) {
+      for (const item of [1, 2]) {
+        r.append("job-wide", { type: "tool_start", agent: "scout", item, id: `t${item}${round}`, name: "grep", args: `grep lane${item}-${round}` });
+        r.append("job-wide", { type: "tool_end", agent: "scout", item, id: `t${item}${round}`, name: "grep", ok: true, ms: 1, output: "hit" });
+      }
+    }
+    r.append("job-wide", { type: "step_end", index: 0, agent: "scout + scout", stopReason: "done", output: "joined" });
+    await r.end("job-wide", { kind: "done" }, "✅ Done");
+    const page = await context.newPage();
+    await page.goto(`${fx.url}/jobs/job-wide`);
+    const lanes = page.locator(".step .lane");
+    expect(await lanes.count()).toBe(2);
+    expect(await lanes.nth(0).locator("h3").textContent()).toContain("Look at the code.");
+    expect(await lanes.nth(0).locator("[data-tool=grep] code").allTextContents()).toEqual(["grep lane1-1", "grep lane1-2"]);
+    expect(await lanes.nth(1).locator("[data-tool=grep] code").allTextContents()).toEqual(["grep lane2-1", "grep lane2-2"]);
+    await page.setViewportSize({ width: 375, height: 740 });
+    expect(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")).toBe(true);
     await page.close();
   });
 });

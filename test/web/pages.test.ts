@@ -137,7 +137,7 @@ describe("transcript pages over HTTP", () => {
   it("streams a running job's new entries as server-sent events until it ends", async () => {
     fx = await startWebFixture();
     fx.jobs.add("job-live", "acme/open", "running");
-    fx.recorder.append("job-live", { type: "step_start", index: 1, agent: "scout" });
+    fx.recorder.append("job-live", { type: "step_start", index: 0, agent: "scout" });
     await fx.recorder.flush("job-live");
     const { cookie } = await signIn(fx);
     const res = await fetch(`${fx.url}/jobs/job-live/events?after=1`, { headers: { cookie } });
