@@ -1,30 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { parseCliArgs, type RunArgs } from "../../src/cli/args.js";
-import { runCommand } from "../../src/cli/run.js";
-import { startFakeAnthropic, type FakeReply, type FakeServer } from "../helpers/fake-anthropic.js";
-import { makeRepo, tempDir } from "../helpers/git-repo.js";
+import { describe, expect, it } from "vitest";
+import { makeRepo } from "../helpers/git-repo.js";
+import { inProcessRun } from "./run-in-process.js";
 
 const PLAN = "## Goal\nLog.\n\n## Plan\n1. Add logging to a.ts and b.ts\n";
 const toolUse = (name: string, input: unknown) => ({ type: "tool_use" as const, name, input });
 const NO_CONSOLE = "---\nname: no-console\ntrigger: 'console\\.log'\nagents: [worker]\n---\nUse the logger from src/log.ts, never console.log.\n";
 
-let fake: FakeServer | undefined;
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
-
-async function run(repo: string, argv: string[], script: FakeReply[]) {
-  fake = await startFakeAnthropic(script);
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCommand(parseCliArgs(["run", "--repo", repo, ...argv]) as RunArgs, {
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    env: { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, CREWBOT_DATA_DIR: await tempDir("crewbot-data-") },
-  });
-  return { code, stdout: out.join(""), stderr: err.join("\n"), requests: fake.requests };
-}
+const run = inProcessRun();
 
 describe("crewbot run with the local repository's stream rules", () => {
   it("stops the worker's write of console.log: the file is not written with it, the rule goes to the model, and a second match goes through", async () => {

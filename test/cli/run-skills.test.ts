@@ -4,34 +4,16 @@
  */
 import { mkdir, realpath, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { parseCliArgs, type RunArgs } from "../../src/cli/args.js";
-import { runCommand } from "../../src/cli/run.js";
-import { startFakeAnthropic, type FakeReply, type FakeServer } from "../helpers/fake-anthropic.js";
+import { describe, expect, it } from "vitest";
 import { makeRepo, tempDir } from "../helpers/git-repo.js";
+import { inProcessRun } from "./run-in-process.js";
 
 const PLAN = "## Goal\nShip.\n\n## Plan\n1. Follow the deploy checklist\n";
 const toolUse = (name: string, input: unknown) => ({ type: "tool_use" as const, name, input });
 const DEPLOY = "---\nname: deploy\ndescription: How we deploy the service.\n---\nDEPLOY-BODY: run make release, then tag.\n";
 const TESTING = "---\nname: testing\ndescription: How the tests are organised.\n---\nTESTING-BODY: vitest, one file per module.\n";
 
-let fake: FakeServer | undefined;
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
-
-async function run(repo: string, argv: string[], script: FakeReply[]) {
-  fake = await startFakeAnthropic(script);
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCommand(parseCliArgs(["run", "--repo", repo, ...argv]) as RunArgs, {
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    env: { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, CREWBOT_DATA_DIR: await tempDir("crewbot-data-") },
-  });
-  return { code, stdout: out.join(""), stderr: err.join("\n"), requests: fake.requests };
-}
+const run = inProcessRun();
 
 const userText = (body: Record<string, any>) => (body.messages[0].content as Array<{ text?: string }>).map((b) => b.text ?? "").join("");
 const toolNames = (body: Record<string, any>) => body.tools.map((t: { name: string }) => t.name) as string[];

@@ -173,3 +173,15 @@ export async function startWebFixture(options: { readable?: string[]; publicUrl?
     },
   };
 }
+
+/** A request that does not follow redirects (the sign-in flow is a chain of 302s). */
+export const get = (url: string, cookie?: string) => fetch(url, { redirect: "manual", headers: cookie ? { cookie } : {} });
+export const cookiesOf = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";")[0]!);
+
+/** Signs in through the stand-in's OAuth flow; the session cookie. */
+export async function signIn(f: Pick<WebFixture, "url">): Promise<string> {
+  const login = await get(`${f.url}/auth/login?next=%2Fjobs`);
+  const authorize = await get(login.headers.get("location")!);
+  const callback = await get(authorize.headers.get("location")!, cookiesOf(login).join("; "));
+  return cookiesOf(callback).filter((c) => c.startsWith("crewbot_session=")).join("; ");
+}

@@ -1,16 +1,13 @@
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { OPERATOR_SECRET, startWebFixture, USER_TOKEN, type WebFixture } from "./fixture.js";
+import { cookiesOf, get, OPERATOR_SECRET, startWebFixture, USER_TOKEN, type WebFixture } from "./fixture.js";
 
 let fx: WebFixture | undefined;
 afterEach(async () => {
   await fx?.close();
   fx = undefined;
 });
-
-const get = (url: string, cookie?: string) => fetch(url, { redirect: "manual", headers: cookie ? { cookie } : {} });
-const cookiesOf = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";")[0]!);
 
 /** The whole web flow by hand: page → login → (stand-in) authorize → callback → page. */
 async function signIn(f: WebFixture, next = "/jobs"): Promise<{ cookie: string; landed: string }> {

@@ -11,23 +11,13 @@ import { runChain } from "../../src/chain/run-chain.js";
 import type { StoredEntry } from "../../src/transcripts/types.js";
 import { Timeline, type JobHead } from "../../src/web/timeline.js";
 import { tempDir } from "../helpers/git-repo.js";
-import { startWebFixture, type WebFixture } from "./fixture.js";
+import { signIn, startWebFixture, get, type WebFixture } from "./fixture.js";
 
 let fx: WebFixture | undefined;
 afterEach(async () => {
   await fx?.close();
   fx = undefined;
 });
-
-const get = (url: string, cookie?: string) => fetch(url, { redirect: "manual", headers: cookie ? { cookie } : {} });
-const cookiesOf = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";")[0]!);
-
-async function signIn(f: WebFixture): Promise<string> {
-  const login = await get(`${f.url}/auth/login?next=%2Fjobs`);
-  const authorize = await get(login.headers.get("location")!);
-  const callback = await get(authorize.headers.get("location")!, cookiesOf(login).join("; "));
-  return cookiesOf(callback).filter((c) => c.startsWith("crewbot_session=")).join("; ");
-}
 
 const CHAIN = `1. parallel:
    - scout: Look at the API.

@@ -7,23 +7,13 @@ import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { scratchPathInArgs } from "../../src/web/artifacts.js";
-import { OPERATOR_SECRET, startWebFixture, type WebFixture } from "./fixture.js";
+import { get, OPERATOR_SECRET, signIn, startWebFixture, type WebFixture } from "./fixture.js";
 
 let fx: WebFixture | undefined;
 afterEach(async () => {
   await fx?.close();
   fx = undefined;
 });
-
-const get = (url: string, cookie?: string) => fetch(url, { redirect: "manual", headers: cookie ? { cookie } : {} });
-const cookiesOf = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";")[0]!);
-
-async function signIn(f: WebFixture): Promise<string> {
-  const login = await get(`${f.url}/auth/login?next=%2Fjobs`);
-  const authorize = await get(login.headers.get("location")!);
-  const callback = await get(authorize.headers.get("location")!, cookiesOf(login).join("; "));
-  return cookiesOf(callback).filter((c) => c.startsWith("crewbot_session=")).join("; ");
-}
 
 /** A request whose path goes out exactly as written: fetch's URL parser would fold `..` and `%2e%2e` first. */
 function rawGet(base: string, rawPath: string, cookie: string): Promise<{ status: number; body: string }> {
