@@ -21,6 +21,7 @@ import { SqliteReviewStore } from "../queue/sqlite-review-store.js";
 import { finaliseCheckRun } from "../report/check-run.js";
 import type { InstallationOctokit } from "../github/types.js";
 import { runFeedbackJob } from "../jobs/feedback-job.js";
+import { runFixFindingsJob } from "../jobs/fix-findings-job.js";
 import { runCiFixJob } from "../jobs/ci-fix-job.js";
 import { SqliteCiFixRounds } from "../queue/sqlite-ci-fix-rounds.js";
 import { runImplementJob } from "../jobs/implement-job.js";
@@ -135,6 +136,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
 
   const handler = measured(metrics, log, operatorSecrets, async (job, ctx) => {
     if (job.kind === "plan") return runPlanJob(job, ctx, services);
+    if (job.kind === "implement" && job.fixFindings) return runFixFindingsJob(job, ctx, services);
     if (job.kind === "implement") return job.target.isPullRequest ? runFeedbackJob(job, ctx, services) : runImplementJob(job, ctx, services);
     if (job.kind === "ci-fix") return runCiFixJob(job, ctx, services);
     return runReviewJob(job, ctx, services);
