@@ -74,7 +74,11 @@ export async function planWithMirror(mirror: string, read: ThreadsRead, head: st
 
 /** The commits whose files a partial mirror needs for `planWithMirror`. */
 export function threadCommits(read: ThreadsRead | undefined): string[] {
-  return [...new Set((read?.threads ?? []).flatMap((t) => (t.isResolved ? [] : [threadLines(t)?.commit ?? []].flat())))];
+  const commits = (read?.threads ?? []).flatMap((t) => {
+    const commit = t.isResolved ? undefined : threadLines(t)?.commit;
+    return commit ? [commit] : [];
+  });
+  return [...new Set(commits)];
 }
 
 /** Resolves the planned threads one write at a time; a refusal is logged and the rest go on. */
@@ -87,6 +91,6 @@ export async function resolveThreads(job: JobRecord, writer: GitHubWriter, plan:
       services.log.warn(`job ${job.id}: review thread ${thread.id} (${thread.path}) could not be resolved: ${(error as Error).message}`);
     }
   }
-  if (resolved > 0) services.log.info?.(`job ${job.id}: resolved ${resolved} review thread${resolved === 1 ? "" : "s"} whose lines the new commits changed`);
+  if (resolved > 0) services.log.info(`job ${job.id}: resolved ${resolved} review thread${resolved === 1 ? "" : "s"} whose lines the new commits changed`);
   return { ...plan, resolved };
 }

@@ -16,7 +16,7 @@ useNock();
 const UTIL = "export const a = 1;\nexport const b = 2;\n";
 
 /** One `/review …` comment on PR #1 and GitHub's side of its job; returns what the job posted. */
-async function reviewCommand(stack: Stack, body: string, n: number, o: { head: string; expectReview: boolean; first?: boolean; gh: GitHubGraphql }) {
+async function reviewCommand(stack: Stack, body: string, n: number, o: { head: string; expectReview: boolean; first?: boolean; gh: GitHubGraphql; graphql?: number }) {
   const payload = issueCommentCreated(body, { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
   payload.issue.pull_request = { url: `${API}${REPO_PATH}/pulls/1` };
   payload.comment.id = 9000 + n;
@@ -31,7 +31,7 @@ async function reviewCommand(stack: Stack, body: string, n: number, o: { head: s
     .get(`${REPO_PATH}/pulls/1`)
     .reply(200, { head: { sha: o.head, repo: { full_name: "Codertocat/Hello-World" } }, base: { ref: "main" } });
   // After the first review, crewbot's threads are read (GraphQL) before the checkout.
-  if (!o.first) o.gh.intercept(1);
+  if (!o.first) o.gh.intercept(o.graphql ?? 1);
   if (o.expectReview) {
     scope
       .post(`${REPO_PATH}/pulls/1/reviews`, (b) => (reviews.push(b), o.gh.addReview(b), githubReviewProblems(diff, b).length === 0))
@@ -93,5 +93,24 @@ describe("/review, then /review again, then /review full", () => {
     expect(stack.fake.requests).toHaveLength(1);
     expect(again.final).toContain(`- Nothing to review: commit ${head.slice(0, 7)} was reviewed already.`);
     expect(again.final).toContain("- Write `/review full` to review the whole pull request again.");
+  });
+  it("/review after a fixing push resolves the thread of the fixed line and says so", async () => {
+    const stack = await startStack(
+      [
+        { text: "## Warnings\n- greet.js:10 - `line10` became a string.\n## Summary\nOne." },
+        { text: "## Summary\nFixed." },
+      ],
+      { files: { "greet.js": GREET, "util.js": UTIL } },
+    );
+    const gh = new GitHubGraphql();
+    gitSync(stack.remoteDir, "branch", "feature");
+    const first = await push(stack, { "greet.js": GREET.replace("const line10 = 10;", 'const line10 = "10";'), "util.js": UTIL.replace("2;", "3;") }, "first");
+    await reviewCommand(stack, "/review", 1, { head: first, expectReview: true, first: true, gh });
+    const [thread] = gh.threads;
+
+    const fixed = await push(stack, { "greet.js": GREET.replace("const line10 = 10;", "const line10 = Number(\"10\");") }, "fix");
+    const two = await reviewCommand(stack, "/review", 2, { head: fixed, expectReview: false, gh, graphql: 2 });
+    expect(gh.resolvedByMutation).toEqual([thread!.id]);
+    expect(two.final).toContain("- Resolved 1 review thread whose lines the new commits changed.");
   });
 });
