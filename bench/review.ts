@@ -4,7 +4,8 @@
  * (sources, tests, a large lockfile, a dist bundle, a vendored file, a binary, a deleted file),
  * reviewed by the real app against an instant fake model that reports 30 findings on real lines
  * (4 outside the diff, 26 inside — one more than a review's inline cap).
- * Figures: webhook → completed check run, GitHub writes, inline comments, files reviewed vs not.
+ * Figures: webhook → completed check run, GitHub writes, inline comments, committable suggestions,
+ * files reviewed vs not; then a push that reverts five flagged lines: threads resolved, and its writes.
  * GitHub is nock answering at once; the review is checked by the same stand-in of GitHub's 422
  * rules the tests use, so a review GitHub would refuse shows up here as a refusal.
  */
@@ -16,6 +17,7 @@ import nock from "nock";
 import { pullRequestEvent, REPO_NAME, REPO_OWNER } from "../test/fixtures/payloads.js";
 import { startFakeAnthropic } from "../test/helpers/fake-anthropic.js";
 import { startGitHttpServer } from "../test/helpers/git-http-server.js";
+import { GitHubGraphql } from "../test/helpers/github-graphql.js";
 import { githubReviewProblems } from "../test/helpers/github-review-check.js";
 import { gitSync, makeRepo, tempDir } from "../test/helpers/git-repo.js";
 import { API, boot, mockGitHub, REPO, TOKEN } from "./app.js";
@@ -103,7 +105,9 @@ export function reviewerOutput(): string {
   const suggestions: string[] = [];
   // 10 modified sources, two changed lines each: 20 in the diff.
   for (let m = 0; m < 10; m++) {
-    critical.push(`- src/mod${pad(m)}.ts:${CHANGED_FROM + 2} - \`m${m}_v${CHANGED_FROM + 2}\` now multiplies; callers still expect an offset.`);
+    // Each with its fix as a committable suggestion: the line as it was.
+    const fix = modLine(m, false)(CHANGED_FROM + 2);
+    critical.push(`- src/mod${pad(m)}.ts:${CHANGED_FROM + 2} - \`m${m}_v${CHANGED_FROM + 2}\` now multiplies; callers still expect an offset.\n  \`\`\`suggestion\n  ${fix}\n  \`\`\``);
     warnings.push(`- src/mod${pad(m)}.ts:${CHANGED_FROM + 8} - \`y\` defaults to a magic number; name it.`);
   }
   // New files and tests: 6 more in the diff, one a range inside one hunk.
@@ -132,6 +136,8 @@ export function reviewerOutput(): string {
 
 interface Recorded {
   writes: number;
+  /** `resolveReviewThread` mutations (writes too); reads of the threads are not writes. */
+  resolves: number;
   /** Reactions and issue comments (an automatic review should make none). */
   comments: { count: number };
   checks: Array<{ method: string; at: number; body: any }>;
@@ -141,7 +147,20 @@ interface Recorded {
 const json = (raw: unknown): any => (typeof raw === "string" ? JSON.parse(raw) : raw);
 
 /** GitHub for one automatic review: the app's usual stand-ins, check runs, and PR reviews held to GitHub's rules. */
-function mockReviewGitHub(diff: string, rec: Recorded): void {
+function mockReviewGitHub(diff: string, rec: Recorded, threads: GitHubGraphql): void {
+  // No debounce, so the review of the fixing push runs at once (registered first: nock takes the first match).
+  nock(API).persist().get(`${REPO}/contents/.github%2Fcrewbot.yml`).reply(200, "review:\n  debounceSeconds: 0\n", { "content-type": "text/plain; charset=utf-8" });
+  // Review threads over GraphQL, answered by the schema-checked stand-in; a mutation is a write.
+  nock(API)
+    .persist()
+    .post("/graphql")
+    .reply(async (_uri, raw) => {
+      const body = json(raw) as { query: string; variables?: Record<string, unknown> };
+      if (/^\s*mutation\b/.test(body.query)) ((rec.writes += 1), (rec.resolves += 1));
+      return [200, await threads.execute(body)];
+    });
+  // A pull request's conversation also holds its review comments and reviews (none here).
+  nock(API).persist().get(`${REPO}/pulls/1/comments`).query(true).reply(200, []).get(`${REPO}/pulls/1/reviews`).query(true).reply(200, []);
   // Token, permission, conversation, no config (repo and org); its reactions and comments count as writes too.
   mockGitHub([], rec.comments);
   const checkId = 9001;
@@ -159,6 +178,7 @@ function mockReviewGitHub(diff: string, rec: Recorded): void {
       const status = problems.length > 0 ? 422 : 200;
       rec.reviews.push({ at: performance.now(), body, status, problems });
       if (status === 422) return [422, { message: "Unprocessable Entity", errors: problems }];
+      threads.addReview(body);
       return [200, { id: 700 + rec.reviews.length, html_url: `https://github.com/${REPO_OWNER}/${REPO_NAME}/pull/1#pullrequestreview-${700 + rec.reviews.length}` }];
     })
     // Anything else the app writes is counted too, and answered, so the job goes on.
@@ -166,6 +186,36 @@ function mockReviewGitHub(diff: string, rec: Recorded): void {
     .reply(201, (uri) => ((rec.writes += 1), rec.checks.push({ method: `POST ${uri}`, at: performance.now(), body: null }), {}))
     .patch(/.*/)
     .reply(200, (uri) => ((rec.writes += 1), rec.checks.push({ method: `PATCH ${uri}`, at: performance.now(), body: null }), {}));
+}
+
+/** Modules whose flagged line (CHANGED_FROM + 2, the critical finding's) the fixing push reverts. */
+const FIXED = 5;
+
+/** Reverts the flagged line of FIXED modules on `feature`, moves the PR's head, delivers the synchronize; returns the job's end. */
+async function fixingPush(repo: ReviewRepo, cloneUrl: string, post: (payload: unknown, event: string) => Promise<number>, queue: JobQueueLike, firstJob: string): Promise<string> {
+  const dir = repo.dir;
+  gitSync(dir, "checkout", "-q", "feature");
+  for (let m = 0; m < FIXED; m++) {
+    const file = lines(60, (i) => (i === CHANGED_FROM + 2 ? modLine(m, false)(i) : modLine(m, true)(i)));
+    await writeFile(path.join(dir, `src/mod${pad(m)}.ts`), file);
+  }
+  gitSync(dir, "commit", "-q", "-am", "Fix the flagged lines");
+  const sha = gitSync(dir, "rev-parse", "HEAD").trim();
+  gitSync(dir, "update-ref", "refs/pull/1/head", sha);
+  gitSync(dir, "checkout", "-q", "main");
+  const t0 = performance.now();
+  const status = await post(pullRequestEvent("synchronize", { headSha: sha, cloneUrl }), "pull_request");
+  if (status !== 200) throw new Error(`synchronize webhook answered ${status}`);
+  for (;;) {
+    const job = (await queue.listRecent()).find((j) => j.id !== firstJob);
+    if (job && ["succeeded", "failed", "cancelled"].includes(job.state)) return `${job.state}: ${job.outcome ?? ""} (${(performance.now() - t0).toFixed(0)} ms)`;
+    if (performance.now() - t0 > 120_000) throw new Error("the review of the fixing push did not end within 120 s");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+interface JobQueueLike {
+  listRecent(): Promise<Array<{ id: string; state: string; outcome?: string }>>;
 }
 
 /** "Reviewed X of Y changed files", and the "### Not reviewed" section's count and reasons. */
@@ -190,10 +240,11 @@ export async function reviewBench(): Promise<string> {
   const repo = await makeReviewRepo(`${root}/${REPO_OWNER}/${REPO_NAME}.git`);
   const asked: number[] = [];
   const answer = reviewerOutput();
-  // Instant, once: a second request (a reviewer turn nobody scripted) gets the fake's loud 400.
-  const fake = await startFakeAnthropic((_request, index) => (asked.push(performance.now()), index === 0 ? { text: answer } : undefined));
-  const rec: Recorded = { writes: 0, comments: { count: 0 }, checks: [], reviews: [] };
-  mockReviewGitHub(repo.diff, rec);
+  // Instant: the review, then (if the fixing push leaves anything to review) a clean one; any further request gets the fake's loud 400.
+  const fake = await startFakeAnthropic((_request, index) => (asked.push(performance.now()), index === 0 ? { text: answer } : index === 1 ? { text: "## Summary\nThe fixes look right." } : undefined));
+  const rec: Recorded = { writes: 0, resolves: 0, comments: { count: 0 }, checks: [], reviews: [] };
+  const threads = new GitHubGraphql();
+  mockReviewGitHub(repo.diff, rec, threads);
   const { started, post } = await boot(true, fake.url);
   const queue = started.crewbot!.queue;
   try {
@@ -216,6 +267,10 @@ export async function reviewBench(): Promise<string> {
     const total = performance.now() - t0;
     const end = (await queue.get(job.id))!;
     await started.crewbot!.background.idle();
+    const firstWrites = { all: rec.writes + rec.comments.count, checks: rec.checks.length, reviews: rec.reviews.length };
+    const annotations = rec.checks.reduce((n, c) => n + (c.body?.output?.annotations?.length ?? 0), 0);
+    const fixing = await fixingPush(repo, git.cloneUrl(REPO_OWNER, REPO_NAME), post, queue, job.id);
+    await started.crewbot!.background.idle();
 
     const started_ = rec.checks.find((c) => c.method === "POST" && c.body?.status === "in_progress");
     const completed = rec.checks.find((c) => c.method === "PATCH" && c.body?.status === "completed") ?? rec.checks.find((c) => c.body?.status === "completed");
@@ -228,12 +283,14 @@ export async function reviewBench(): Promise<string> {
     const context = JSON.stringify(fake.requests[0]?.body.messages ?? []);
     const leaked = ["node_modules/pkg-", "vendored */", "var b1=function", "to be removed"].filter((s) => context.includes(s));
     const seconds = total / 1000;
-    const writes = rec.writes + rec.comments.count;
+    // The first review's figures; the fixing push's come after.
+    const writes = firstWrites.all;
+    const firstChecks = rec.checks.slice(0, firstWrites.checks);
     const parts = [
       `automatic review of a ${repo.files}-file, ${repo.changedLines}-line PR (pull_request.opened), instant fake model, ${fake.requests.length} model request${fake.requests.length === 1 ? "" : "s"} (${(JSON.stringify(fake.requests[0]?.body ?? {}).length / 1024).toFixed(0)} KB): ` +
         `webhook → check run started ${started_ ? `${(started_.at - t0).toFixed(0)} ms` : "never"}, model asked ${asked.length > 0 ? `${(asked[0]! - t0).toFixed(0)} ms` : "never"}, review posted ${sent ? `${(sent.at - t0).toFixed(0)} ms` : "never"}, ` +
         `completed check run ${completed ? `${(completed.at - t0).toFixed(0)} ms` : "never"} (job ${total.toFixed(0)} ms; the writer spaces writes 1 s apart)`,
-      `${writes} GitHub writes (${rec.checks.filter((c) => c.method === "POST").length} check-run POST, ${rec.checks.filter((c) => c.method === "PATCH").length} PATCH, ${rec.reviews.length} review POST` +
+      `${writes} GitHub writes (${firstChecks.filter((c) => c.method === "POST").length} check-run POST, ${firstChecks.filter((c) => c.method === "PATCH").length} PATCH, ${firstWrites.reviews} review POST` +
         `${rec.comments.count > 0 ? `, ${rec.comments.count} comments/reactions` : ""}${rec.checks.some((c) => c.method.includes(" ")) ? `, other: ${rec.checks.filter((c) => c.method.includes(" ")).map((c) => c.method).join(", ")}` : ""}), ` +
         `${(writes / seconds).toFixed(2)} per s`,
       `30 findings → ${sent?.body?.comments?.length ?? 0} inline comments + ${parsed.inBody} in the review body` + (refused.length > 0 ? ` (${refused.length} review${refused.length === 1 ? "" : "s"} refused with 422: ${refused[0]!.problems.slice(0, 2).join("; ")})` : ""),
@@ -241,6 +298,13 @@ export async function reviewBench(): Promise<string> {
         (fromCheck && (Number(fromCheck[1]) !== parsed.reviewed || Number(fromCheck[2]) !== parsed.total) ? ` — the check run says ${fromCheck[1]} of ${fromCheck[2]}` : ""),
       `check run ${completed?.body?.conclusion ?? "not completed"} "${completed?.body?.output?.title ?? ""}"`,
     ];
+    const suggestions = (sent?.body?.comments ?? []).filter((c: { body: string }) => c.body.includes("```suggestion")).length;
+    const later = rec.checks.slice(firstWrites.checks);
+    parts.push(
+      `${suggestions} committable suggestions posted; ${firstWrites.reviews} review POST and ${firstChecks.filter((c) => c.method === "PATCH").length} check-run update for ${annotations} annotations (at most 50 each)`,
+      `fixing push (${FIXED} flagged lines reverted) → ${rec.resolves} threads resolved (${threads.threads.filter((t) => t.isResolved).length} of ${threads.threads.length} resolved on GitHub), ` +
+        `${rec.writes + rec.comments.count - firstWrites.all} GitHub writes (${rec.resolves} resolveReviewThread, ${later.length} check-run requests, ${rec.reviews.length - firstWrites.reviews} review POST), ${threads.requests.length - rec.resolves} GraphQL reads — ${fixing}`,
+    );
     if (leaked.length > 0) parts.push(`files not to review in the reviewer's diff: ${leaked.join(", ")}`);
     return `${parts.join("; ")} — ${end.state}: ${end.outcome ?? ""}`;
   } finally {

@@ -4,6 +4,7 @@ import { onCommentEdited } from "./triggers/on-comment-edited.js";
 import { onLabeled } from "./triggers/on-label.js";
 import { onPullRequest } from "./triggers/on-pull-request.js";
 import { onCheckSuite } from "./triggers/on-check-suite.js";
+import { onCheckRunAction } from "./triggers/on-check-run.js";
 import { onThreadReply } from "./triggers/thread-reply.js";
 import type { InstallationPayload } from "./installations/events.js";
 import type { TriggerDeps } from "./triggers/deps.js";
@@ -25,5 +26,6 @@ export function crewbotApp(deps: TriggerDeps): ApplicationFunction {
       (context) => onPullRequest(context, deps),
     );
     app.on("check_suite.completed", (context) => onCheckSuite(context, deps));
+    app.on("check_run.requested_action", (context) => onCheckRunAction(context, deps));
   };
 }

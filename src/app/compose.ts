@@ -108,6 +108,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
     publicUrl,
     permissions,
     botIdentity: botIdentityResolver(env, appSlug),
+    appSlug,
     noreplyDomain: noreplyDomain(env),
     reviews: stores.reviews,
     ciFixRounds: stores.ciFixRounds,

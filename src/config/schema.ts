@@ -70,6 +70,8 @@ export const ConfigSchema = z.strictObject({
         suggestions: flag(true),
         /** The `crewbot/review` check run fails when a finding this severe or worse is open. */
         failOn: z.enum(["never", "critical", "warning"], expect("never, critical or warning")).default("never"),
+        /** The check run's "Fix these findings" button (same-repository pull requests with open findings). */
+        fixAction: flag(true),
       },
       expect("a map of review settings"),
     )

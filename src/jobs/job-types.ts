@@ -13,6 +13,8 @@ export type JobType =
   | "implement-approved-plan"
   /** `/implement <feedback>` on a pull request: the worker on the PR's own branch. */
   | "implement-pr-feedback"
+  /** A writer's click on "Fix these findings": the worker on the PR's branch, the open findings its task. */
+  | "implement-fix-findings"
   /** `/review` or an automatic review of a push. */
   | "review"
   /** A writer's reply in one of crewbot's review threads: the reviewer answers there, read-only. */
@@ -20,11 +22,12 @@ export type JobType =
   /** A failed check suite on crewbot's pull request: the worker fixes it on that branch. */
   | "ci-fix";
 
-export function jobTypeOf(job: Pick<JobRecord, "kind" | "target" | "approvedPlan" | "review">): JobType {
+export function jobTypeOf(job: Pick<JobRecord, "kind" | "target" | "approvedPlan" | "review" | "fixFindings">): JobType {
   switch (job.kind) {
     case "plan":
       return "plan";
     case "implement":
+      if (job.fixFindings) return "implement-fix-findings";
       if (job.target.isPullRequest) return "implement-pr-feedback";
       return job.approvedPlan ? "implement-approved-plan" : "implement-issue";
     case "review":

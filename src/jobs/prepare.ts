@@ -69,7 +69,8 @@ export interface Prepared extends Definitions {
 export function assertCommandOn(job: JobRecord, config: CrewbotConfig): void {
   // An automatic review is not a command: `review.auto` decides it (see review/skip.ts); nor is a
   // ci-fix, which `implement.ciFix.rounds` decides.
-  if (job.kind === "ci-fix" || config.commands[job.kind] || job.review?.automatic) return;
+  // "Fix these findings" neither: `review.fixAction` decides it.
+  if (job.kind === "ci-fix" || job.fixFindings || config.commands[job.kind] || job.review?.automatic) return;
   throw new Error(`/${job.kind} is turned off for this repository (commands.${job.kind}: false in ${CONFIG_PATH})`);
 }
 

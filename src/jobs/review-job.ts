@@ -12,7 +12,7 @@ import { ConfigError } from "../config/validate.js";
 import type { InstallationOctokit } from "../github/types.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
-import { CheckRun } from "../review/check-run.js";
+import { CheckRun, FIX_ACTION } from "../review/check-run.js";
 import { headline, transcriptUrl } from "../report/render.js";
 import { renderReviewCheck, renderSkippedCheck, reviewLines, countsLine, type ReviewReport } from "../review/render-review.js";
 import type { Terminal } from "../report/types.js";
@@ -134,7 +134,9 @@ async function runAutomaticReview(job: JobRecord, ctx: JobContext, services: Job
     const done = report(outcome, terminal, head, Date.now() - started, transcriptLink, config);
     const { conclusion, output, annotations } = renderReviewCheck(done);
     await transcript.end(terminal, outcomeLine(done));
-    await check.complete(conclusion, output, annotations);
+    // The button only where a click can push (not a fork's branch) and there is an open thread to fix.
+    const fixable = config.review.fixAction && !head.fork && terminal.kind === "done" && (outcome.threads?.open ?? outcome.inline) > 0;
+    await check.complete(conclusion, output, annotations, fixable ? [FIX_ACTION] : []);
     return { state: endState(terminal), outcome: outcomeLine(done) };
   } catch (error) {
     const { terminal } = failure(error, ctx.signal);

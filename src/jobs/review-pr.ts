@@ -14,17 +14,19 @@ import type { JobRecord } from "../queue/types.js";
 import type { GitHubWriter } from "../report/github-writer.js";
 import { safeBlock } from "../report/markdown.js";
 import type { ReviewFacts } from "../review/render-review.js";
-import { buildReview, type BuiltReview, type SeverityCounts } from "../review/build-review.js";
+import { buildReview, diffLineText, type BuiltReview, type SeverityCounts } from "../review/build-review.js";
 import { parseDiff, positionKey, type DiffFile } from "../review/diff-lines.js";
 import { postedFingerprints } from "../review/fingerprint.js";
 import { withinPullRequest, type IncrementalDiff } from "../review/incremental-diff.js";
 import { reviewContext } from "../review/review-context.js";
 import { selectFiles } from "../review/select-files.js";
+import { withoutClosedFindings, type ThreadPlan } from "../review/review-threads.js";
 import { diffBetween, isAncestor, mergeBase } from "../workspace/diff.js";
 import type { JobDirs } from "./job-dirs.js";
 import type { JobReport } from "./job-report.js";
 import { chainFailure, jobTask, type Ending } from "./outcome.js";
 import { prepareJob, runJobChain } from "./prepare.js";
+import { planWithMirror, readThreads, resolveThreads, threadCommits } from "./review-threads.js";
 import type { JobServices } from "./services.js";
 
 export interface PullRequestHead {
@@ -85,13 +87,17 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   const key = repoKey(owner, repo);
   const state = await services.reviews.get(key, number);
   let diffs: Diffs | undefined;
+  // Only a PR crewbot reviewed before has threads of its own to resolve or keep closed.
+  const threads = state ? await readThreads(job, run.octokit, services) : undefined;
+  let threadPlan: ThreadPlan | undefined;
 
   const prepared = await prepareJob(job, { access: { octokit: run.octokit, token: run.token } }, services, run.dirs, {
     config,
     ref: head.headSha,
     // A partial mirror also needs the last reviewed head's files for the incremental diff.
-    hydrate: state ? [state.headSha] : undefined,
+    hydrate: state ? [state.headSha, ...threadCommits(threads)] : undefined,
     withMirror: async (mirror) => {
+      if (threads) threadPlan = await planWithMirror(mirror, threads, head.headSha);
       const base = await mergeBase(mirror, `refs/heads/${head.baseRef}`, head.headSha);
       const full = parseDiff(await diffBetween(mirror, base, head.headSha));
       const known = state?.fingerprints ?? [];
@@ -107,7 +113,9 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
     },
   });
   const { full, scope, since, incremental, fullBecause, known } = diffs!;
-  const base = { counts: ZERO, clean: true, inline: 0, repeated: 0, since, fullBecause, costUsd: 0, estimate: false };
+  const resolved = threadPlan ? await resolveThreads(job, run.writer, threadPlan, services) : undefined;
+  const threadFacts = (leftOut: number, posted: number) => resolved && { threads: { resolved: resolved.resolved, closedLeftOut: leftOut, open: resolved.open.length + posted } };
+  const base = { counts: ZERO, clean: true, inline: 0, repeated: 0, since, fullBecause, costUsd: 0, estimate: false, ...threadFacts(0, 0) };
   if (since !== undefined && scope.length === 0) return { ...base, nothingToReview: nothingNew(since, head.headSha, incremental) };
   const selection = selectFiles(scope, { paths: config.review.paths });
   if (selection.reviewed.length === 0) {
@@ -130,7 +138,10 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   const recent = incremental?.commentable;
   const accept = recent && ((path: string, side: "LEFT" | "RIGHT", line: number) => side === "RIGHT" && recent.has(positionKey(path, side, line)));
   // The reviewer's submit_review call when it made one, else its text.
-  const parsed = safeReview(reviewOf(result.steps.findLast((step) => step.agent === "reviewer") ?? { text: result.output }));
+  const reviewed = safeReview(reviewOf(result.steps.findLast((step) => step.agent === "reviewer") ?? { text: result.output }));
+  // A thread resolved (by a push or a person) or dismissed by a writer: its finding is never posted again.
+  const { kept, dropped } = withoutClosedFindings(reviewed.findings, resolved?.closed ?? [], diffLineText(full));
+  const parsed = { ...reviewed, findings: kept };
   const build = (maxComments?: number) => buildReview(parsed, full, selection, { alreadyPosted: new Set(known), accept, maxComments, suggestions: config.review.suggestions });
   const built = build();
   const outcome: ReviewOutcome = {
@@ -140,6 +151,7 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   let sent = built;
   if (!built.clean) ({ sent, review: outcome.review } = await postReview(run, built, () => build(0)));
   outcome.inline = sent.request.comments.length;
+  Object.assign(outcome, threadFacts(dropped, sent.request.comments.length));
   const posted = postedFingerprints([sent.request.body, ...sent.request.comments.map((c) => c.body)]);
   await services.reviews.record(key, number, head.headSha, [...posted]);
   return outcome;

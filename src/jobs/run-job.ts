@@ -1,6 +1,7 @@
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import { runCiFixJob } from "./ci-fix-job.js";
+import { runFixFindingsJob } from "./fix-findings-job.js";
 import { runImplementJob } from "./implement-job.js";
 import { jobTypeOf, type JobType } from "./job-types.js";
 import { runPlanJob } from "./plan-job.js";
@@ -17,6 +18,7 @@ const JOBS: Record<JobType, RunJob> = {
   "implement-issue": runImplementJob,
   "implement-approved-plan": runImplementJob,
   "implement-pr-feedback": runFeedbackJob,
+  "implement-fix-findings": runFixFindingsJob,
   review: runReviewJob,
   "review-thread-answer": runThreadAnswer,
   "ci-fix": runCiFixJob,

@@ -42,6 +42,8 @@ export interface JobServices {
   transcripts?: TranscriptRecorder;
   /** Author and committer of crewbot's commits (the app's bot user). */
   botIdentity(octokit: InstallationOctokit): Promise<GitIdentity>;
+  /** The app's slug (its bot is `<slug>[bot]`), when known without asking GitHub for the bot user. */
+  appSlug?: () => Promise<string>;
   log: ReportLog & { info(message: string): void };
   /** `users.noreply.github.com`, or `users.noreply.<GHE_HOST>`: the requester's co-author address. */
   noreplyDomain?: string;

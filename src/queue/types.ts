@@ -104,6 +104,13 @@ export interface CiFixRequest {
   app: string;
 }
 
+/** Where the "Fix these findings" click came from. */
+export interface FixFindingsRequest {
+  checkRunId: number;
+  /** The commit the clicked check run is on. */
+  headSha: string;
+}
+
 export interface NewJob {
   /** `X-GitHub-Delivery`: a redelivered webhook makes no second job. */
   deliveryId: string;
@@ -118,6 +125,8 @@ export interface NewJob {
   review?: ReviewRequest;
   /** What a ci-fix job fixes. */
   ciFix?: CiFixRequest;
+  /** "Fix these findings" clicked on a `crewbot/review` check run: an implement job on the PR's branch with the open findings as its task. */
+  fixFindings?: FixFindingsRequest;
   /**
    * Not claimable before this time (epoch ms); default: at once. A job waiting for its time does not
    * hold up the other jobs of its target. A stored JobRecord always has it (its createdAt when not given;

@@ -26,6 +26,8 @@ export interface GitHubResponse<T = unknown> {
 /** What the writer needs of an installation Octokit (`ProbotOctokit` fits). */
 export interface OctokitLike {
   request(route: string, params?: Record<string, unknown>): Promise<GitHubResponse<any>>;
+  /** GitHub's GraphQL endpoint (`/graphql`, `/api/graphql` on Enterprise Server), for the mutations REST lacks. */
+  graphql?: <T = unknown>(query: string, variables?: Record<string, unknown>) => Promise<T>;
 }
 
 export interface GitHubWriterOptions {
@@ -77,6 +79,8 @@ export function rateLimitWaitMs(err: unknown, now: number, attempt = 0): number 
   const data = e.response?.data as { message?: unknown } | undefined;
   const text = `${e.message ?? ""} ${typeof data?.message === "string" ? data.message : ""}`;
   const exhausted = header(e, "x-ratelimit-remaining") === "0";
+  // GraphQL answers a rate limit with 200 and an error of type RATE_LIMITED.
+  if ((e as { errors?: Array<{ type?: string }> }).errors?.some((x) => x.type === "RATE_LIMITED")) return 60_000 * 2 ** attempt;
   const limited =
     e.status === 429 ||
     (e.status === 403 && (/secondary rate limit|abuse detection/i.test(text) || exhausted || header(e, "retry-after") !== undefined));
@@ -164,13 +168,28 @@ export class GitHubWriter {
     });
   }
 
-  private async send<T>(route: string, prepared: Record<string, unknown>): Promise<GitHubResponse<T>> {
+  /**
+   * A GraphQL mutation (`resolveReviewThread`), queued, spaced, counted and retried like any write;
+   * its variables are redacted. GraphQL errors (200 with `errors`) reject with Octokit's error.
+   */
+  mutate<T = unknown>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+    const graphql = this.octokit.graphql;
+    if (!graphql) return Promise.reject(new Error("this Octokit has no GraphQL client"));
+    const cleaned = this.clean(variables) as Record<string, unknown>;
+    return this.gate.run(() => this.attempts("POST /graphql", () => graphql.call(this.octokit, query, cleaned) as Promise<T>));
+  }
+
+  private send<T>(route: string, prepared: Record<string, unknown>): Promise<GitHubResponse<T>> {
+    return this.attempts(route, () => this.octokit.request(route, prepared));
+  }
+
+  private async attempts<R>(route: string, call: () => Promise<R>): Promise<R> {
     let refreshed = false;
     for (let attempt = 0; ; ) {
       await this.gate.turn();
       this.writes += 1;
       try {
-        return await this.octokit.request(route, prepared);
+        return await call();
       } catch (err) {
         if (httpStatus(err) === 401 && this.refreshAuth) {
           if (refreshed) throw tokenRefused(route, err);

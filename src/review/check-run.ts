@@ -24,6 +24,16 @@ export interface CheckAnnotation {
   message: string;
 }
 
+/** A button on the check run (GitHub: label and identifier at most 20 characters, description 40, at most 3 actions). */
+export interface CheckAction {
+  label: string;
+  description: string;
+  identifier: string;
+}
+
+/** "Fix these findings": its click comes back as `check_run.requested_action` with this identifier. */
+export const FIX_ACTION: CheckAction = { label: "Fix these findings", description: "crewbot fixes the open review findings", identifier: "fix" };
+
 export type CheckConclusion = "success" | "neutral" | "skipped" | "cancelled" | "failure";
 
 export interface CheckRunTarget {
@@ -72,7 +82,7 @@ export class CheckRun {
    * The end state; a check run not started yet is created completed. The first 50 annotations
    * go with it, each further 50 in one more update of the same run (GitHub appends them).
    */
-  async complete(conclusion: CheckConclusion, output: CheckOutput, annotations: readonly CheckAnnotation[] = []): Promise<void> {
+  async complete(conclusion: CheckConclusion, output: CheckOutput, annotations: readonly CheckAnnotation[] = [], actions: readonly CheckAction[] = []): Promise<void> {
     const shown = { title: fit(output.title, 200), summary: fit(output.summary, CHECK_SUMMARY_LIMIT) };
     const batch = (i: number) => annotations.slice(i, i + ANNOTATIONS_PER_REQUEST);
     const first = batch(0);
@@ -81,6 +91,7 @@ export class CheckRun {
       conclusion,
       completed_at: this.now().toISOString(),
       output: { ...shown, ...(first.length > 0 ? { annotations: first } : {}) },
+      ...(actions.length > 0 ? { actions: actions.slice(0, 3) } : {}),
     };
     const { owner, repo } = this.target;
     let id = this.id;

@@ -24,6 +24,8 @@ export interface ReviewFacts {
   /** Why an incremental review fell back to a full one. */
   fullBecause?: string;
   review?: { url: string };
+  /** crewbot's threads after this review: resolved now, findings left out as resolved or dismissed before, still open. */
+  threads?: { resolved: number; closedLeftOut: number; open: number };
   usage?: Usage;
   costUsd: number;
   estimate: boolean;
@@ -68,7 +70,9 @@ export function reviewLines(r: ReviewReport): string[] {
     if (r.clean) lines.push("No findings: no review was posted.");
     else lines.push(`Findings: ${countsLine(r.counts)}; ${plural(r.inline, "inline comment")}.${r.review ? ` Review: ${r.review.url}` : ""}`);
     if (r.repeated > 0) lines.push(`${plural(r.repeated, "finding")} posted on an earlier review not repeated.`);
+    if (r.threads?.closedLeftOut) lines.push(`${plural(r.threads.closedLeftOut, "finding")} resolved or dismissed earlier not posted again.`);
   }
+  if (r.threads?.resolved) lines.push(`Resolved ${plural(r.threads.resolved, "review thread")} whose lines the new commits changed.`);
   const notReviewed = r.selection?.notReviewed ?? [];
   if (notReviewed.length > 0 && !r.nothingToReview) {
     const shown = notReviewed.slice(0, 20).map((n) => `${n.path} (${n.reason})`);

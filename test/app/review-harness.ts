@@ -7,6 +7,7 @@ import path from "node:path";
 import nock from "nock";
 import { pullRequestEvent } from "../fixtures/payloads.js";
 import { gitSync } from "../helpers/git-repo.js";
+import { GitHubGraphql } from "../helpers/github-graphql.js";
 import { githubReviewProblems } from "../helpers/github-review-check.js";
 import { API, mockInstallationToken, mockPermission, mockPullConversation, mockRepoConfig, REPO_PATH, type Stack } from "./harness.js";
 
@@ -32,12 +33,20 @@ export async function push(stack: Stack, files: Record<string, string | null>, m
 
 export interface Traffic {
   reviews: any[];
+  /** GitHub's GraphQL side: every accepted review's inline comments become crewbot's threads here. */
+  graphql?: GitHubGraphql;
   checks: Array<{ method: string; body: any }>;
   rejected: string[][];
 }
 
 /** GitHub's side of one automatic review job; reviews are checked against the PR's real diff. */
-export function mockReviewJob(stack: Stack, t: Traffic, o: { config?: string; checkId: number; review?: boolean; context?: boolean; rejectFirst?: boolean; cached?: boolean }) {
+export function mockReviewJob(
+  stack: Stack,
+  t: Traffic,
+  o: { config?: string; checkId: number; review?: boolean; context?: boolean; rejectFirst?: boolean; cached?: boolean; graphql?: number },
+) {
+  // A PR reviewed before: its threads are read (and some resolved) over GraphQL, `graphql` requests in all.
+  if (o.graphql) (t.graphql ??= new GitHubGraphql()).intercept(o.graphql);
   // A later job of the same app reuses the installation token and the author's permission.
   if (!o.cached) mockInstallationToken();
   mockRepoConfig({ repo: o.config });
@@ -64,6 +73,7 @@ export function mockReviewJob(stack: Stack, t: Traffic, o: { config?: string; ch
           t.rejected.push(problems);
           return [422, { message: "Unprocessable Entity", errors: problems }];
         }
+        t.graphql?.addReview(t.reviews.at(-1));
         return [200, { id: 700 + t.reviews.length, html_url: `https://github.com/Codertocat/Hello-World/pull/1#pullrequestreview-${700 + t.reviews.length}` }];
       });
   }

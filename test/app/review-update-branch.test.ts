@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { pullRequestEvent } from "../fixtures/payloads.js";
 import { gitSync } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
+import { GitHubGraphql } from "../helpers/github-graphql.js";
 import { githubReviewProblems } from "../helpers/github-review-check.js";
 import { API, mockInstallationToken, mockPermission, mockPullConversation, mockRepoConfig, REPO_PATH, startStack, type Stack } from "./harness.js";
 
@@ -33,7 +34,7 @@ function mockReview(stack: Stack, checkId: number, reviews: any[], checks: any[]
   if (o.first) {
     mockInstallationToken();
     mockPermission("Codertocat", "write");
-  }
+  } else new GitHubGraphql().intercept(1); // crewbot's threads, read once the PR was reviewed before (none here)
   mockRepoConfig({ repo: "review:\n  debounceSeconds: 0\n" });
   const diff = gitSync(stack.remoteDir, "diff", "-M", "main...feature");
   nock(API)
@@ -135,6 +136,7 @@ describe("an incremental review after the base was merged into the pull request"
     gitSync(stack.remoteDir, "update-ref", "refs/pull/1/head", merged);
     gitSync(stack.remoteDir, "checkout", "-q", "main");
     checks.length = 0;
+    new GitHubGraphql().intercept(1);
     mockRepoConfig({ repo: "review:\n  debounceSeconds: 0\n" });
     nock(API)
       .post(`${REPO_PATH}/check-runs`, (b) => (checks.push(b), true))

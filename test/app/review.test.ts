@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { issueCommentCreated, pullRequestEvent } from "../fixtures/payloads.js";
 import { gitSync } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
+import { GitHubGraphql } from "../helpers/github-graphql.js";
 import { githubReviewProblems } from "../helpers/github-review-check.js";
 import { API, mockInstallationToken, mockJobComments, mockPermission, mockRepoConfig, REPO_PATH, startStack, TOKEN } from "./harness.js";
 import { deliver, GREET, mockReviewJob, OLD_TXT, push, type Traffic } from "./review-harness.js";
@@ -42,7 +43,7 @@ describe("automatic reviews of a pull request", () => {
       { "greet.js": GREET.replace("const line10 = 10;", 'const line10 = "10";'), "util.js": "export function a() {}\nexport function b() {}\nexport function c() {}\n", "gone.js": null, "old.txt": null, "new.txt": OLD_TXT.replace("text 1\n", "header\n"), "package-lock.json": '{ "lockfileVersion": 3 }\n' },
       "feature",
     );
-    const t: Traffic = { reviews: [], checks: [], rejected: [] };
+    const t: Traffic = { reviews: [], checks: [], rejected: [], graphql: new GitHubGraphql() };
 
     mockReviewJob(stack, t, { checkId: 501, review: true });
     const job1 = await deliver(stack, "opened", first, "pr-opened");
@@ -72,7 +73,7 @@ describe("automatic reviews of a pull request", () => {
     // A push: only the new commit is reviewed; the repeated finding is not posted again.
     const second = await push(stack, { "greet.js": GREET.replace("const line10 = 10;", 'const line10 = "10";').replace("const line20 = 20;", "const line20 = window;") }, "second");
     t.checks.length = 0;
-    mockReviewJob(stack, t, { checkId: 502, review: true, cached: true, config: "review:\n  debounceSeconds: 0\n" });
+    mockReviewJob(stack, t, { checkId: 502, review: true, cached: true, config: "review:\n  debounceSeconds: 0\n", graphql: 1 });
     const job2 = await deliver(stack, "synchronize", second, "pr-sync-1");
     expect(job2.outcome).toBe("✅ Done · 0 critical · 2 warnings · 0 suggestions");
     expect(t.rejected).toEqual([]);
@@ -90,7 +91,7 @@ describe("automatic reviews of a pull request", () => {
     gitSync(stack.remoteDir, "branch", "-f", "feature", "main");
     const rewritten = await push(stack, { "greet.js": GREET.replace("const line5 = 5;", "const line5 = 55;") }, "rewritten");
     t.checks.length = 0;
-    mockReviewJob(stack, t, { checkId: 503, review: true, cached: true, config: "review:\n  debounceSeconds: 0\n" });
+    mockReviewJob(stack, t, { checkId: 503, review: true, cached: true, config: "review:\n  debounceSeconds: 0\n", graphql: 1 });
     const job3 = await deliver(stack, "synchronize", rewritten, "pr-sync-2");
     expect(job3.state).toBe("succeeded");
     expect(t.reviews[2].comments.map((c: any) => [c.path, c.line])).toEqual([["greet.js", 5]]);

@@ -18,6 +18,7 @@ const DEFAULTS: CrewbotConfig = {
     debounceSeconds: 60,
     suggestions: true,
     failOn: "never",
+    fixAction: true,
   },
   implement: { chain: "implement", draft: true, setup: [], check: [], allowWorkflowEdits: false, ciFix: { rounds: 2 }, commits: "git" },
   budgets: { maxTurns: 200, maxOutputTokens: 400000, maxCostUsd: 3, maxMinutes: 30 },
@@ -28,7 +29,7 @@ const DEFAULTS: CrewbotConfig = {
 };
 
 const TOP_KEYS = "commands, triggers, review, implement, budgets, models, sandbox, ask, transcripts";
-const REVIEW_KEYS = "auto, authors, drafts, ignoreAuthors, includeBots, ignoreLabels, ignoreTitles, paths, debounceSeconds, suggestions, failOn";
+const REVIEW_KEYS = "auto, authors, drafts, ignoreAuthors, includeBots, ignoreLabels, ignoreTitles, paths, debounceSeconds, suggestions, failOn, fixAction";
 
 function problemsOf(input: unknown): string[] {
   const result = validateConfig(input);
@@ -317,7 +318,7 @@ describe("keysAt", () => {
   it.each<[PropertyKey[], string[] | undefined]>([
     [[], ["commands", "triggers", "review", "implement", "budgets", "models", "sandbox", "ask", "transcripts"]],
     [["commands"], ["plan", "implement", "review"]],
-    [["review"], ["auto", "authors", "drafts", "ignoreAuthors", "includeBots", "ignoreLabels", "ignoreTitles", "paths", "debounceSeconds", "suggestions", "failOn"]],
+    [["review"], ["auto", "authors", "drafts", "ignoreAuthors", "includeBots", "ignoreLabels", "ignoreTitles", "paths", "debounceSeconds", "suggestions", "failOn", "fixAction"]],
     [["review", "paths"], ["include", "exclude"]],
     [["implement"], ["chain", "draft", "setup", "check", "allowWorkflowEdits", "ciFix", "commits"]],
     [["budgets"], ["maxTurns", "maxOutputTokens", "maxCostUsd", "maxMinutes"]],

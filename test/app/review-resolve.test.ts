@@ -1,0 +1,116 @@
+/**
+ * Threads resolved when fixed, end to end: after a push, crewbot reads its review threads
+ * (GraphQL, answered by the schema-checked stand-in), resolves those whose lines the new commits
+ * changed, leaves the others, and never posts again the finding of a thread that was resolved or
+ * that a writer dismissed. The check run offers "Fix these findings" while a thread is open.
+ */
+import { describe, expect, it } from "vitest";
+import { gitSync } from "../helpers/git-repo.js";
+import { useNock } from "../helpers/github.js";
+import { GitHubGraphql } from "../helpers/github-graphql.js";
+import { mockPermission, startStack } from "./harness.js";
+import { deliver, GREET, mockReviewJob, push, type Traffic } from "./review-harness.js";
+
+useNock();
+
+const FIX_ACTION = { label: "Fix these findings", description: "crewbot fixes the open review findings", identifier: "fix" };
+const SYNC = "review:\n  debounceSeconds: 0\n";
+const edit = (pairs: Array<[number, string]>) => pairs.reduce((text, [n, value]) => text.replace(`const line${n} = ${n};`, `const line${n} = ${value};`), GREET);
+
+describe("crewbot's review threads after a push", () => {
+  it("resolves the thread whose line the push changed, leaves the other, and does not post the fixed finding again", async () => {
+    const stack = await startStack(
+      [
+        { text: "## Critical\n- greet.js:10 - `line10` is now a string.\n## Warnings\n- greet.js:20 - `line20` shadows a global.\n## Summary\nTwo." },
+        { text: "## Critical\n- greet.js:10 - `line10` is now a string.\n## Warnings\n- greet.js:20 - `line20` shadows a global.\n- greet.js:30 - `line30` is too big.\n## Summary\nAgain." },
+      ],
+      { files: { "greet.js": GREET } },
+    );
+    gitSync(stack.remoteDir, "branch", "feature");
+    const first = await push(stack, { "greet.js": edit([[10, '"10"'], [20, "window"]]) }, "first");
+    const t: Traffic = { reviews: [], checks: [], rejected: [], graphql: new GitHubGraphql() };
+    mockReviewJob(stack, t, { checkId: 601, review: true });
+    await deliver(stack, "opened", first, "resolve-opened");
+    const [line10, line20] = t.graphql!.threads;
+    expect([line10!.path, line10!.line, line20!.line]).toEqual(["greet.js", 10, 20]);
+    expect(t.checks.at(-1)!.body.actions).toEqual([FIX_ACTION]);
+
+    // The fix: line 10 back to a number; line 20 untouched; a new change on line 30.
+    const second = await push(stack, { "greet.js": edit([[20, "window"], [30, "300"]]) }, "fix line 10");
+    t.checks.length = 0;
+    mockReviewJob(stack, t, { checkId: 602, review: true, cached: true, config: SYNC, graphql: 2 });
+    const job = await deliver(stack, "synchronize", second, "resolve-sync");
+
+    expect(t.rejected).toEqual([]);
+    expect(t.graphql!.resolvedByMutation).toEqual([line10!.id]);
+    expect(line20!.isResolved).toBe(false);
+    // Line 10's finding is not posted again (its thread is resolved), line 20's is a repeat on unchanged code.
+    expect(t.reviews[1].comments.map((c: any) => [c.path, c.line])).toEqual([["greet.js", 30]]);
+    expect(t.reviews[1].body).not.toContain("line10");
+    expect(job.outcome).toBe("✅ Done · 0 critical · 1 warning · 0 suggestions");
+    const summary = t.checks.at(-1)!.body.output.summary;
+    expect(summary).toContain("Resolved 1 review thread whose lines the new commits changed.");
+    expect(summary).toContain("1 finding resolved or dismissed earlier not posted again.");
+    expect(t.checks.at(-1)!.body.actions).toEqual([FIX_ACTION]);
+    expect(t.graphql!.requests.map((r) => /^(query|mutation) (\w+)/.exec(r.query.trim())?.[2])).toEqual(["ReviewThreads", "ResolveThread"]);
+  });
+
+  it("never posts again a finding a person resolved or a writer dismissed, even on changed code; a reader's dismissal counts for nothing", async () => {
+    const stack = await startStack(
+      [
+        { text: "## Warnings\n- greet.js:10 - `line10` is now a string.\n- greet.js:20 - `line20` shadows a global.\n- greet.js:25 - `line25` is odd.\n## Summary\nThree." },
+        {
+          text: "## Warnings\n- greet.js:10 - `line10` is now a string.\n- greet.js:20 - `line20` shadows a global.\n- greet.js:25 - `line25` is odd.\n- greet.js:28 - `line28` is new.\n## Summary\nAgain.",
+        },
+      ],
+      { files: { "greet.js": GREET } },
+    );
+    gitSync(stack.remoteDir, "branch", "feature");
+    const first = await push(stack, { "greet.js": edit([[10, '"10"'], [20, "window"], [25, "25.5"]]) }, "first");
+    const t: Traffic = { reviews: [], checks: [], rejected: [], graphql: new GitHubGraphql() };
+    mockReviewJob(stack, t, { checkId: 611, review: true, config: "review:\n  fixAction: false\n" });
+    await deliver(stack, "opened", first, "dismiss-opened");
+    expect(t.checks.at(-1)!.body.actions).toBeUndefined(); // review.fixAction: false
+    const [line10, line20, line25] = t.graphql!.threads;
+    t.graphql!.resolveAs(line10!, "Codertocat");
+    t.graphql!.reply(line20!, "octocat", "Won't fix: the global is what we want here.");
+    t.graphql!.reply(line25!, "passerby", "false positive");
+
+    // New code on every flagged line: each old fingerprint is gone, and line 25's thread is fixed by the push.
+    const second = await push(stack, { "greet.js": edit([[10, '"ten"'], [20, "globalThis"], [25, "25"], [28, "280"]]) }, "second");
+    t.checks.length = 0;
+    mockPermission("octocat", "write");
+    mockPermission("passerby", "read");
+    mockReviewJob(stack, t, { checkId: 612, review: true, cached: true, config: SYNC, graphql: 2 });
+    await deliver(stack, "synchronize", second, "dismiss-sync");
+
+    expect(t.rejected).toEqual([]);
+    expect(t.reviews[1].comments.map((c: any) => [c.path, c.line])).toEqual([["greet.js", 28]]);
+    expect(t.reviews[1].body).not.toMatch(/line10|line20|line25/);
+    // Not resolved again (a person did), not resolved over a dismissal; the reader's "false positive" did not close line 25: the push did.
+    expect(t.graphql!.resolvedByMutation).toEqual([line25!.id]);
+    expect(line20!.isResolved).toBe(false);
+    expect(t.checks.at(-1)!.body.output.summary).toContain("3 findings resolved or dismissed earlier not posted again.");
+  });
+
+  it("keeps a thread open when its commit is gone after a force-push, and says nothing about it", async () => {
+    const stack = await startStack(
+      [
+        { text: "## Warnings\n- greet.js:10 - `line10` is now a string.\n## Summary\nOne." },
+        { text: "## Summary\nClean now." },
+      ],
+      { files: { "greet.js": GREET } },
+    );
+    gitSync(stack.remoteDir, "branch", "feature");
+    const first = await push(stack, { "greet.js": edit([[10, '"10"']]) }, "first");
+    const t: Traffic = { reviews: [], checks: [], rejected: [], graphql: new GitHubGraphql() };
+    mockReviewJob(stack, t, { checkId: 621, review: true });
+    await deliver(stack, "opened", first, "force-opened");
+    gitSync(stack.remoteDir, "branch", "-f", "feature", "main");
+    const rewritten = await push(stack, { "greet.js": edit([[5, "55"]]) }, "rewritten");
+    mockReviewJob(stack, t, { checkId: 622, cached: true, config: SYNC, graphql: 1 });
+    await deliver(stack, "synchronize", rewritten, "force-sync");
+    expect(t.graphql!.resolvedByMutation).toEqual([]);
+    expect(t.checks.at(-1)!.body.output.summary).not.toContain("Resolved");
+  });
+});
