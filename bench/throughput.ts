@@ -17,7 +17,7 @@ import { readFile } from "node:fs/promises";
 import { cpus } from "node:os";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
-import { openQueue, type OpenedQueue } from "../src/store/open-stores.js";
+import { openStores, type OpenedStores } from "../src/store/open-stores.js";
 import type { JobRecord } from "../src/queue/types.js";
 import { startRedis } from "../test/queue/redis-server.js";
 import { issueCommentCreated, REPO_NAME, REPO_OWNER } from "../test/fixtures/payloads.js";
@@ -157,12 +157,12 @@ async function deliver(port: number, count: number, cloneUrl: string): Promise<v
   if (refused.length > 0) throw new Error(`${refused.length} webhooks refused: ${[...new Set(refused)].join(", ")}`);
 }
 
-async function all(queue: OpenedQueue["queue"]): Promise<JobRecord[]> {
+async function all(queue: OpenedStores["queue"]): Promise<JobRecord[]> {
   return queue.listRecent({ limit: 100_000 });
 }
 
 /** Waits for `count` jobs in the queue, then for all of them to end; samples how many run at once. */
-async function watch(queue: OpenedQueue["queue"], count: number, timeoutMs: number, onTick?: () => void): Promise<{ jobs: JobRecord[]; maxRunning: number }> {
+async function watch(queue: OpenedStores["queue"], count: number, timeoutMs: number, onTick?: () => void): Promise<{ jobs: JobRecord[]; maxRunning: number }> {
   const t0 = Date.now();
   let maxRunning = 0;
   for (;;) {
@@ -178,7 +178,7 @@ async function watch(queue: OpenedQueue["queue"], count: number, timeoutMs: numb
   }
 }
 
-async function waitQueued(queue: OpenedQueue["queue"], count: number): Promise<void> {
+async function waitQueued(queue: OpenedStores["queue"], count: number): Promise<void> {
   const t0 = Date.now();
   while ((await all(queue)).length < count) {
     if (Date.now() - t0 > 20_000) throw new Error(`only ${(await all(queue)).length} of ${count} jobs queued after 20 s`);
@@ -223,7 +223,7 @@ interface Run {
 async function throughputRun(redis: boolean, workers: number, served: Served, model: FakeServer): Promise<Run> {
   const server = redis ? await startRedis() : undefined;
   const children: Child[] = [];
-  let view: OpenedQueue | undefined;
+  let view: OpenedStores | undefined;
   try {
     const limits = {
       CREWBOT_INSTALLATION_CONCURRENCY: String(PER_PROCESS),
@@ -233,7 +233,7 @@ async function throughputRun(redis: boolean, workers: number, served: Served, mo
     const appEnvironment = await appEnv("app", "bench-app", model, limits);
     const app = await spawnChild(appEnvironment);
     children.push(app);
-    view = await openQueue({ REDIS_URL: server?.url }, appEnvironment.CREWBOT_DATA_DIR!);
+    view = await openStores({ REDIS_URL: server?.url }, appEnvironment.CREWBOT_DATA_DIR!);
     await deliver(app.port!, JOBS, served.cloneUrl);
     await waitQueued(view.queue, JOBS);
     const starting = redis ? await Promise.all(Array.from({ length: workers }, async (_, i) => spawnChild(await appEnv("worker", `bench-worker-${i + 1}`, model, limits)))) : [app];
@@ -291,7 +291,7 @@ async function peakRss(served: Served): Promise<{ peak: number; hwm: number; idl
   const model = await fakeModel(2_000);
   const env = await appEnv("app", "bench-rss", model, { CREWBOT_INSTALLATION_CONCURRENCY: String(count), CREWBOT_GLOBAL_CONCURRENCY: String(count) });
   const app = await spawnChild(env);
-  const view = await openQueue({}, env.CREWBOT_DATA_DIR!);
+  const view = await openStores({}, env.CREWBOT_DATA_DIR!);
   try {
     await deliver(app.port!, count, served.cloneUrl);
     await waitQueued(view.queue, count);

@@ -4,7 +4,7 @@ import { composeCrewbot, queueDepth, type Crewbot, type CrewbotOptions } from ".
 import { githubOctokit } from "./github/octokit.js";
 import { crewbotApp } from "./index.js";
 import { dataDir } from "./jobs/job-dirs.js";
-import { openQueue } from "./store/open-stores.js";
+import { openStores } from "./store/open-stores.js";
 import { metricsHandler } from "./metrics/metrics.js";
 import { sandboxHealth } from "./tools/sandbox-policy.js";
 
@@ -35,7 +35,7 @@ export async function start(options: StartOptions & Parameters<typeof run>[1] = 
     return { server, stop: () => server.stop() };
   }
   let crewbot: Crewbot | undefined;
-  const stores = await openQueue(env, dataDir(env));
+  const stores = await openStores(env, dataDir(env));
   const server = await run(
     async (app, appOptions) => {
       crewbot = composeCrewbot(app, { env, runner: options.runner, stores });

@@ -12,7 +12,7 @@ import { composeCrewbot, type Crewbot, type CrewbotOptions } from "./app/compose
 import { dataDir } from "./jobs/job-dirs.js";
 import { metricsHandler } from "./metrics/metrics.js";
 import { sandboxHealth } from "./tools/sandbox-policy.js";
-import { openQueue } from "./store/open-stores.js";
+import { openStores } from "./store/open-stores.js";
 
 export interface WorkerOptions extends Partial<CrewbotOptions> {
   env?: NodeJS.ProcessEnv;
@@ -32,7 +32,7 @@ export async function startWorker(options: WorkerOptions = {}): Promise<StartedW
   if (!getPrivateKey({ env })) throw new Error("PRIVATE_KEY or PRIVATE_KEY_PATH is not set: a worker needs the app's private key");
   if (!env.REDIS_URL) console.warn("REDIS_URL is not set: this worker shares the embedded SQLite queue of its data dir (one machine only).");
 
-  const stores = await openQueue(env, dataDir(env));
+  const stores = await openStores(env, dataDir(env));
   // As `npm start` builds its Probot (GHE_HOST for every request and token, LOG_LEVEL, …), without
   // a server; loading an empty app waits for its logger and auth to be ready.
   const probot = githubProbot({ env, Octokit: options.Octokit });

@@ -13,7 +13,7 @@ import { applyInstallationEvent } from "../installations/apply.js";
 import { coverageRefusal } from "../installations/coverage.js";
 import { Metrics } from "../metrics/metrics.js";
 import type { JobQueue } from "../queue/job-queue.js";
-import { openInstallations, openSqliteStores, openTranscriptStore, type OpenedQueue } from "../store/open-stores.js";
+import { openInstallations, openSqliteStores, openTranscriptStore, type OpenedStores } from "../store/open-stores.js";
 import { finaliseCheckRun } from "../review/check-run.js";
 import type { InstallationOctokit } from "../github/types.js";
 import { runJob } from "../jobs/run-job.js";
@@ -42,8 +42,8 @@ export interface CrewbotOptions {
   runner?: { pollMs?: number; leaseMs?: number; heartbeatMs?: number; workerId?: string };
   /** The process's metrics registry; a new one by default (tests make one without the process defaults). */
   metrics?: Metrics;
-  /** The queue and review store (`openQueue`: Redis when `REDIS_URL` is set); the embedded SQLite ones by default. */
-  stores?: OpenedQueue;
+  /** The queue and review store (`openStores`: Redis when `REDIS_URL` is set); the embedded SQLite ones by default. */
+  stores?: OpenedStores;
 }
 
 /** Everything one crewbot process runs, wired together; main.ts starts and stops it. */
@@ -51,7 +51,7 @@ export interface Crewbot {
   triggers: TriggerDeps;
   runner: JobRunner;
   queue: JobQueue;
-  queueKind: OpenedQueue["kind"];
+  queueKind: OpenedStores["kind"];
   background: Background;
   services: JobServices;
   /** The transcript store and recorder, and the pages on the app's server (`/jobs`, `/auth/*`). */
@@ -180,7 +180,7 @@ async function configuredModels(): Promise<string[]> {
 }
 
 /** What the retention sweep deletes, oldest first in the data flow: jobs, reviews, usage, transcripts, job dirs, mirrors. */
-function retentionTargets(stores: OpenedQueue, transcripts: Transcripts, services: JobServices, sqlite: boolean, days: number): RetentionTarget[] {
+function retentionTargets(stores: OpenedStores, transcripts: Transcripts, services: JobServices, sqlite: boolean, days: number): RetentionTarget[] {
   return [
     jobsTarget(stores.queue, services.dataDir),
     reviewsTarget(stores.reviews),

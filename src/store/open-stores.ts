@@ -21,7 +21,7 @@ import { SqliteCiFixRounds } from "./sqlite/ci-fix-rounds.js";
 import { SqliteQueue } from "./sqlite/job-queue.js";
 import { SqliteReviewStore } from "./sqlite/review-store.js";
 
-export interface OpenedQueue {
+export interface OpenedStores {
   queue: JobQueue;
   reviews: ReviewStore;
   /** Automatic ci-fix rounds per pull request, in the same store; absent in stand-ins that run no ci-fix. */
@@ -31,7 +31,7 @@ export interface OpenedQueue {
   close(): Promise<void>;
 }
 
-export interface QueueEnv {
+export interface StoreEnv {
   /** Set: the Redis queue at this url. */
   REDIS_URL?: string | undefined;
   /** The Redis key prefix (default `crewbot`): deployments sharing one Redis keep apart by it. */
@@ -40,8 +40,8 @@ export interface QueueEnv {
   CREWBOT_RETENTION_DAYS?: string | undefined;
 }
 
-/** Opens the queue and review store; with Redis, fails when the server cannot be reached. */
-export async function openQueue(env: QueueEnv, dataDir: string): Promise<OpenedQueue> {
+/** Opens the job queue, the review store and the ci-fix rounds; with Redis, fails when the server cannot be reached. */
+export async function openStores(env: StoreEnv, dataDir: string): Promise<OpenedStores> {
   const url = env.REDIS_URL?.trim();
   if (url) {
     const prefix = env.REDIS_PREFIX?.trim() || undefined;
@@ -56,7 +56,7 @@ export async function openQueue(env: QueueEnv, dataDir: string): Promise<OpenedQ
 }
 
 /** The embedded stores, all in `<dataDir>/crewbot.db`. */
-export function openSqliteStores(dataDir: string): OpenedQueue {
+export function openSqliteStores(dataDir: string): OpenedStores {
   const queue = new SqliteQueue({ dataDir });
   let reviews: SqliteReviewStore;
   let ciFixRounds: SqliteCiFixRounds;
@@ -71,12 +71,12 @@ export function openSqliteStores(dataDir: string): OpenedQueue {
 }
 
 /** The installations ledger (coverage, usage, limits): Redis when `REDIS_URL` is set, else SQLite. */
-export function openInstallations(env: QueueEnv, dataDir: string): InstallationStore & UsageLedger {
+export function openInstallations(env: StoreEnv, dataDir: string): InstallationStore & UsageLedger {
   return env.REDIS_URL ? new RedisInstallations({ url: env.REDIS_URL }) : new SqliteInstallations({ dataDir });
 }
 
 /** Transcripts: Redis when `REDIS_URL` is set (every process reads the same), else `<dataDir>/transcripts.db`. */
-export function openTranscriptStore(env: QueueEnv, dataDir: string, days: number): TranscriptStore {
+export function openTranscriptStore(env: StoreEnv, dataDir: string, days: number): TranscriptStore {
   return env.REDIS_URL
     ? new RedisTranscriptStore(new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 }), { days })
     : new SqliteTranscriptStore({ dataDir });

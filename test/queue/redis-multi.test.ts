@@ -2,7 +2,7 @@
 import { Queue } from "bullmq";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { INTERRUPTED_OUTCOME, type JobQueue } from "../../src/queue/job-queue.js";
-import { openQueue } from "../../src/store/open-stores.js";
+import { openStores } from "../../src/store/open-stores.js";
 import { BULL_QUEUE_NAME, RedisQueue } from "../../src/store/redis/job-queue.js";
 import { targetKey, type JobRecord } from "../../src/queue/types.js";
 import { LIMITS, newJob, redisPrefixFor, tempDataDir } from "./helpers.js";
@@ -176,9 +176,9 @@ describe("RedisQueue: several workers", () => {
   });
 });
 
-describe("openQueue", () => {
+describe("openStores", () => {
   it("opens SQLite without REDIS_URL", async () => {
-    const opened = await openQueue({}, await tempDataDir());
+    const opened = await openStores({}, await tempDataDir());
     try {
       expect(opened.kind).toBe("sqlite");
       const { job } = await opened.queue.enqueue(newJob());
@@ -192,8 +192,8 @@ describe("openQueue", () => {
 
   it("opens Redis with REDIS_URL, under REDIS_PREFIX, and two openings share their jobs", async () => {
     const env = { REDIS_URL: server.url, REDIS_PREFIX: redisPrefixFor(await tempDataDir()) };
-    const one = await openQueue(env, await tempDataDir());
-    const two = await openQueue(env, await tempDataDir());
+    const one = await openStores(env, await tempDataDir());
+    const two = await openStores(env, await tempDataDir());
     try {
       expect([one.kind, two.kind]).toEqual(["redis", "redis"]);
       const { job } = await one.queue.enqueue(newJob());
