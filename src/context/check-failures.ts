@@ -91,28 +91,18 @@ interface AnnotationData {
 
 /** The failed check runs of one check suite. */
 export function suiteFailures(options: CheckFailureOptions, suiteId: number): Promise<FailedCheck[]> {
-  const { octokit, owner, repo } = options;
-  const list = octokit.paginate("GET /repos/{owner}/{repo}/check-suites/{check_suite_id}/check-runs", {
-    owner,
-    repo,
-    check_suite_id: suiteId,
-    status: "completed",
-    per_page: 100,
-  }) as Promise<CheckRunData[]>;
-  return failuresOf(options, list);
+  return failuresOf(options, completedRuns(options, "GET /repos/{owner}/{repo}/check-suites/{check_suite_id}/check-runs", { check_suite_id: suiteId }));
 }
 
 /** The failed check runs of a commit (a pull request's head), every app but the ignored ones. */
 export function headFailures(options: CheckFailureOptions, sha: string): Promise<FailedCheck[]> {
+  return failuresOf(options, completedRuns(options, "GET /repos/{owner}/{repo}/commits/{ref}/check-runs", { ref: sha }));
+}
+
+/** Every completed check run a listing route gives, all pages. */
+function completedRuns(options: CheckFailureOptions, route: string, params: Record<string, string | number>): Promise<CheckRunData[]> {
   const { octokit, owner, repo } = options;
-  const list = octokit.paginate("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", {
-    owner,
-    repo,
-    ref: sha,
-    status: "completed",
-    per_page: 100,
-  }) as Promise<CheckRunData[]>;
-  return failuresOf(options, list);
+  return octokit.paginate<CheckRunData>(route, { owner, repo, ...params, status: "completed", per_page: 100 });
 }
 
 async function failuresOf(options: CheckFailureOptions, list: Promise<CheckRunData[]>): Promise<FailedCheck[]> {
