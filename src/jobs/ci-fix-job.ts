@@ -16,7 +16,7 @@ import { git } from "../workspace/git.js";
 import type { PullData } from "../github/types.js";
 import type { Ending } from "./outcome.js";
 import { fromWorker, implementChain, inJobFrame, prepareJob } from "./prepare.js";
-import { publishBranch } from "./publish-branch.js";
+import { publishToPullRequest } from "./publish-branch.js";
 import type { JobServices } from "./services.js";
 import { runWriteChain } from "./write-run.js";
 
@@ -88,21 +88,11 @@ export async function runCiFixJob(job: JobRecord, ctx: JobContext, services: Job
         restMessage: `Fix failing checks: ${names.join(", ")}`.slice(0, 200),
       });
       if (run.setupFailed) return report.finish(run.setupFailed);
-      const { checks, notes, failed, checkFailed } = run;
-      const pushed = await publishBranch({ job, report, access, prepared, dirs, publicUrl: services.publicUrl, branch: pr.head.ref, prHeadBranch: pr.head.ref });
+      const outcome = { ...run, failed: supersededEnding(run.failed, ctx.signal) };
+      const { pushed, ending } = await publishToPullRequest({ job, report, access, prepared, dirs, publicUrl: services.publicUrl, headRef: pr.head.ref, run: outcome, unchanged: "the worker changed no files" });
       pushedAny = pushed.pushed;
-      if (pushed.pushed) notes.push(await changedNote(prepared.root, prepared.sha, pushed.sha, pr.head.ref));
-      if (pushed.refused) notes.push(...(failed ? [`The branch was not pushed: ${pushed.refused.reason}`] : []), ...pushed.refused.notes);
-      const ending: Ending =
-        supersededEnding(failed, ctx.signal) ??
-        (pushed.refused
-          ? { terminal: { kind: "failed", reason: pushed.refused.reason } }
-          : !pushed.pushed
-            ? { terminal: { kind: "failed", reason: "the worker changed no files" } }
-            : checkFailed
-              ? { terminal: { kind: "failed", reason: checkFailed } }
-              : { terminal: { kind: "done" } });
-      return report.finish({ ...ending, patch: { notes: [round, ...problemNotes(failures), ...notes], commands: checks.results } });
+      if (pushed.pushed) run.notes.push(await changedNote(prepared.root, prepared.sha, pushed.sha, pr.head.ref));
+      return report.finish({ ...ending, patch: { notes: [round, ...problemNotes(failures), ...run.notes], commands: run.checks.results } });
     });
   } finally {
     // A round stopped from outside (a newer suite, a cancel) before it pushed, or with nothing to fix, is given back.

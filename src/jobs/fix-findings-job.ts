@@ -12,9 +12,8 @@ import { parseDiff } from "../review/diff-lines.js";
 import { describeThread, linesChanged, planThreads, type ReviewThread } from "../review/review-threads.js";
 import type { PullData } from "../github/types.js";
 import { diffBetween } from "../workspace/diff.js";
-import type { Ending } from "./outcome.js";
 import { fromWorker, implementChain, inJobFrame, prepareJob } from "./prepare.js";
-import { publishBranch } from "./publish-branch.js";
+import { publishToPullRequest } from "./publish-branch.js";
 import { readThreads } from "./review-threads.js";
 import type { JobServices } from "./services.js";
 import { runWriteChain } from "./write-run.js";
@@ -62,21 +61,12 @@ export async function runFixFindingsJob(job: JobRecord, ctx: JobContext, service
       restMessage: `Fix review findings: ${findings.map((t) => t.path).filter((p, i, all) => all.indexOf(p) === i).join(", ")}`.slice(0, 200),
     });
     if (run.setupFailed) return report.finish(run.setupFailed);
-    const { checks, notes, failed, checkFailed } = run;
-    const pushed = await publishBranch({ job, report, access, prepared, dirs, publicUrl: services.publicUrl, branch: pr.head.ref, prHeadBranch: pr.head.ref });
-    if (pushed.refused) notes.push(...(failed ? [`The branch was not pushed: ${pushed.refused.reason}`] : []), ...pushed.refused.notes);
+    const { notes } = run;
+    const unchanged = "the worker changed no files: no finding was fixed";
+    const { pushed, ending } = await publishToPullRequest({ job, report, access, prepared, dirs, publicUrl: services.publicUrl, headRef: pr.head.ref, run, unchanged });
     if (pushed.pushed) notes.push(...(await fixedNotes(prepared.root, prepared.sha, pushed.sha, findings)));
     if (open.length > findings.length) notes.push(`${open.length - findings.length} more open findings were left for another click.`);
-    const ending: Ending =
-      failed ??
-      (pushed.refused
-        ? { terminal: { kind: "failed", reason: pushed.refused.reason } }
-        : !pushed.pushed
-          ? { terminal: { kind: "failed", reason: "the worker changed no files: no finding was fixed" } }
-          : checkFailed
-            ? { terminal: { kind: "failed", reason: checkFailed } }
-            : { terminal: { kind: "done" } });
-    return report.finish({ ...ending, patch: { notes, commands: checks.results } });
+    return report.finish({ ...ending, patch: { notes, commands: run.checks.results } });
   });
 }
 

@@ -5,7 +5,7 @@ import type { JobRecord } from "../queue/types.js";
 import type { GitHubWriter } from "../report/github-writer.js";
 import { neutraliseMentions } from "../report/markdown.js";
 import { fromWorker, implementChain, inJobFrame, prepareJob } from "./prepare.js";
-import { publishBranch } from "./publish-branch.js";
+import { publishToPullRequest } from "./publish-branch.js";
 import type { JobServices } from "./services.js";
 import { runWriteChain } from "./write-run.js";
 
@@ -51,19 +51,8 @@ export async function runFeedbackJob(job: JobRecord, ctx: JobContext, services: 
       restMessage: `Address feedback: ${job.trigger.request.split("\n")[0]?.trim() || "review comments"}`,
     });
     if (run.setupFailed) return report.finish(run.setupFailed);
-    const { checks, notes, failed, checkFailed } = run;
-    const pushed = await publishBranch({ job, report, access, prepared, dirs, publicUrl: services.publicUrl, branch: pr.head.ref, prHeadBranch: pr.head.ref });
-    if (pushed.refused) notes.push(...(failed ? [`The branch was not pushed: ${pushed.refused.reason}`] : []), ...pushed.refused.notes);
-    const ending =
-      failed ??
-      (pushed.refused
-        ? { terminal: { kind: "failed" as const, reason: pushed.refused.reason } }
-        : !pushed.pushed
-          ? { terminal: { kind: "failed" as const, reason: "the worker changed no files" } }
-          : checkFailed
-            ? { terminal: { kind: "failed" as const, reason: checkFailed } }
-            : { terminal: { kind: "done" as const } });
-    const final = await report.finish({ ...ending, patch: { notes, commands: checks.results } });
+    const { pushed, ending } = await publishToPullRequest({ job, report, access, prepared, dirs, publicUrl: services.publicUrl, headRef: pr.head.ref, run, unchanged: "the worker changed no files" });
+    const final = await report.finish({ ...ending, patch: { notes: run.notes, commands: run.checks.results } });
     if (job.trigger.commentKind === "review_comment" && job.trigger.commentId !== undefined) {
       const answer = pushed.pushed ? `Done in ${pushed.sha.slice(0, 7)}. ${final.outcome}` : final.outcome;
       await replyInThread(job, report.writer, pr.head.sha, neutraliseMentions(answer)).catch((err: unknown) => {

@@ -12,6 +12,7 @@ import { pushViaApi } from "../workspace/api-commits.js";
 import { git } from "../workspace/git.js";
 import { pushBranch } from "../workspace/push.js";
 import type { JobDirs } from "./job-dirs.js";
+import type { Ending } from "./outcome.js";
 import type { JobAccess, JobReport } from "./job-report.js";
 import type { Prepared } from "./prepare.js";
 
@@ -40,6 +41,36 @@ export interface Published {
   remade: Record<string, string>;
   /** GitHub refused the branch: the reason for the comment, and where the commits are kept. */
   refused?: { reason: string; notes: string[] };
+}
+
+/** What a write chain left for publishing: its notes (added to here), and why it stopped or a check failed. */
+export interface ChainOutcome {
+  notes: string[];
+  failed?: Ending;
+  checkFailed?: string;
+}
+
+/**
+ * A write job on a pull request's own head branch (PR feedback, fix findings, ci-fix): the commits
+ * pushed there, a refusal told among the notes, and how the job ends — why the chain stopped first,
+ * then a refused push, then no change at all (`unchanged` says it), then a failed check.
+ */
+export async function publishToPullRequest(
+  options: Omit<PublishOptions, "branch" | "prHeadBranch"> & { headRef: string; run: ChainOutcome; unchanged: string },
+): Promise<{ pushed: Published; ending: Ending }> {
+  const { headRef, run, unchanged, ...publish } = options;
+  const pushed = await publishBranch({ ...publish, branch: headRef, prHeadBranch: headRef });
+  if (pushed.refused) run.notes.push(...(run.failed ? [`The branch was not pushed: ${pushed.refused.reason}`] : []), ...pushed.refused.notes);
+  const ending: Ending =
+    run.failed ??
+    (pushed.refused
+      ? { terminal: { kind: "failed", reason: pushed.refused.reason } }
+      : !pushed.pushed
+        ? { terminal: { kind: "failed", reason: unchanged } }
+        : run.checkFailed
+          ? { terminal: { kind: "failed", reason: run.checkFailed } }
+          : { terminal: { kind: "done" } });
+  return { pushed, ending };
 }
 
 /** Pushes (or remakes through the API) the checkout's commits since the job's start onto `branch`. */
