@@ -19,3 +19,10 @@ export interface PullData {
   head: { ref: string; sha: string; repo: { full_name: string } | null };
   base: { repo: { full_name: string } };
 }
+
+/** A pull request as a `check_suite` or `check_run` payload lists it: only ids, for telling forks apart. */
+export interface PullRef {
+  number: number;
+  head: { ref: string; sha: string; repo: { id: number } };
+  base: { repo: { id: number } };
+}

@@ -6,19 +6,13 @@
 import { capMiddle } from "../context/issue-context.js";
 import type { NewJob } from "../queue/types.js";
 import { MAX_STORED_BODY_CHARS } from "./pull-request-event.js";
-import type { PullData } from "../github/types.js";
+import type { PullData, PullRef } from "../github/types.js";
 
 /** crewbot's own branches: the ones `/implement` opens. */
 export const CREWBOT_BRANCH_PREFIX = "crewbot/";
 /** ci-fix jobs of a PR replace each other: a newer suite supersedes a waiting one. */
 export const CI_FIX_GROUP = "ci-fix";
 const FAILED = new Set(["failure", "timed_out"]);
-
-interface PullRef {
-  number: number;
-  head: { ref: string; sha: string; repo: { id: number } };
-  base: { repo: { id: number } };
-}
 
 /** The parts of a `check_suite` payload the trigger reads. */
 export interface CheckSuitePayload {

@@ -5,17 +5,11 @@
  * and changes nothing on GitHub (GitHub shows the button to everyone who can see the check).
  */
 import { canWrite } from "../github/permission.js";
-import type { InstallationOctokit } from "../github/types.js";
+import type { InstallationOctokit, PullRef } from "../github/types.js";
 import { FIX_ACTION, CHECK_NAME } from "../review/check-run.js";
 import type { NewJob } from "../queue/types.js";
 import { isBot } from "./comment-command.js";
 import { repositoryOf, type TriggerDeps } from "./deps.js";
-
-interface PullRef {
-  number: number;
-  head: { ref: string; sha: string; repo: { id: number } };
-  base: { repo: { id: number } };
-}
 
 /** The parts of a `check_run` payload the trigger reads. */
 export interface CheckRunActionPayload {
