@@ -3,7 +3,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { INTERRUPTED_OUTCOME } from "../../src/queue/job-queue.js";
-import { DB_FILE, SCHEMA_VERSION, newJobId } from "../../src/store/sqlite/job-queue.js";
+import { newJobId } from "../../src/queue/new-job.js";
+import { DB_FILE, SCHEMA_VERSION } from "../../src/store/sqlite/job-queue.js";
 import { targetKey } from "../../src/queue/types.js";
 import { LIMITS, Queues, newJob, tempDataDir } from "../queue/helpers.js";
 

@@ -31,8 +31,7 @@ import {
 import { bullJobId, dataJson, maybeRecord, records, type FlatHash } from "./job-records.js";
 import { SCRIPTS, outcomeTemplates, scriptSource, type ScriptName } from "./job-scripts.js";
 import type { QueueLogger } from "../../queue/runner-types.js";
-import { newJobId } from "../sqlite/job-queue.js";
-import { extraJson, validateNewJob } from "../sqlite/job-rows.js";
+import { extraJson, newJobId, validateNewJob } from "../../queue/new-job.js";
 import { validateAnswer, validateWait, type JobWait, type WaitAnswer } from "../../queue/wait.js";
 import { targetKey, type EnqueueResult, type JobRecord, type JobState, type NewJob } from "../../queue/types.js";
 

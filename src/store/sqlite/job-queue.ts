@@ -3,7 +3,6 @@
  * `BEGIN IMMEDIATE` transaction (or one statement), so several queue objects or processes on the
  * same file never claim the same job: SQLite's write lock serialises them, `busy_timeout` waits.
  */
-import { randomBytes } from "node:crypto";
 import type Database from "better-sqlite3";
 import {
   INTERRUPTED_OUTCOME,
@@ -21,19 +20,13 @@ import {
   type StaleRecovery,
 } from "../../queue/job-queue.js";
 import { openDatabase, statementCache } from "./database.js";
-import { extraJson, toRecord, validateNewJob, type Row } from "./job-rows.js";
+import { extraJson, newJobId, validateNewJob } from "../../queue/new-job.js";
+import { toRecord, type Row } from "./job-rows.js";
 import { targetKey, type EnqueueResult, type JobRecord, type JobState, type NewJob } from "../../queue/types.js";
 import { validateAnswer, validateWait, type JobWait, type WaitAnswer } from "../../queue/wait.js";
 
 export { DB_FILE, SCHEMA_VERSION } from "./database.js";
 
-const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
-
-/** 16 base32 characters, 80 random bits: ids sit in public comments and URLs, so they must not be guessable. */
-export function newJobId(): string {
-  // 32 divides 256, so `byte % 32` has no bias.
-  return Array.from(randomBytes(16), (b) => BASE32[b % 32]).join("");
-}
 
 export interface SqliteQueueOptions {
   /** Created (mode 0700) when missing; the file is `<dataDir>/crewbot.db`. */

@@ -1,5 +1,6 @@
-/** The SQLite queue's rows: validating a new job, and mapping a `jobs` row to a JobRecord and back. */
-import { REVIEW_EVENTS, type JobKind, type JobRecord, type JobState, type NewJob, type ReviewRequest } from "../../queue/types.js";
+/** The SQLite queue's rows: mapping a `jobs` row to a JobRecord. */
+import { CORE_FIELDS } from "../../queue/new-job.js";
+import type { JobKind, JobRecord, JobState, NewJob } from "../../queue/types.js";
 
 export interface Row {
   seq: number;
@@ -26,55 +27,6 @@ export interface Row {
   run_at: number;
   job_group: string | null;
   superseded_by: string | null;
-}
-
-const KINDS: readonly string[] = ["plan", "implement", "review", "ci-fix"];
-
-const isTime = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
-const isText = (v: unknown): v is string => typeof v === "string" && v.length > 0;
-
-export function validateNewJob(job: NewJob): void {
-  if (typeof job.deliveryId !== "string" || !job.deliveryId) throw new TypeError("a job needs a delivery id");
-  if (!KINDS.includes(job.kind)) throw new TypeError(`unknown job kind: ${String(job.kind)}`);
-  const t = job.target;
-  if (!Number.isSafeInteger(t?.installationId) || !Number.isSafeInteger(t.number) || !t.owner || !t.repo) {
-    throw new TypeError("a job needs a target with installationId, owner, repo and number");
-  }
-  if (job.runAt !== undefined && !isTime(job.runAt)) throw new TypeError("runAt must be a time in epoch ms");
-  if (job.group !== undefined && (!isText(job.group) || job.group.length > 100)) {
-    throw new TypeError("group must be a non-empty string of at most 100 characters");
-  }
-  if (job.supersede !== undefined && typeof job.supersede !== "boolean") throw new TypeError("supersede must be a boolean");
-  if (job.supersede && job.group === undefined) throw new TypeError("supersede needs a group");
-  if (job.review !== undefined) validateReview(job.review);
-}
-
-function validateReview(r: ReviewRequest): void {
-  const bad = (what: string) => new TypeError(`a review job's review needs ${what}`);
-  if (typeof r !== "object" || r === null) throw bad("to be an object");
-  if (typeof r.automatic !== "boolean") throw bad("automatic (a boolean)");
-  if (!REVIEW_EVENTS.includes(r.event)) throw bad(`an event among ${REVIEW_EVENTS.join(", ")}`);
-  for (const k of ["headSha", "headRef", "baseRef", "baseSha", "authorType"] as const) {
-    if (!isText(r[k])) throw bad(`${k} (a non-empty string)`);
-  }
-  if (!isText(r.headRepo) || !/^[^/\s]+\/[^/\s]+$/.test(r.headRepo)) throw bad("headRepo as owner/repo");
-  if (typeof r.draft !== "boolean") throw bad("draft (a boolean)");
-  if (!Array.isArray(r.labels) || !r.labels.every((l) => typeof l === "string")) throw bad("labels (strings)");
-  if (r.authorAssociation !== undefined && !isText(r.authorAssociation)) throw bad("authorAssociation (a non-empty string) when set");
-  if (!isTime(r.eventAt)) throw bad("eventAt (epoch ms)");
-}
-
-/** Fields with their own columns, or that the queue alone sets: never taken from the extra column. */
-const CORE_FIELDS = new Set([
-  ...["deliveryId", "kind", "target", "trigger", "repo", "id", "state", "attempts", "createdAt", "startedAt"],
-  ...["finishedAt", "progressCommentId", "agentsStarted", "outcome", "cancelRequested", "cancelledBy"],
-  ...["workerId", "leaseExpiresAt", "runAt", "group", "supersededBy"],
-]);
-
-/** The job's other fields (`subject`, `review`, and whatever NewJob gains later) in one column: no migration per field. */
-export function extraJson(job: NewJob): string | null {
-  const extra = Object.fromEntries(Object.entries(job).filter(([k, v]) => !CORE_FIELDS.has(k) && v !== undefined));
-  return Object.keys(extra).length ? JSON.stringify(extra) : null;
 }
 
 export function toRecord(row: Row): JobRecord {
