@@ -1,21 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { BudgetTracker, DEFAULT_BUDGETS } from "../../src/agent/budget.js";
 import type { AgentPause, AgentRunResult, RunAgentOptions } from "../../src/agent/types.js";
 import { loadDefinitions } from "../../src/chain/definitions.js";
 import { chainMode, runChain, type RunChainOptions } from "../../src/chain/run-chain.js";
-import { tempDir } from "../helpers/git-repo.js";
+import { agentResult, chainOptions } from "./chain-fixture.js";
 
-const result = (text: string, extra: Partial<AgentRunResult> = {}): AgentRunResult => ({
-  stopReason: "done",
-  text,
-  turns: 1,
-  usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
-  costUsd: 0,
-  estimate: false,
-  filesRead: [],
-  filesChanged: [],
-  ...extra,
-});
+const result = agentResult;
 
 const agentPause: AgentPause = {
   question: { question: "Which?", options: ["a", "b"] },
@@ -30,17 +19,10 @@ const agentPause: AgentPause = {
 async function run(chainName: string, replies: Array<(o: RunAgentOptions) => AgentRunResult>, extra: Partial<RunChainOptions> = {}) {
   const { agents, chains } = await loadDefinitions();
   const chain = chains.get(chainName)!;
-  const dir = await tempDir();
   const calls: RunAgentOptions[] = [];
+  const base = await chainOptions({ chain, agents, task: "the task", mode: chainMode(chain), sandbox: { available: true } });
   const out = await runChain({
-    chain,
-    agents,
-    task: "the task",
-    mode: chainMode(chain),
-    workspace: { root: dir, artifactsDir: dir, scratchDir: dir },
-    sandbox: { available: true },
-    budget: new BudgetTracker(DEFAULT_BUDGETS),
-    client: {} as never,
+    ...base,
     runAgent: async (o) => {
       calls.push(o);
       return replies[calls.length - 1]!(o);

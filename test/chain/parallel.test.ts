@@ -7,7 +7,7 @@ import { loadDefinitions } from "../../src/chain/definitions.js";
 import { runChain, type RunChainOptions } from "../../src/chain/run-chain.js";
 import { foldEvent, initialProgress } from "../../src/report/progress-state.js";
 import { fakeClient, startFakeAnthropic, type FakeServer } from "../helpers/fake-anthropic.js";
-import { tempDir } from "../helpers/git-repo.js";
+import { chainOptions } from "./chain-fixture.js";
 
 const THREE = `---
 description: three scouts at once
@@ -30,18 +30,7 @@ afterEach(async () => {
 
 async function options(chainText: string, extra: Partial<RunChainOptions> = {}): Promise<RunChainOptions> {
   const { agents } = await loadDefinitions();
-  const dir = await tempDir();
-  return {
-    chain: parseChainFile(chainText, "prompts/three.md", "three"),
-    agents,
-    task: "the request",
-    mode: "read-only",
-    workspace: { root: dir, artifactsDir: dir, scratchDir: dir },
-    sandbox: { available: false, reason: "test" },
-    budget: new BudgetTracker(DEFAULT_BUDGETS),
-    client: {} as never,
-    ...extra,
-  };
+  return chainOptions({ chain: parseChainFile(chainText, "prompts/three.md", "three"), agents, ...extra });
 }
 
 describe("parsing parallel steps", () => {

@@ -5,35 +5,19 @@ import type { AgentEvent } from "../../src/agent/events.js";
 import type { AgentRunResult, RunAgentOptions } from "../../src/agent/types.js";
 import { loadDefinitions } from "../../src/chain/definitions.js";
 import { chainMode, MAX_INLINE_PREVIOUS, runChain, type RunChainOptions } from "../../src/chain/run-chain.js";
-import { tempDir } from "../helpers/git-repo.js";
+import { agentResult, chainOptions } from "./chain-fixture.js";
 
-const done = (text: string, extra: Partial<AgentRunResult> = {}): AgentRunResult => ({
-  stopReason: "done",
-  text,
-  turns: 1,
-  usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
-  costUsd: 0,
-  estimate: false,
-  filesRead: [],
-  filesChanged: [],
-  ...extra,
-});
+const done = agentResult;
 
 async function setup(chainName: string, replies: Array<(o: RunAgentOptions) => AgentRunResult>, extra: Partial<RunChainOptions> = {}) {
   const { agents, chains } = await loadDefinitions();
   const chain = chains.get(chainName)!;
-  const dir = await tempDir();
   const calls: RunAgentOptions[] = [];
   const events: AgentEvent[] = [];
+  const base = await chainOptions({ chain, agents, task: "add {previous} literally", mode: chainMode(chain), sandbox: { available: true } });
+  const dir = base.workspace.root;
   const result = await runChain({
-    chain,
-    agents,
-    task: "add {previous} literally",
-    mode: chainMode(chain),
-    workspace: { root: dir, artifactsDir: dir, scratchDir: dir },
-    sandbox: { available: true },
-    budget: new BudgetTracker(DEFAULT_BUDGETS),
-    client: {} as never,
+    ...base,
     emit: (e) => events.push(e),
     runAgent: async (o) => {
       calls.push(o);

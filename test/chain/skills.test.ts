@@ -1,13 +1,13 @@
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BudgetTracker, DEFAULT_BUDGETS } from "../../src/agent/budget.js";
 import { loadDefinitions } from "../../src/chain/definitions.js";
 import { runChain } from "../../src/chain/run-chain.js";
 import { loadSkills } from "../../src/chain/skills.js";
 import { readDefaultBranchFiles } from "../../src/workspace/default-branch.js";
 import { fakeClient, startFakeAnthropic, type FakeServer, type Script } from "../helpers/fake-anthropic.js";
 import { gitSync, makeRepo, tempDir } from "../helpers/git-repo.js";
+import { chainOptions } from "./chain-fixture.js";
 
 const skill = (name: string, description: string, body: string) => `---\nname: ${name}\ndescription: ${description}\nlicense: MIT\n---\n${body}\n`;
 
@@ -41,15 +41,9 @@ async function runScout(script: Script, withSkills: boolean) {
   const { dest } = await defaultBranchWithSkills();
   const defs = await loadDefinitions(withSkills ? dest : undefined);
   fake = await startFakeAnthropic(script);
-  const dir = await tempDir();
   const result = await runChain({
-    chain: { name: "one", file: "(test)", steps: [{ agent: "scout", task: "{task}" }] },
-    agents: defs.agents,
+    ...(await chainOptions({ chain: { name: "one", file: "(test)", steps: [{ agent: "scout", task: "{task}" }] }, agents: defs.agents })),
     task: "look around",
-    mode: "read-only",
-    workspace: { root: dir, artifactsDir: dir, scratchDir: dir },
-    sandbox: { available: false, reason: "test" },
-    budget: new BudgetTracker(DEFAULT_BUDGETS),
     client: fakeClient(fake.url),
     skills: defs.skills?.skills,
   });

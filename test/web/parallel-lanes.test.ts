@@ -3,14 +3,13 @@
  * each agent's entries show under its own heading, in item order — on the whole page and live.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { BudgetTracker, DEFAULT_BUDGETS } from "../../src/agent/budget.js";
 import type { AgentRunResult } from "../../src/agent/types.js";
 import { parseChainFile } from "../../src/chain/chains.js";
 import { loadDefinitions } from "../../src/chain/definitions.js";
 import { runChain } from "../../src/chain/run-chain.js";
 import type { StoredEntry } from "../../src/transcripts/types.js";
 import { Timeline, type JobHead } from "../../src/web/timeline.js";
-import { tempDir } from "../helpers/git-repo.js";
+import { chainOptions } from "../chain/chain-fixture.js";
 import { signIn, startWebFixture, get, type WebFixture } from "./fixture.js";
 
 let fx: WebFixture | undefined;
@@ -32,7 +31,6 @@ const CHAIN = `1. parallel:
  */
 async function runInterleaved(emit: (e: Parameters<NonNullable<Parameters<typeof runChain>[0]["emit"]>>[0]) => void): Promise<void> {
   const { agents } = await loadDefinitions();
-  const dir = await tempDir();
   let turn = 0;
   const waiters: Array<() => void> = [];
   const myTurn = async (k: number) => {
@@ -43,14 +41,7 @@ async function runInterleaved(emit: (e: Parameters<NonNullable<Parameters<typeof
     for (const w of waiters.splice(0)) w();
   };
   const result = await runChain({
-    chain: parseChainFile(CHAIN, "prompts/wide.md", "wide"),
-    agents,
-    task: "the request",
-    mode: "read-only",
-    workspace: { root: dir, artifactsDir: dir, scratchDir: dir },
-    sandbox: { available: false, reason: "test" },
-    budget: new BudgetTracker(DEFAULT_BUDGETS),
-    client: {} as never,
+    ...(await chainOptions({ chain: parseChainFile(CHAIN, "prompts/wide.md", "wide"), agents })),
     emit,
     runAgent: async (o): Promise<AgentRunResult> => {
       const base = { turns: 1, usage: { input: 100, output: 10, cacheRead: 0, cacheWrite: 0 }, costUsd: 0.001, estimate: false, filesRead: [], filesChanged: [] };
