@@ -206,21 +206,24 @@ async function pushFeature(stack: Stack, files: Record<string, string>): Promise
   return sha;
 }
 
-/** GitHub's side of one automatic review: the check run, the context, and the review (checked against the real diff). */
-function mockAutomaticReview(stack: Stack, t: { reviews: any[]; checks: any[] }) {
+/** GitHub's side of one automatic review: the check run, the context, and (unless `review: false`) the review, checked against the real diff. */
+function mockAutomaticReview(stack: Stack, t: { reviews: any[]; checks: any[] }, o: { checkId?: number; review?: boolean } = {}) {
+  const { checkId = 640, review = true } = o;
   mockInstallationToken();
   mockRepoConfig();
   mockPermission("Codertocat", "write");
   mockPullConversation();
-  const diff = gitSync(stack.remoteDir, "diff", "-M", "main...feature");
-  nock(API)
+  const scope = nock(API)
     .post(`${REPO_PATH}/check-runs`, (b) => (t.checks.push(b), true))
-    .reply(201, { id: 640 })
+    .reply(201, { id: checkId })
     .get(`${REPO_PATH}/issues/1/comments`)
     .query(true)
     .reply(200, [])
-    .patch(`${REPO_PATH}/check-runs/640`, (b) => (t.checks.push(b), true))
-    .reply(200, {})
+    .patch(`${REPO_PATH}/check-runs/${checkId}`, (b) => (t.checks.push(b), true))
+    .reply(200, {});
+  if (!review) return;
+  const diff = gitSync(stack.remoteDir, "diff", "-M", "main...feature");
+  scope
     .post(`${REPO_PATH}/pulls/1/reviews`, (b) => (t.reviews.push(b), githubReviewProblems(diff, b).length === 0))
     .reply(200, { id: 901, html_url: "https://github.com/Codertocat/Hello-World/pull/1#pullrequestreview-901" });
 }
@@ -279,18 +282,7 @@ describe("reviews by a real model", () => {
     const stack = await startStack([{ content: [use("submit_review", { summary: "Looks right.", findings: [] })] }], { files: { "calc.js": CODE } });
     const sha = await pushFeature(stack, { "calc.js": CODE.replace("const v3 = 3;", "const v3 = 4;") });
     const t = { reviews: [] as any[], checks: [] as any[] };
-    mockInstallationToken();
-    mockRepoConfig();
-    mockPermission("Codertocat", "write");
-    mockPullConversation();
-    nock(API)
-      .post(`${REPO_PATH}/check-runs`, (b) => (t.checks.push(b), true))
-      .reply(201, { id: 641 })
-      .get(`${REPO_PATH}/issues/1/comments`)
-      .query(true)
-      .reply(200, [])
-      .patch(`${REPO_PATH}/check-runs/641`, (b) => (t.checks.push(b), true))
-      .reply(200, {});
+    mockAutomaticReview(stack, t, { checkId: 641, review: false });
 
     const job = await stack.runToEnd("pull_request", pullRequestEvent("opened", { headSha: sha, cloneUrl: stack.cloneUrl }), "review-clean-submit");
 
@@ -303,18 +295,7 @@ describe("reviews by a real model", () => {
     const stack = await startStack([{ text: prose }], { files: { "calc.js": CODE } });
     const sha = await pushFeature(stack, { "calc.js": CODE.replace("const v3 = 3;", "const v3 = 4;") });
     const t = { reviews: [] as any[], checks: [] as any[] };
-    mockInstallationToken();
-    mockRepoConfig();
-    mockPermission("Codertocat", "write");
-    mockPullConversation();
-    nock(API)
-      .post(`${REPO_PATH}/check-runs`, (b) => (t.checks.push(b), true))
-      .reply(201, { id: 642 })
-      .get(`${REPO_PATH}/issues/1/comments`)
-      .query(true)
-      .reply(200, [])
-      .patch(`${REPO_PATH}/check-runs/642`, (b) => (t.checks.push(b), true))
-      .reply(200, {});
+    mockAutomaticReview(stack, t, { checkId: 642, review: false });
 
     const job = await stack.runToEnd("pull_request", pullRequestEvent("opened", { headSha: sha, cloneUrl: stack.cloneUrl }), "review-prose");
 
