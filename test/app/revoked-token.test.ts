@@ -46,6 +46,28 @@ async function revocableGit(upstream: string, renewed?: string) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, state };
 }
 
+/**
+ * An /implement whose git server starts refusing the token once the worker begins (its first
+ * request comes after the clone); `renewed`, when given, is the one token accepted after that.
+ */
+async function implementWithRevokedToken(renewed?: string) {
+  let git: Awaited<ReturnType<typeof revocableGit>> | undefined;
+  const replies = [
+    { text: "Scout report." },
+    { text: PLAN },
+    { content: [use("edit", { path: "README.md", oldText: "commmit", newText: "commit" })] },
+    { text: "[DONE:1]\n## Completed\nFixed.\n## Files Changed\n- README.md\n## Notes\nNone." },
+  ];
+  const script: Script = (_request: RecordedRequest, index: number) => {
+    if (index === 2) git!.state.revoked = true;
+    return replies[index];
+  };
+  const stack = await startStack(script, { files: { "README.md": "# Hello commmit\n" } });
+  git = await revocableGit(stack.git.url, renewed);
+  const payload = issueCommentCreated("/implement", { cloneUrl: stack.cloneUrl.replace(stack.git.url, git.url), defaultBranch: "main" });
+  return { stack, git, payload };
+}
+
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
@@ -53,21 +75,7 @@ afterEach(async () => {
 
 describe("an installation token revoked while a job runs", () => {
   it("is renewed once for the push; refused again, the job fails naming the token and keeps the commits", async () => {
-    let git: Awaited<ReturnType<typeof revocableGit>> | undefined;
-    const replies = [
-      { text: "Scout report." },
-      { text: PLAN },
-      { content: [use("edit", { path: "README.md", oldText: "commmit", newText: "commit" })] },
-      { text: "[DONE:1]\n## Completed\nFixed.\n## Files Changed\n- README.md\n## Notes\nNone." },
-    ];
-    // The worker's first request comes after the clone: from then on GitHub refuses the token.
-    const script: Script = (_request: RecordedRequest, index: number) => {
-      if (index === 2) git!.state.revoked = true;
-      return replies[index];
-    };
-    const stack = await startStack(script, { files: { "README.md": "# Hello commmit\n" } });
-    git = await revocableGit(stack.git.url);
-    const payload = issueCommentCreated("/implement", { cloneUrl: stack.cloneUrl.replace(stack.git.url, git.url), defaultBranch: "main" });
+    const { stack, git, payload } = await implementWithRevokedToken();
     mockInstallationToken(2); // the trigger's (reused by the job), and the one minted after the push's 401
     mockBotUser();
     mockPermission("Codertocat", "write");
@@ -87,21 +95,8 @@ describe("an installation token revoked while a job runs", () => {
   });
 
   it("succeeds with the token minted after the push's 401, and opens the pull request", async () => {
-    let git: Awaited<ReturnType<typeof revocableGit>> | undefined;
-    const replies = [
-      { text: "Scout report." },
-      { text: PLAN },
-      { content: [use("edit", { path: "README.md", oldText: "commmit", newText: "commit" })] },
-      { text: "[DONE:1]\n## Completed\nFixed.\n## Files Changed\n- README.md\n## Notes\nNone." },
-    ];
-    const script: Script = (_request: RecordedRequest, index: number) => {
-      if (index === 2) git!.state.revoked = true;
-      return replies[index];
-    };
-    const stack = await startStack(script, { files: { "README.md": "# Hello commmit\n" } });
     const renewed = `ghs_renewed${"0".repeat(25)}`;
-    git = await revocableGit(stack.git.url, renewed);
-    const payload = issueCommentCreated("/implement", { cloneUrl: stack.cloneUrl.replace(stack.git.url, git.url), defaultBranch: "main" });
+    const { stack, git, payload } = await implementWithRevokedToken(renewed);
     const expiresAt = new Date(Date.now() + 3600_000).toISOString();
     nock(API)
       .post(`/app/installations/${INSTALLATION_ID}/access_tokens`)
