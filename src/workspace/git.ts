@@ -35,11 +35,6 @@ export function gitEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Every form of the token in git's output (itself, inside the header) goes, as everywhere else. */
-export function redactToken(text: string, token: string | undefined): string {
-  return redact(text, [token]);
-}
-
 export class GitError extends Error {
   override name = "GitError";
   /** git's stderr (token redacted), for callers that tell failures apart. */
@@ -105,11 +100,11 @@ function run(args: string[], opts: GitOptions, encoding: "utf8" | "buffer"): Pro
       { cwd, env, maxBuffer, encoding, timeout: timeoutMs ?? 0, killSignal: "SIGKILL" },
       (error, stdout, stderr) => {
         if (error) {
-          const text = redactToken(String(stderr ?? "").trim(), token);
+          const text = redact(String(stderr ?? "").trim(), [token]);
           const timedOut = timeoutMs !== undefined && error.killed;
           const detail = timedOut
             ? `timed out after ${Math.round(timeoutMs / 1000)} s`
-            : (text || redactToken(error.message, token)).split("\n").slice(-3).join(" ");
+            : (text || redact(error.message, [token])).split("\n").slice(-3).join(" ");
           const failure = new GitError(`git ${args[0]} failed: ${detail}`);
           failure.stderr = text;
           reject(failure);
