@@ -83,6 +83,7 @@ export const ConfigSchema = z.strictObject({
         draft: flag(true),
         setup: commands.default([]),
         check: commands.default([]),
+        /** Commit changes under `.github/workflows/` and `.github/actions/` (refused by default). */
         allowWorkflowEdits: flag(false),
         /** Automatic fix rounds on crewbot's own pull requests when their checks fail; 0 turns them off. */
         ciFix: z

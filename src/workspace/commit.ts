@@ -19,7 +19,7 @@ export interface CommitStepOptions {
   author: GitIdentity;
   /** The person who asked: a `Co-authored-by:` trailer. */
   coAuthor?: GitIdentity;
-  /** `implement.allowWorkflowEdits`: when false (default) changes under `.github/workflows/` are refused. */
+  /** `implement.allowWorkflowEdits`: when false (default) changes under `.github/workflows/` and `.github/actions/` are refused. */
   allowWorkflowEdits?: boolean;
 }
 
@@ -28,7 +28,7 @@ export interface StepCommit {
   sha: string | undefined;
   /** Paths the commit changed (added, modified, deleted). */
   files: string[];
-  /** Paths under `.github/workflows/` that were changed but not committed; they were restored to HEAD. */
+  /** Paths under `.github/workflows/` or `.github/actions/` that were changed but not committed; they were restored to HEAD. */
   refused: string[];
   /** Nested repositories in the work tree (a `.git` below the top), left out of the commit untouched; set when there are any. */
   nested?: string[];
@@ -36,15 +36,16 @@ export interface StepCommit {
 
 /** What a user reads about changes the commit left out. */
 export const refusedNotes = (refused: readonly string[]): string[] =>
-  refused.map((file) => `Not committed: ${file} (changes under .github/workflows are not allowed)`);
+  refused.map((file) => `Not committed: ${file} (changes under ${/^\.github\/actions(?:\/|$)/i.test(file) ? ".github/actions" : ".github/workflows"} are not allowed)`);
 
 /**
  * Where GitHub runs workflows from (pushing changes there needs the `workflows` permission):
- * `.github/workflows` and everything under it, and `.github` itself — a file or symlink in its
- * place removes the workflows. Matched case-insensitively, to be on the safe side.
+ * `.github/workflows` and everything under it; `.github/actions`, the local actions those
+ * workflows run (`uses: ./.github/actions/x`) with the repository's secrets; and `.github`
+ * itself — a file or symlink in its place removes both. Matched case-insensitively, to be on the safe side.
  */
 export function isWorkflowPath(file: string): boolean {
-  return /^\.github(?:\/workflows(?:\/|$)|$)/i.test(file);
+  return /^\.github(?:\/(?:workflows|actions)(?:\/|$)|$)/i.test(file);
 }
 
 export const SUBJECT_MAX_LENGTH = 100;
@@ -106,7 +107,7 @@ async function stagedChanges(opts: GitOptions): Promise<{ status: string; file: 
 /**
  * Commits everything that changed in the checkout since its last commit, as one commit whose
  * subject is the step's text, authored and committed by `author`, with a `Co-authored-by`
- * trailer for `coAuthor`. Changes under `.github/workflows/` are refused unless allowed: they are
+ * trailer for `coAuthor`. Changes under `.github/workflows/` and `.github/actions/` are refused unless allowed: they are
  * not committed, the files are put back as they are in HEAD, and the result lists them. Nothing
  * left to commit → no commit (`sha` undefined). No hook of the repository runs, nothing is signed.
  * Nested repositories (a `.git` below the top) are neither committed nor looked into (`nested`).
