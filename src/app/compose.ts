@@ -93,7 +93,9 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
     (info.available || info.allowUnsandboxed ? log.info : log.warn).call(log, describeSandbox(info));
     metrics.sandbox(info);
   });
+  const appId = Number.isSafeInteger(Number(env.APP_ID)) && env.APP_ID ? Number(env.APP_ID) : undefined;
   const services: JobServices = {
+    appId,
     octokitFor: async (installationId) => {
       const octokit = (await app.auth(installationId)) as InstallationOctokit;
       octokit.hook.after("request", (response) => metrics.githubRateLimit(installationId, response.headers["x-ratelimit-remaining"]));
@@ -150,7 +152,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
       installationEvent: async (event, payload) => void (await applyInstallationEvent(event, payload, { installations, queue, runner, log })),
       permissions,
       appSlug,
-      ...(Number.isSafeInteger(Number(env.APP_ID)) && env.APP_ID ? { appId: Number(env.APP_ID) } : {}),
+      ...(appId !== undefined ? { appId } : {}),
       admission: new Admission(commandRateLimit(limits)), // redeliveries and the per-person rate limit (CREWBOT_COMMANDS_*)
       coverage: async (installationId, repository) => coverageRefusal(await installations.get(installationId), repository),
       labelTriggers: (octokit, owner, repo) => labelTriggers.get(octokit, owner, repo),

@@ -37,8 +37,7 @@ export async function runFeedbackJob(job: JobRecord, ctx: JobContext, services: 
     }
     const prepared = await prepareJob(job, { access, report }, services, dirs);
     // The failing checks of the PR's head are part of what the person is looking at (crewbot's own review check aside).
-    const ownSlug = (await services.botIdentity(access.octokit)).name.replace(/\[bot\]$/, "");
-    const failures = await headFailures({ octokit: access.octokit, owner, repo, artifactsDir: dirs.artifactsDir, ignoreApps: { slugs: [ownSlug] } }, pr.head.sha).catch((err: unknown) => {
+    const failures = await headFailures({ octokit: access.octokit, owner, repo, artifactsDir: dirs.artifactsDir, ignoreApps: await ownApp(services) }, pr.head.sha).catch((err: unknown) => {
       services.log.warn(`job ${job.id}: the failing checks of ${pr.head.sha.slice(0, 7)} could not be read: ${(err as Error).message}`);
       return [];
     });
@@ -61,6 +60,15 @@ export async function runFeedbackJob(job: JobRecord, ctx: JobContext, services: 
     }
     return final;
   });
+}
+
+/**
+ * crewbot's own check runs, by the app's id (`APP_ID`); only where that is unknown by its slug.
+ * Never by `CREWBOT_BOT_NAME`, the commits' display name: another app named so is not crewbot.
+ */
+async function ownApp(services: JobServices): Promise<{ ids?: number[]; slugs?: string[] }> {
+  if (services.appId !== undefined) return { ids: [services.appId] };
+  return services.appSlug ? { slugs: [await services.appSlug()] } : {};
 }
 
 /**

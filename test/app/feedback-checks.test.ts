@@ -68,4 +68,45 @@ describe("/implement on a pull request whose head fails its checks", () => {
     expect(prompt).not.toContain("3 findings");
     expect(prompt).not.toContain("Check: docs");
   });
+
+  it("tells crewbot's own checks by the app's id: another app named like crewbot (or like CREWBOT_BOT_NAME) counts as failing", async () => {
+    const stack = await startStack(
+      [
+        { content: [{ type: "tool_use", name: "edit", input: { path: "greet.txt", oldText: "hello", newText: "hi" } }] },
+        { text: "## Completed\nFixed.\n## Files Changed\n- greet.txt\n## Notes\nNone." },
+      ],
+      { files: { "greet.txt": "hello\n" }, env: { CREWBOT_BOT_NAME: "lint-bot" } },
+    );
+    gitSync(stack.remoteDir, "branch", "feature-x");
+    gitSync(stack.remoteDir, "update-ref", "refs/pull/1/head", "feature-x");
+    const head = gitSync(stack.remoteDir, "rev-parse", "feature-x").trim();
+    const payload = issueCommentCreated("/implement make the tests pass", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
+    payload.issue.pull_request = { url: `${API}${REPO_PATH}/pulls/1` };
+    mockInstallationToken();
+    mockBotUser();
+    mockPermission("Codertocat", "write");
+    mockJobComments({ progressId: 96, edits: [], trigger: { id: payload.comment.id }, pull: {} })
+      .get(`${REPO_PATH}/pulls/1`)
+      .reply(200, { head: { ref: "feature-x", sha: head, repo: { full_name: "Codertocat/Hello-World" } }, base: { repo: { full_name: "Codertocat/Hello-World" } } });
+    mockHeadCheckRuns(
+      [
+        // APP_ID is 1 in the stack: this one is crewbot's own.
+        checkRun({ id: 911, name: "crewbot/review", headSha: head, app: { id: 1, slug: "crewbot" }, output: { title: "own findings" } }),
+        checkRun({ id: 912, name: "crewbot/review", headSha: head, app: { id: 4242, slug: "crewbot" }, output: { title: "look-alike says no" } }),
+        checkRun({ id: 913, name: "lint", headSha: head, app: { id: 5151, slug: "lint-bot" }, output: { title: "named like our commits" } }),
+      ],
+      head,
+    );
+
+    const job = await stack.runToEnd("issue_comment", payload, "feedback-own-checks");
+
+    expect(job.outcome).toMatch(/^✅ Done/);
+    const prompt = JSON.stringify(stack.fake.requests[0]!.body.messages);
+    expect(prompt).toContain("look-alike says no");
+    expect(prompt).toContain("named like our commits");
+    expect(prompt).toContain("check run 912 (crewbot): failure");
+    expect(prompt).toContain("check run 913 (lint-bot): failure");
+    expect(prompt).not.toContain("own findings");
+    expect(prompt).not.toContain("check run 911");
+  });
 });
