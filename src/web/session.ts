@@ -121,8 +121,40 @@ export function setCookie(name: string, value: string, options: { maxAge: number
   return parts.join("; ");
 }
 
-/** Only a path on this host (`/jobs/…`), never another origin (`//evil`, `/\evil`, `https:`). */
+/** Where a refused `next` lands: the job list, crewbot's own page. */
+export const NEXT_FALLBACK = "/jobs";
+/** Resolved against this to see where a browser would go; never contacted. */
+const DUMMY_ORIGIN = "https://crewbot.invalid";
+/** Browsers read `\` as `/` and drop tabs and newlines, so `/\evil` and `/<tab>/evil` are `//evil` to them. */
+const UNSAFE_CHARS = /[\u0000-\u001f\u007f\\]/;
+
+/** The path a browser would go to on this origin, as WHATWG URL parsing sees it; undefined for anything else. */
+function sameOriginPath(candidate: string): string | undefined {
+  if (!candidate.startsWith("/") || candidate.startsWith("//") || UNSAFE_CHARS.test(candidate)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(candidate, DUMMY_ORIGIN);
+  } catch {
+    return undefined;
+  }
+  if (url.origin !== DUMMY_ORIGIN) return undefined;
+  const path = url.pathname + url.search + url.hash;
+  return path.startsWith("//") ? undefined : path; // `/.//evil` normalises to `//evil`
+}
+
+/**
+ * Only a path on this host (`/jobs/…`), as a browser parses it: never another origin (`//evil`,
+ * `/\evil`, `/<tab>/evil`, `https:`, `javascript:`), nor one once its percent-escapes are decoded
+ * (`/%2F/evil`, `/%5Cevil`, `/%09/evil`). Anything refused lands on the job list.
+ */
 export function safeNext(next: string | null | undefined): string {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\") || /[\r\n]/.test(next)) return "/jobs";
-  return next;
+  if (!next) return NEXT_FALLBACK;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(next);
+  } catch {
+    return NEXT_FALLBACK;
+  }
+  const path = sameOriginPath(next);
+  return path !== undefined && sameOriginPath(decoded) !== undefined ? path : NEXT_FALLBACK;
 }

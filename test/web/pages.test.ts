@@ -47,6 +47,19 @@ describe("transcript pages over HTTP", () => {
     expect(cookie).not.toContain(USER_TOKEN);
   });
 
+  it("lands on the job list, never off-site, whatever `next` the sign-in link carries", async () => {
+    fx = await startWebFixture();
+    // Raw query strings, as an attacker would write the link.
+    const links = ["/%09/evil.example", "%2F%2Fevil.example", "/%5Cevil.example", "/%5C/evil.example", "%5C%5Cevil.example", "/%0A/evil.example", "/%252F/evil.example", "/%2509/evil.example", "javascript:alert(1)", "https://evil.example/", "//evil.example", "/.//evil.example"];
+    for (const raw of links) {
+      const login = await get(`${fx.url}/auth/login?next=${raw}`);
+      const authorize = await get(login.headers.get("location")!);
+      const callback = await get(authorize.headers.get("location")!, cookiesOf(login).join("; "));
+      expect([raw, callback.status, callback.headers.get("location")]).toEqual([raw, 302, "/jobs"]);
+    }
+    expect((await signIn(fx, "/jobs/job-1?step=2")).landed).toBe("/jobs/job-1?step=2");
+  });
+
   it("refuses a callback whose state does not match the cookie's, or comes without the cookie", async () => {
     fx = await startWebFixture();
     const login = await get(`${fx.url}/auth/login?next=%2Fjobs`);

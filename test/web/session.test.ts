@@ -42,6 +42,46 @@ describe("signed cookies", () => {
     expect(parseCookies("x=1; crewbot_session=a.b%3D; bad")).toEqual({ x: "1", crewbot_session: "a.b=" });
   });
 
+  // Each as `safeNext` receives it, i.e. after the query string's own decoding.
+  it.each([
+    ["//evil.example", "protocol-relative"],
+    ["/\\evil.example", "backslash"],
+    ["/\\/evil.example", "slash backslash"],
+    ["\\\\evil.example", "two backslashes"],
+    ["/\t/evil.example", "tab (from /%09/evil.example)"],
+    ["/\n/evil.example", "newline"],
+    ["/\r\n/evil.example", "CR LF"],
+    ["/a\r\nSet-Cookie: x", "header injection"],
+    ["/\u0000/evil.example", "NUL"],
+    ["/%09/evil.example", "encoded tab (%2509 in the query)"],
+    ["/%2F/evil.example", "encoded slash after a slash"],
+    ["/%2f%2fevil.example", "encoded slashes, lower case"],
+    ["%2F%2Fevil.example", "encoded slashes without a leading slash"],
+    ["/%5Cevil.example", "encoded backslash"],
+    ["/%5C%5Cevil.example", "encoded backslashes"],
+    ["/.//evil.example", "dot segment that normalises to //"],
+    ["/%2E//evil.example", "encoded dot segment"],
+    ["javascript:alert(1)", "javascript: URL"],
+    ["JaVaScRiPt:alert(1)", "javascript: URL, mixed case"],
+    ["https://evil.example/jobs", "absolute URL"],
+    ["http:/evil.example", "scheme with one slash"],
+    ["jobs", "relative path"],
+    ["/%E0%A4%A", "broken percent-escape"],
+    ["", "empty"],
+  ])("refuses %j (%s): back to the job list", (next) => {
+    expect(safeNext(next)).toBe("/jobs");
+  });
+
+  it.each([
+    ["/jobs", "/jobs"],
+    ["/jobs/job-1", "/jobs/job-1"],
+    ["/jobs/job-1?x=1#step-2", "/jobs/job-1?x=1#step-2"],
+    ["/jobs?next=%2F%2Fx", "/jobs?next=%2F%2Fx"],
+    ["/jobs/a b", "/jobs/a%20b"],
+  ])("keeps the same-origin path %j as %j", (next, kept) => {
+    expect(safeNext(next)).toBe(kept);
+  });
+
   it("only comes back to a path on this host, and compares states exactly", () => {
     expect(safeNext("/jobs/job-1?x=1")).toBe("/jobs/job-1?x=1");
     for (const bad of ["//evil.example", "/\\evil.example", "https://evil.example", "jobs", "", null, "/a\r\nSet-Cookie: x"]) expect(safeNext(bad)).toBe("/jobs");
