@@ -5,7 +5,7 @@ import { githubOctokit } from "./github/octokit.js";
 import { crewbotApp } from "./index.js";
 import { dataDir } from "./jobs/job-dirs.js";
 import { openStores } from "./store/open-stores.js";
-import { metricsHandler } from "./metrics/metrics.js";
+import { metricsAccess, metricsHandler } from "./metrics/metrics.js";
 import { sandboxHealth } from "./tools/sandbox-policy.js";
 
 export interface Started {
@@ -41,7 +41,7 @@ export async function start(options: StartOptions & Parameters<typeof run>[1] = 
       crewbot = composeCrewbot(app, { env, runner: options.runner, stores });
       await crewbotApp(crewbot.triggers)(app, appOptions);
       appOptions.addHandler((req, res) => crewbot!.web.handle(req, res)); // /jobs, /auth/*
-      appOptions.addHandler(metricsHandler(crewbot.services.metrics, () => health(crewbot!)));
+      appOptions.addHandler(metricsHandler(crewbot.services.metrics, () => health(crewbot!), metricsAccess(env), crewbot.services.log));
     },
     // GHE_HOST for every request and every installation token, the webhook handlers' and jobs' alike.
     { ...options, env, Octokit: githubOctokit(env, options.Octokit) },
@@ -61,11 +61,10 @@ export async function start(options: StartOptions & Parameters<typeof run>[1] = 
   };
 }
 
-/** What `/healthz` reports: the queue answers, how many jobs wait and run, and whether commands can be sandboxed. */
-async function health(crewbot: Crewbot): Promise<Record<string, unknown>> {
-  const depth = queueDepth(crewbot.queue);
-  const [queued, running, sandbox] = await Promise.all([depth.queued(), depth.running(), crewbot.services.sandbox()]);
-  return { queue: crewbot.queueKind, queued, running, sandbox: sandboxHealth(sandbox) };
+/** What `/healthz` checks (the queue answers) and shows (whether commands can be sandboxed). */
+async function health(crewbot: Crewbot): Promise<{ sandbox: Record<string, unknown> }> {
+  const [, sandbox] = await Promise.all([queueDepth(crewbot.queue).queued(), crewbot.services.sandbox()]);
+  return { sandbox: sandboxHealth(sandbox) };
 }
 
 function safePrivateKey(env: NodeJS.ProcessEnv): string | null {

@@ -10,7 +10,7 @@ import { getPrivateKey } from "@probot/get-private-key";
 import { githubProbot, type OctokitClass } from "./github/octokit.js";
 import { composeCrewbot, type Crewbot, type CrewbotOptions } from "./app/compose.js";
 import { dataDir } from "./jobs/job-dirs.js";
-import { metricsHandler } from "./metrics/metrics.js";
+import { metricsAccess, metricsHandler } from "./metrics/metrics.js";
 import { sandboxHealth } from "./tools/sandbox-policy.js";
 import { openStores } from "./store/open-stores.js";
 
@@ -47,7 +47,7 @@ export async function startWorker(options: WorkerOptions = {}): Promise<StartedW
   let server: Server | undefined;
   const port = env.CREWBOT_WORKER_PORT ? Number(env.CREWBOT_WORKER_PORT) : undefined;
   if (port !== undefined) {
-    const handle = metricsHandler(crewbot.services.metrics, async () => ({ role: "worker", queue: crewbot.queueKind, running: crewbot.runner.running.length, sandbox: sandboxHealth(await crewbot.services.sandbox()) }));
+    const handle = metricsHandler(crewbot.services.metrics, async () => ({ sandbox: sandboxHealth(await crewbot.services.sandbox()) }), metricsAccess(env), crewbot.services.log);
     server = createServer((req, res) => {
       handle(req, res).then((done) => done || res.writeHead(404).end("not found"), () => res.writeHead(500).end());
     });

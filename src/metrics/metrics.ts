@@ -3,6 +3,7 @@
  * durations, queue depth, tokens, cost, and GitHub's remaining rate limit. One registry per
  * process (the app, or a worker), so several processes never overwrite each other's counters.
  */
+import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { Usage } from "../agent/pricing.js";
@@ -65,25 +66,63 @@ export class Metrics {
   }
 }
 
+/** Who may read `/metrics`: holders of the operator's token, or (without one) this host only. */
+export interface MetricsAccess {
+  /** `CREWBOT_METRICS_TOKEN`: when set, `Authorization: Bearer <token>` is required of everyone. */
+  token?: string;
+}
+
+/** The operator's setting; an empty variable is no token (it would let an empty bearer in). */
+export function metricsAccess(env: NodeJS.ProcessEnv): MetricsAccess {
+  const token = env.CREWBOT_METRICS_TOKEN?.trim();
+  return token ? { token } : {};
+}
+
+const digest = (text: string) => createHash("sha256").update(text).digest();
+
+/** The peer's own address: `X-Forwarded-For` is whatever the client wrote, so it is never read. */
+function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const v4 = address.startsWith("::ffff:") ? address.slice(7) : address;
+  return address === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+}
+
+/** 200 when the request may read the metrics, else the status to refuse it with. Pure. */
+export function metricsVerdict(req: Pick<IncomingMessage, "headers" | "socket">, access: MetricsAccess): 200 | 401 | 403 {
+  if (access.token === undefined) return isLoopback(req.socket?.remoteAddress) ? 200 : 403;
+  const match = /^Bearer ([^\s]+)\s*$/i.exec(req.headers.authorization ?? "");
+  // Hashed first: equal lengths for timingSafeEqual, and no time that depends on the token's length.
+  return match && timingSafeEqual(digest(match[1]!), digest(access.token)) ? 200 : 401;
+}
+
 /**
- * `GET /healthz` (200 while the process serves; the queue is asked so a lost store shows) and
- * `GET /metrics`, as a handler for Probot's server or a plain node:http server. Returns false
- * for any other path so the next handler gets it.
+ * `GET /healthz` (200 while the process serves; the queue is asked so a lost store shows, but
+ * only `ok` and the sandbox's state are shown, to anyone) and `GET /metrics` (to the operator:
+ * see `metricsVerdict`), as a handler for Probot's server or a plain node:http server. Returns
+ * false for any other path so the next handler gets it.
  */
-export function metricsHandler(metrics: Metrics, health: () => Promise<Record<string, unknown>>) {
+export function metricsHandler(metrics: Metrics, health: () => Promise<{ sandbox: Record<string, unknown> }>, access: MetricsAccess = {}, log?: { warn(message: string): void }) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     const url = new URL(req.url ?? "/", "http://localhost");
     if (req.method !== "GET" && req.method !== "HEAD") return false;
     if (url.pathname === "/healthz") {
       try {
-        const body = JSON.stringify({ status: "ok", ...(await health()) });
-        res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(body);
+        const { sandbox } = await health();
+        res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify({ status: "ok", sandbox }));
       } catch (error) {
-        res.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ status: "error", error: (error as Error).message }));
+        log?.warn(`/healthz: ${(error as Error).message}`);
+        res.writeHead(503, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify({ status: "error" }));
       }
       return true;
     }
     if (url.pathname === "/metrics") {
+      const verdict = metricsVerdict(req, access);
+      if (verdict !== 200) {
+        const headers: Record<string, string> = { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" };
+        if (verdict === 401) headers["www-authenticate"] = 'Bearer realm="crewbot metrics"';
+        res.writeHead(verdict, headers).end(verdict === 401 ? "A bearer token (CREWBOT_METRICS_TOKEN) is required.\n" : "Metrics are served to this host only (set CREWBOT_METRICS_TOKEN to read them from elsewhere).\n");
+        return true;
+      }
       const text = await metrics.registry.metrics();
       res.writeHead(200, { "content-type": metrics.registry.contentType, "cache-control": "no-store" }).end(text);
       return true;

@@ -85,9 +85,9 @@ describe("REDIS_URL: the app enqueues, a worker process runs the job", () => {
 
     const appHealth = await (await fetch(`http://127.0.0.1:${appPort}/healthz`)).json();
     const sandbox = { available: true, network: true, allowUnsandboxed: false };
-    expect(appHealth).toEqual({ status: "ok", queue: "redis", queued: 0, running: 0, sandbox });
+    expect(appHealth).toEqual({ status: "ok", sandbox });
     const workerHealth = await (await fetch(`http://127.0.0.1:${workerPort}/healthz`)).json();
-    expect(workerHealth).toMatchObject({ status: "ok", role: "worker", queue: "redis", sandbox });
+    expect(workerHealth).toEqual({ status: "ok", sandbox });
     expect(sandboxGauges(await (await fetch(`http://127.0.0.1:${workerPort}/metrics`)).text())).toEqual(["bubblewrap 1", "network 1"]);
     const workerMetrics = await (await fetch(`http://127.0.0.1:${workerPort}/metrics`)).text();
     expect(workerMetrics).toContain('crewbot_jobs_total{kind="plan",state="succeeded"} 1');

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { Metrics, metricsHandler } from "../../src/metrics/metrics.js";
+import { Metrics, metricsAccess, metricsHandler, metricsVerdict } from "../../src/metrics/metrics.js";
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -41,12 +41,14 @@ describe("Metrics", () => {
 });
 
 describe("metricsHandler", () => {
+  const sandbox = { available: true, network: false, allowUnsandboxed: false };
+
   it("serves /healthz and /metrics, and leaves other paths to the next handler", async () => {
     const m = new Metrics(undefined, { defaults: false });
-    const base = await serve(metricsHandler(m, async () => ({ queue: "sqlite", queued: 0 })));
+    const base = await serve(metricsHandler(m, async () => ({ sandbox })));
     const health = await fetch(`${base}/healthz`);
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ status: "ok", queue: "sqlite", queued: 0 });
+    expect(await health.json()).toEqual({ status: "ok", sandbox });
     const metrics = await fetch(`${base}/metrics`);
     expect(metrics.headers.get("content-type")).toMatch(/^text\/plain/);
     expect(await metrics.text()).toContain("# TYPE crewbot_jobs_total counter");
@@ -54,10 +56,69 @@ describe("metricsHandler", () => {
     expect((await fetch(`${base}/metrics`, { method: "POST" })).status).toBe(404);
   });
 
-  it("answers 503 with the reason when the queue cannot be read", async () => {
-    const base = await serve(metricsHandler(new Metrics(undefined, { defaults: false }), async () => Promise.reject(new Error("SQLITE_BUSY"))));
+  it("answers 503 without the reason when the queue cannot be read, and logs it", async () => {
+    const warnings: string[] = [];
+    const base = await serve(metricsHandler(new Metrics(undefined, { defaults: false }), async () => Promise.reject(new Error("SQLITE_BUSY: /data/jobs.db")), {}, { warn: (m) => warnings.push(m) }));
     const res = await fetch(`${base}/healthz`);
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ status: "error", error: "SQLITE_BUSY" });
+    expect(await res.json()).toEqual({ status: "error" });
+    expect(warnings).toEqual(["/healthz: SQLITE_BUSY: /data/jobs.db"]);
+  });
+
+  it("/healthz shows only ok and the sandbox, whatever the health check knows (no installation ids, limits, costs or counts)", async () => {
+    const m = new Metrics({ queued: async () => 3, running: async () => 1 }, { defaults: false });
+    m.githubRateLimit(4242, "4999");
+    m.jobUsage("plan", { input: 100, output: 20, cacheRead: 0, cacheWrite: 0 }, 0.25);
+    const known = { sandbox, installations: [4242], limits: { perInstallation: 2 }, costUsd: 0.25, queued: 3 };
+    const base = await serve(metricsHandler(m, async () => known, { token: "s3cret-metrics-token" }));
+    const text = await (await fetch(`${base}/healthz`)).text();
+    expect(JSON.parse(text)).toEqual({ status: "ok", sandbox });
+    expect(text).not.toMatch(/4242|0\.25|perInstallation|queued/);
+  });
+
+  it("with CREWBOT_METRICS_TOKEN, /metrics takes only `Authorization: Bearer <token>`, from loopback too", async () => {
+    const m = new Metrics(undefined, { defaults: false });
+    m.githubRateLimit(4242, "4999");
+    const token = "s3cret-metrics-token";
+    const base = await serve(metricsHandler(m, async () => ({ sandbox }), metricsAccess({ CREWBOT_METRICS_TOKEN: token })));
+    const refused = [undefined, "Bearer", "Bearer ", `Bearer ${token}x`, `Bearer ${token.slice(0, -1)}`, `Basic ${token}`, token, `Bearer  ${token} extra`];
+    for (const authorization of refused) {
+      const res = await fetch(`${base}/metrics`, { headers: authorization === undefined ? {} : { authorization } });
+      expect([authorization, res.status, res.headers.get("www-authenticate")]).toEqual([authorization, 401, 'Bearer realm="crewbot metrics"']);
+      expect(await res.text()).not.toContain("4242");
+    }
+    const ok = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toContain('crewbot_github_rate_limit_remaining{installation="4242"} 4999');
+    expect((await fetch(`${base}/healthz`)).status).toBe(200); // health stays open
+  });
+
+  it("without a token, /metrics is for loopback clients only; X-Forwarded-For is never believed", async () => {
+    const verdict = (remoteAddress: string | undefined, headers: Record<string, string> = {}) => metricsVerdict({ headers, socket: { remoteAddress } } as never, {});
+    expect(verdict("127.0.0.1")).toBe(200);
+    expect(verdict("127.8.9.10")).toBe(200);
+    expect(verdict("::1")).toBe(200);
+    expect(verdict("::ffff:127.0.0.1")).toBe(200);
+    expect(verdict("203.0.113.7")).toBe(403);
+    expect(verdict("203.0.113.7", { "x-forwarded-for": "127.0.0.1" })).toBe(403);
+    expect(verdict("203.0.113.7", { "x-real-ip": "127.0.0.1", forwarded: "for=127.0.0.1" })).toBe(403);
+    expect(verdict("10.0.0.1", { authorization: "Bearer anything" })).toBe(403);
+    expect(verdict("::ffff:10.0.0.1")).toBe(403);
+    expect(verdict("::2")).toBe(403);
+    expect(verdict("1127.0.0.1")).toBe(403);
+    expect(verdict(undefined)).toBe(403);
+    expect(metricsAccess({ CREWBOT_METRICS_TOKEN: "  " })).toEqual({}); // an empty token is no token
+
+    // Through the handler: a remote client is answered 403 and reads nothing.
+    const m = new Metrics(undefined, { defaults: false });
+    m.githubRateLimit(4242, "4999");
+    const handler = metricsHandler(m, async () => ({ sandbox }));
+    const sent: { status?: number; body?: string } = {};
+    const res = { writeHead: (status: number) => ((sent.status = status), res), end: (body: string) => void (sent.body = body) };
+    const req = { method: "GET", url: "/metrics", headers: { "x-forwarded-for": "127.0.0.1" }, socket: { remoteAddress: "198.51.100.4" } };
+    expect(await handler(req as never, res as never)).toBe(true);
+    expect(sent.status).toBe(403);
+    expect(sent.body).toMatch(/^Metrics are served to this host only/);
+    expect(sent.body).not.toContain("4242");
   });
 });
