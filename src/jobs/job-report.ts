@@ -5,7 +5,7 @@ import type { TokenProvider } from "../workspace/push.js";
 import type { EndState } from "../queue/job-queue.js";
 import type { EndResult, JobContext } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
-import { jobProgress, jobReporter, removeTriggerLabel } from "../report/job-comment.js";
+import { findJobComment, jobProgress, jobReporter, removeTriggerLabel } from "../report/job-comment.js";
 import { progressFromEvents, type ProgressTracker } from "../report/progress-state.js";
 import { statusLine } from "../report/render.js";
 import type { ProgressState, Terminal } from "../report/types.js";
@@ -54,10 +54,11 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
   const reporter = jobReporter(job, writer, services.log, { editIntervalMs: services.limits.editIntervalMs });
   const progress: ProgressTracker = progressFromEvents(jobProgress(job, services.publicUrl));
 
-  if (job.progressCommentId === undefined && job.trigger.commentId !== undefined) {
+  const existing = job.progressCommentId ?? (await earlierComment(job, writer, services));
+  if (existing === undefined && job.trigger.commentId !== undefined) {
     await reporter.acknowledge({ commentId: job.trigger.commentId, kind: job.trigger.commentKind ?? "issue_comment" });
   }
-  const commentId = await reporter.start(progress.state);
+  const commentId = await reporter.start(progress.state, existing);
   await removeTriggerLabel(job, writer, services.log);
   if (commentId !== undefined && commentId !== job.progressCommentId) await ctx.update({ progressCommentId: commentId });
   // Links add up (transcript, then branch, then PR): a patch never drops one set before.
@@ -96,6 +97,20 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
     },
   };
   return { report, access };
+}
+
+/**
+ * A job claimed again after its process died may have posted its comment without storing its id:
+ * found by its marker and edited, not posted twice. A first attempt has none to look for.
+ */
+async function earlierComment(job: JobRecord, writer: GitHubWriter, services: JobServices): Promise<number | undefined> {
+  if (job.attempts < 2 || !services.appSlug) return undefined;
+  try {
+    return await findJobComment(job, writer, `${await services.appSlug()}[bot]`);
+  } catch (err) {
+    services.log.warn(`job ${job.id}: could not look for the progress comment of its earlier attempt (a new one is posted): ${(err as Error).message}`);
+    return undefined;
+  }
 }
 
 /** The queue's end state of a terminal. */

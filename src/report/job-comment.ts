@@ -3,7 +3,7 @@ import type { GitHubWriter, ReportLog } from "./github-writer.js";
 import { ProgressReporter } from "./progress-reporter.js";
 import { initialProgress } from "./progress-state.js";
 import { transcriptUrl } from "./render.js";
-import type { ProgressState, Terminal } from "./types.js";
+import { jobMarker, type ProgressState, type Terminal } from "./types.js";
 
 /** The reporter of a job's progress comment on its issue or PR (editing the one it already has). */
 export function jobReporter(job: JobRecord, writer: GitHubWriter, log?: ReportLog, options: { editIntervalMs?: number } = {}): ProgressReporter {
@@ -36,4 +36,32 @@ export async function removeTriggerLabel(job: JobRecord, writer: GitHubWriter, l
 export async function endJobComment(job: JobRecord, writer: GitHubWriter, publicUrl: string, terminal: Terminal, log?: ReportLog): Promise<void> {
   if (job.progressCommentId === undefined) return;
   await jobReporter(job, writer, log).finish(jobProgress(job, publicUrl, { terminal }));
+}
+
+/** Pages of the issue's comments read when looking for a job's own comment (100 each, since the job was made). */
+const MAX_SEARCH_PAGES = 10;
+
+interface IssueComment {
+  id: number;
+  body?: string | null;
+  user: { login: string } | null;
+}
+
+/**
+ * The progress comment an earlier attempt of the job posted but could not store (its process
+ * died between the post and the store): crewbot's own comment — by its bot user `botLogin`,
+ * whoever else quotes the marker — carrying the job's hidden marker, among the issue's comments
+ * updated since the job was made. Undefined when there is none.
+ */
+export async function findJobComment(job: JobRecord, writer: GitHubWriter, botLogin: string): Promise<number | undefined> {
+  const { owner, repo, number } = job.target;
+  const marker = jobMarker(job.id);
+  const since = new Date(job.createdAt).toISOString();
+  for (let page = 1; page <= MAX_SEARCH_PAGES; page++) {
+    const { data } = await writer.read<IssueComment[]>("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner, repo, issue_number: number, since, per_page: 100, page });
+    const own = data.find((c) => c.user?.login.toLowerCase() === botLogin.toLowerCase() && (c.body ?? "").includes(marker));
+    if (own) return own.id;
+    if (data.length < 100) return undefined;
+  }
+  return undefined;
 }

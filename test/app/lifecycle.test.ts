@@ -6,7 +6,7 @@ import type { NewJob } from "../../src/queue/types.js";
 import { issueCommentCreated } from "../fixtures/payloads.js";
 import { tempDir } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
-import { API, INSTALLATION_ID, mockInstallationToken, mockJobComments, mockPermission, REPO_PATH, startStack } from "./harness.js";
+import { API, gitServer, INSTALLATION_ID, mockInstallationToken, mockJobComments, mockPermission, mockRepoConfig, REPO_PATH, startStack } from "./harness.js";
 
 useNock();
 
@@ -39,6 +39,52 @@ describe("jobs across restarts and cancels", () => {
     expect(ended).toMatchObject({ state: "failed", outcome: "❌ Failed: interrupted" });
     expect(edits).toHaveLength(1);
     expect(edits[0]).toMatch(new RegExp(`^❌ Failed: interrupted · .*\\n<!-- crewbot:job:${job.id} -->`));
+  });
+
+  it("finds the comment an attempt posted just before its process died by its marker, and edits it instead of posting another", async () => {
+    const dataDir = await tempDir("crewbot-data-");
+    const { git, cloneUrl } = await gitServer({ "README.md": "# Hello\n" });
+    const before = new SqliteQueue({ dataDir });
+    const queued = await before.enqueue({ ...newJob("posted-then-died"), repo: { cloneUrl, defaultBranch: "main", private: false } });
+    const job = (await before.claim(`embedded:${hostname()}`, { perInstallation: 2, global: 4, leaseMs: 60_000 }))!;
+    expect(job.id).toBe(queued.job.id);
+    // The first attempt posted its progress comment (id 7001) and died before storing the id.
+    await before.close();
+
+    mockInstallationToken();
+    mockRepoConfig();
+    const marker = `<!-- crewbot:job:${job.id} -->`;
+    const searches: Array<Record<string, string>> = [];
+    const edits: string[] = [];
+    nock(API)
+      .get(`${REPO_PATH}/issues/1/comments`)
+      .query((q) => (q.since !== undefined ? (searches.push(q as Record<string, string>), true) : false))
+      .reply(200, [
+        // Someone quoting the marker is not crewbot.
+        { id: 6001, body: `> ⏳ Starting\n> ${marker}\nwhat is this?`, user: { login: "mallory", type: "User" }, created_at: "2019-05-15T15:21:00Z", updated_at: "2019-05-15T15:21:00Z" },
+        { id: 6002, body: "⏳ Starting\n<!-- crewbot:job:some-other-job -->", user: { login: "crewbot[bot]", type: "Bot" }, created_at: "2019-05-15T15:21:00Z", updated_at: "2019-05-15T15:21:00Z" },
+        { id: 7001, body: `⏳ Starting · 0s\n${marker}`, user: { login: "crewbot[bot]", type: "Bot" }, created_at: "2019-05-15T15:21:01Z", updated_at: "2019-05-15T15:21:01Z" },
+      ])
+      .get(`${REPO_PATH}/issues/1/comments`)
+      .query({ per_page: 100 })
+      .reply(200, [])
+      .patch(`${REPO_PATH}/issues/comments/7001`, (b) => (edits.push(b.body), true))
+      .times(1)
+      .reply(200, {})
+      .patch(`${REPO_PATH}/issues/comments/7001`, (b) => (edits.push(b.body), true))
+      .times(6)
+      .optionally()
+      .reply(200, {});
+    const stack = await startStack([{ text: "Scout report: nothing to see." }, { text: "## Goal\nG.\n\n## Plan\n1. Do it\n\n## Risks\nNone." }], { dataDir });
+    const ended = await stack.waitFor(job.id);
+    await stack.crewbot.background.idle();
+    await git.close();
+
+    expect(ended).toMatchObject({ state: "succeeded", attempts: 2, progressCommentId: 7001 });
+    expect(searches).toEqual([{ since: new Date(job.createdAt).toISOString(), per_page: "100", page: "1" }]);
+    // No second comment (nock refuses any POST), no second 👀: the one comment is edited to its end.
+    expect(edits[0]).toMatch(new RegExp(`^⏳ Starting · .*\\n${marker}`));
+    expect(edits.at(-1)).toMatch(/^✅ Done · /);
   });
 
   it("cancels a running job through its signal and says so in its comment", async () => {
