@@ -28,6 +28,7 @@ import { LabelTriggers } from "../config/label-triggers.js";
 import { createAct, enqueueJob } from "../triggers/carry-out.js";
 import { Admission, commandRateLimit } from "../triggers/admission.js";
 import { Background } from "../triggers/background.js";
+import { ReplyLimiter } from "../triggers/stranger-replies.js";
 import type { TriggerDeps } from "../triggers/deps.js";
 import { MirrorStore } from "../workspace/mirror.js";
 import { dataDir as dataDirOf } from "../jobs/job-dirs.js";
@@ -141,7 +142,8 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   });
   const background = new Background(log);
   const labelTriggers = new LabelTriggers(log);
-  const actDeps = { queue, runner, writerFor, background, publicUrl, log };
+  // Replies to people who start nothing: once per person and issue an hour, per process for now.
+  const actDeps = { queue, runner, writerFor, replies: new ReplyLimiter(), background, publicUrl, log };
   const act = createAct(actDeps);
   const web = createWebHandler({ env, publicUrl, queue, store: transcripts.store, dataDir, secrets: operatorSecrets, log });
   return {

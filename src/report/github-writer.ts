@@ -53,6 +53,8 @@ export interface GitHubWriterOptions {
 /** How a write is queued: a progress edit yields to every other write, and a newer one of the same comment replaces it. */
 export interface WriteOptions {
   progress?: boolean;
+  /** Budgeted apart from the jobs' writes (a reply to someone who started nothing): spaced, but takes none of their tokens. */
+  apart?: boolean;
 }
 
 /** Parameters Octokit reads itself; never redacted or cut. */
@@ -164,6 +166,7 @@ export class GitHubWriter {
     const prepared = lazy ? undefined : this.prepare(route, params);
     return this.gate.run(() => this.send<T>(route, prepared ?? this.prepare(route, { ...params, body: lazy!() })), {
       progress: options.progress,
+      apart: options.apart,
       key: writeKey(route, params),
     });
   }

@@ -7,7 +7,7 @@
  * time shown is brought up to date by edits made for another reason), at least `editIntervalMs`
  * after the previous one; the terminal edit is sent at once.
  */
-import { type Clock, type GitHubWriter, httpStatus, realClock, type ReportLog, silentLog, WriteSuperseded } from "./github-writer.js";
+import { type Clock, type GitHubWriter, httpStatus, realClock, type ReportLog, silentLog, type WriteOptions, WriteSuperseded } from "./github-writer.js";
 import { renderProgress } from "./render.js";
 import { jobMarker, type ProgressState } from "./types.js";
 
@@ -58,6 +58,7 @@ export async function postReply(
   target: ReportTarget,
   body: string,
   log: ReportLog = silentLog,
+  options: WriteOptions = {},
 ): Promise<number | undefined> {
   try {
     const res = await writer.write<{ id: number }>("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
@@ -65,7 +66,7 @@ export async function postReply(
       repo: target.repo,
       issue_number: target.number,
       body,
-    });
+    }, options);
     return res.data.id;
   } catch (err) {
     log.warn(`could not reply on ${target.owner}/${target.repo}#${target.number}: ${message(err)}`);

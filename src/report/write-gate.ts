@@ -4,6 +4,8 @@
  * (80 a minute, 500 an hour). Progress edits are the one kind of write that can wait without
  * harm (the next one carries the newest state anyway): they go only when nothing else is waiting
  * and only while a reserve is left, so comments, final edits and reviews never starve behind them.
+ * Replies to people who started nothing have a budget of their own (triggers/stranger-replies.ts):
+ * they are spaced like any write but take none of these tokens.
  */
 
 export interface Clock {
@@ -48,12 +50,18 @@ export class WriteSuperseded extends Error {
 export interface GateOptions {
   /** A progress edit: yields to every other write and keeps the reserve. */
   progress?: boolean;
+  /**
+   * Budgeted apart (replies to people who started nothing, limited by the triggers): spaced like
+   * every write and sent after the other waiting ones, but takes no token of the jobs' buckets.
+   */
+  apart?: boolean;
   /** What is written (a comment): a queued progress edit of the same key is dropped for a newer write. */
   key?: string;
 }
 
 interface Entry {
   progress: boolean;
+  apart: boolean;
   key?: string;
   go(): Promise<void>;
   drop(err: Error): void;
@@ -81,7 +89,10 @@ export class WriteGate {
   private refilledAt: number;
   private lastStart = Number.NEGATIVE_INFINITY;
   private readonly urgent: Entry[] = [];
+  private readonly apart: Entry[] = [];
   private readonly progress: Entry[] = [];
+  /** The write whose task runs now (one at a time): `turn()` budgets by it. */
+  private current: Entry | undefined;
   private pumping = false;
 
   constructor(
@@ -105,28 +116,30 @@ export class WriteGate {
       if (options.key !== undefined) this.dropQueuedProgress(options.key);
       const entry: Entry = {
         progress: options.progress === true,
+        apart: options.apart === true && options.progress !== true,
         key: options.key,
         go: () => task().then(resolve, reject),
         drop: reject,
       };
-      (entry.progress ? this.progress : this.urgent).push(entry);
+      (entry.progress ? this.progress : entry.apart ? this.apart : this.urgent).push(entry);
       void this.pump();
     });
   }
 
   /** Inside `run`: waits until the next write may start (spacing and budget), and counts it started. */
   async turn(): Promise<void> {
+    const apart = this.current?.apart === true;
     for (;;) {
-      const wait = this.waitMs(false);
+      const wait = apart ? this.lastStart + this.minSpacingMs - this.clock.now() : this.waitMs(false);
       if (wait <= 0) break;
       await this.clock.sleep(wait);
     }
-    this.take();
+    this.take(apart);
   }
 
   /** Writes queued and not started. */
   get queued(): number {
-    return this.urgent.length + this.progress.length;
+    return this.urgent.length + this.apart.length + this.progress.length;
   }
 
   private async pump(): Promise<void> {
@@ -134,7 +147,7 @@ export class WriteGate {
     this.pumping = true;
     try {
       for (;;) {
-        let entry = this.urgent.shift();
+        let entry = this.urgent.shift() ?? this.apart.shift();
         if (!entry && this.progress.length > 0) {
           const wait = this.waitMs(true);
           if (wait > 0) {
@@ -145,7 +158,9 @@ export class WriteGate {
           entry = this.progress.shift();
         }
         if (!entry) return;
+        this.current = entry;
         await entry.go();
+        this.current = undefined;
       }
     } finally {
       this.pumping = false;
@@ -180,10 +195,12 @@ export class WriteGate {
     return Math.max(spacing, need(this.minute, reserve.minute), need(this.hour, reserve.hour));
   }
 
-  private take(): void {
+  private take(apart: boolean): void {
     this.refill();
-    this.minute.tokens -= 1;
-    this.hour.tokens -= 1;
+    if (!apart) {
+      this.minute.tokens -= 1;
+      this.hour.tokens -= 1;
+    }
     this.lastStart = this.clock.now();
     this.started += 1;
   }

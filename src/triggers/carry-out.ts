@@ -11,11 +11,14 @@ import { renderApproved } from "../plan/approval.js";
 import type { Background } from "./background.js";
 import type { CommentPayload, Decision } from "./comment-command.js";
 import type { TriggerLog } from "./deps.js";
+import type { ReplyLimiter, ReplyPlace } from "./stranger-replies.js";
 
 export interface ActDeps {
   queue: JobQueue;
   runner: Pick<JobRunner, "wake" | "cancel" | "answer">;
   writerFor(installationId: number, octokit: InstallationOctokit): GitHubWriter;
+  /** Every reply to someone who started nothing: once per person and issue an hour, from its own budget. */
+  replies: ReplyLimiter;
   background: Background;
   publicUrl: string;
   log: TriggerLog;
@@ -34,7 +37,8 @@ export function createAct(deps: ActDeps) {
     const writer = () => deps.writerFor(installationId, octokit);
     const number = (payload.issue ?? payload.pull_request)!.number;
     const target: ReportTarget = { owner: payload.repository.owner.login, repo: payload.repository.name, number };
-    const reply = (body: string, what: string) => deps.background.run(postReply(writer(), target, body, deps.log), what);
+    const place = { installationId, login: payload.comment?.user?.login ?? payload.sender.login, ...target };
+    const reply = (body: string, what: string) => deps.background.run(replyOnce(deps, writer, place, body, what), what);
 
     switch (decision.action) {
       case "help":
@@ -78,6 +82,17 @@ export function createAct(deps: ActDeps) {
       }
     }
   };
+}
+
+/**
+ * A reply to someone whose comment started nothing, if the limiter lets it through; else only a
+ * log line. Written apart from the jobs' write budget.
+ */
+async function replyOnce(deps: ActDeps, writer: () => GitHubWriter, place: ReplyPlace, body: string, what: string): Promise<void> {
+  const verdict = await deps.replies.allow(place);
+  const { installationId, login, owner, repo, number } = place;
+  if (!verdict.reply) return deps.log.info({ installationId, login, owner, repo, number, what, reason: verdict.reason }, "reply not posted: already answered, or the replies' budget is spent");
+  await postReply(writer(), { owner, repo, number }, body, deps.log, { apart: true });
 }
 
 /**

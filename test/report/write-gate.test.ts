@@ -4,7 +4,7 @@ import { fakeClock } from "../helpers/github.js";
 
 /** A write of `name` that records when it started, through the gate like GitHubWriter's. */
 function writer(gate: WriteGate, log: Array<{ name: string; at: number }>) {
-  return (name: string, options: { progress?: boolean; key?: string } = {}) =>
+  return (name: string, options: { progress?: boolean; key?: string; apart?: boolean } = {}) =>
     gate.run(async () => {
       await gate.turn();
       log.push({ name, at: gate.clock.now() });
@@ -98,6 +98,25 @@ describe("WriteGate", () => {
     const before = clock.now();
     await write("final", { key: "c99" });
     expect(log.at(-1)!.at - before).toBeLessThanOrEqual(1000); // the reserve is there for it
+  });
+
+  it("writes budgeted apart (strangers' replies) take none of the jobs' tokens, are spaced, and go after the jobs' waiting writes", async () => {
+    const clock = fakeClock();
+    const gate = new WriteGate(1000, clock, { minuteBurst: 3, perMinute: 1, hourBurst: 100 });
+    const log: Array<{ name: string; at: number }> = [];
+    const write = writer(gate, log);
+    // Ten replies first: the jobs' three tokens of the minute are all still theirs afterwards.
+    await Promise.all(Array.from({ length: 10 }, (_, i) => write(`r${i}`, { apart: true })));
+    expect(log.slice(1).map((l, i) => l.at - log[i]!.at)).toEqual(Array(9).fill(1000));
+    const before = clock.now();
+    await Promise.all([write("j1"), write("j2"), write("j3")]);
+    expect(log.slice(-3).map((l) => l.at - before)).toEqual([1000, 2000, 3000]); // spacing only: no wait for a refill
+
+    // Queued together, the jobs' writes go first.
+    log.length = 0;
+    const all = [write("busy"), write("reply", { apart: true }), write("job post"), write("job edit", { key: "c1" })];
+    await Promise.all(all);
+    expect(log.map((l) => l.name)).toEqual(["busy", "job post", "job edit", "reply"]);
   });
 
   it("a final edit waits for at most the write in flight and the spacing while edits of 8 jobs stream", async () => {

@@ -4,8 +4,10 @@
  * answers "slow down" once, and drops the rest without a word; a queued command waits behind
  * the running one on its issue (never two jobs at once there). Nock fails on any extra write.
  */
+import { Writable } from "node:stream";
 import nock from "nock";
-import { describe, expect, it } from "vitest";
+import pino from "pino";
+import { describe, expect, it, vi } from "vitest";
 import { Admission } from "../../src/triggers/admission.js";
 import { issueCommentCreated } from "../fixtures/payloads.js";
 import { useNock } from "../helpers/github.js";
@@ -76,15 +78,15 @@ describe("100 /plan comments in a minute from one person", () => {
     expect(slowDown).toHaveLength(1);
   });
 
-  it("someone without write access: at most five 'not allowed' answers and one 'slow down', nothing queued", async () => {
+  it("someone without write access: one 'not allowed' answer (their 'slow down' is only logged), nothing queued", async () => {
     const stack = await startStack([], { runner: false, ...FIVE });
     mockInstallationToken();
     mockPermission("mallory", "read");
-    const bodies = posts(1, 6, 700);
+    const bodies = posts(1, 1, 700);
     for (let i = 0; i < 100; i++) await receive(stack, issueCommentCreated("/implement", { login: "mallory" }), `m-${i}`);
     await stack.crewbot.background.idle();
-    expect(bodies.filter((b) => b.startsWith("Sorry"))).toHaveLength(5);
-    expect(bodies.filter((b) => b.startsWith("Slow down"))).toHaveLength(1);
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0]).toMatch(/^Sorry @\u200Bmallory, only people with write/);
     expect(await stack.crewbot.queue.listRecent()).toEqual([]);
   });
 
@@ -104,6 +106,77 @@ describe("100 /plan comments in a minute from one person", () => {
     await receive(stack, other, "b-1");
     await stack.crewbot.background.idle();
     expect((await stack.crewbot.queue.listRecent()).map((j) => j.trigger.sender).filter((s) => s === "hubot")).toHaveLength(1);
+  });
+});
+
+describe("strangers are answered once per issue an hour", () => {
+  /** What mallory, with read access, throws at one issue: each command would get its own answer. */
+  const SIX = ["/implement now", "/plan", "/crewbot help", "/crewbot frobnicate", "/review", "/crewbot cancel"];
+
+  function logSink() {
+    const lines: Array<Record<string, unknown>> = [];
+    const sink = new Writable({ write: (chunk, _e, done) => (lines.push(JSON.parse(String(chunk))), done()) });
+    return { lines, log: pino({ level: "info" }, sink) };
+  }
+
+  it("six commands from a read-only user on one issue get one reply; another issue its own; an hour later one more", async () => {
+    const { lines, log } = logSink();
+    const stack = await startStack([], { runner: false, log });
+    mockInstallationToken();
+    mockPermission("mallory", "read");
+    // Asked again only if the permission cache's 30 s ran out while the test ran.
+    nock(API).get(`${REPO_PATH}/collaborators/mallory/permission`).optionally().times(3).reply(200, { permission: "read", role_name: "read", user: { login: "mallory" } });
+    const one = posts(1, 1, 901); // nock refuses a second post
+    const two = posts(2, 1, 902);
+    const send = async (n: number, round: string) => {
+      for (const [i, body] of SIX.entries()) {
+        const payload = issueCommentCreated(body, { login: "mallory" });
+        payload.issue.number = n;
+        payload.comment.id += i;
+        await receive(stack, payload, `mallory-${round}-${n}-${i}`);
+      }
+      await stack.crewbot.background.idle();
+    };
+
+    await send(1, "a");
+    expect(one).toHaveLength(1);
+    expect(one[0]).toMatch(/^Sorry @\u200Bmallory, only people with write/);
+    const skipped = lines.filter((l) => l.msg === "reply not posted: already answered, or the replies' budget is spent");
+    expect(skipped).toHaveLength(5);
+    expect(skipped[0]).toMatchObject({ login: "mallory", owner: "Codertocat", repo: "Hello-World", number: 1, reason: "already answered on this issue within the hour" });
+
+    await send(2, "a");
+    expect(two).toHaveLength(1);
+    expect(await stack.crewbot.queue.listRecent()).toEqual([]);
+
+    // An hour later (the clock moved, nothing else): one more answer on the first issue, and only one.
+    const realNow = Date.now.bind(Date);
+    const later = vi.spyOn(Date, "now").mockImplementation(() => realNow() + 3_600_000 + 1000);
+    try {
+      mockInstallationToken(); // the first token has expired by then
+      const again = posts(1, 1, 903);
+      await send(1, "b");
+      expect(again).toHaveLength(1);
+    } finally {
+      later.mockRestore();
+    }
+  });
+
+  it("the replies of an installation draw on a small budget of their own: the sixth stranger's is only logged", async () => {
+    const { lines, log } = logSink();
+    const stack = await startStack([], { runner: false, log });
+    mockInstallationToken();
+    const bodies: string[] = [];
+    for (let n = 1; n <= 5; n++) nock(API).post(`${REPO_PATH}/issues/${n}/comments`, (b) => (bodies.push(b.body), true)).reply(201, { id: 910 + n });
+    for (let n = 1; n <= 6; n++) {
+      mockPermission(`stranger${n}`, "read");
+      const payload = issueCommentCreated("/implement", { login: `stranger${n}` });
+      payload.issue.number = n;
+      await receive(stack, payload, `stranger-${n}`);
+    }
+    await stack.crewbot.background.idle();
+    expect(bodies).toHaveLength(5);
+    expect(lines.find((l) => l.login === "stranger6" && String(l.msg).startsWith("reply not posted"))).toMatchObject({ number: 6, reason: "the installation's 5 replies of the hour are spent" });
   });
 });
 
