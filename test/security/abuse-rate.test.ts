@@ -2,7 +2,8 @@
  * Adversarial suite, resource abuse: one person firing commands. A token bucket per person and
  * installation (here set to 5 at once, then 5 a minute, with CREWBOT_COMMANDS_*) lets the first commands through,
  * answers "slow down" once, and drops the rest without a word; a queued command waits behind
- * the running one on its issue (never two jobs at once there). Nock fails on any extra write.
+ * the running one on its issue (never two jobs at once there). Someone whose comments start nothing
+ * is answered once per issue an hour, from the replies' own small budget. Nock fails on any extra write.
  */
 import { Writable } from "node:stream";
 import nock from "nock";
