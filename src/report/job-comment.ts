@@ -56,7 +56,8 @@ interface IssueComment {
 export async function findJobComment(job: JobRecord, writer: GitHubWriter, botLogin: string): Promise<number | undefined> {
   const { owner, repo, number } = job.target;
   const marker = jobMarker(job.id);
-  const since = new Date(job.createdAt).toISOString();
+  // GitHub's documented form is whole seconds (`YYYY-MM-DDTHH:MM:SSZ`); rounding down keeps the comment in.
+  const since = new Date(Math.floor(job.createdAt / 1000) * 1000).toISOString().replace(".000Z", "Z");
   for (let page = 1; page <= MAX_SEARCH_PAGES; page++) {
     const { data } = await writer.read<IssueComment[]>("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner, repo, issue_number: number, since, per_page: 100, page });
     const own = data.find((c) => c.user?.login.toLowerCase() === botLogin.toLowerCase() && (c.body ?? "").includes(marker));

@@ -81,7 +81,8 @@ describe("jobs across restarts and cancels", () => {
     await git.close();
 
     expect(ended).toMatchObject({ state: "succeeded", attempts: 2, progressCommentId: 7001 });
-    expect(searches).toEqual([{ since: new Date(job.createdAt).toISOString(), per_page: "100", page: "1" }]);
+    expect(searches).toEqual([{ since: new Date(Math.floor(job.createdAt / 1000) * 1000).toISOString().replace(".000Z", "Z"), per_page: "100", page: "1" }]);
+    expect(searches[0]!.since).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     // No second comment (nock refuses any POST), no second 👀: the one comment is edited to its end.
     expect(edits[0]).toMatch(new RegExp(`^⏳ Starting · .*\\n${marker}`));
     expect(edits.at(-1)).toMatch(/^✅ Done · /);
