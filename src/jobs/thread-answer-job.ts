@@ -132,8 +132,7 @@ export async function runThreadAnswer(job: JobRecord, ctx: JobContext, services:
     const diffText = diff.length > MAX_DIFF_CHARS ? `${diff.slice(0, MAX_DIFF_CHARS)}\n… (cut: the rest of the diff is in the checkout)` : diff;
     const context = [...(await around(prepared.root, thread.path, thread.line)), { source: `the diff of pull request #${job.target.number}`, text: diffText }];
     const events = { event: (e: Parameters<NonNullable<typeof services.transcripts>["append"]>[1]) => void services.transcripts?.append(job.id, e) };
-    const fork = head.headRepo.toLowerCase() !== `${job.target.owner}/${job.target.repo}`.toLowerCase();
-    const { result, budget } = await runJobChain(ctx, services, events, withAnswerer(prepared), dirs, { chain: ANSWER_CHAIN, task: task(job, thread), mode: "read-only", context, noBash: fork });
+    const { result, budget } = await runJobChain(ctx, services, events, withAnswerer(prepared), dirs, { chain: ANSWER_CHAIN, task: task(job, thread), mode: "read-only", context });
     if (budget.costUsd > 0) await services.usage.recordCost(installationId, job.id, budget.costUsd);
     services.metrics.jobUsage(job.kind, budget.usage, budget.costUsd);
     const failed = chainFailure(result, ctx.signal, budget.limits);
