@@ -139,7 +139,7 @@ export async function prepareJob(
   const notes = [...featureNotes(await detectRepoFeatures(checkout.path)), ...skillNotes(defaults.skipped, definitions.skills?.notes ?? [])];
   if (notes.length > 0) report?.set({ notes });
   const lacks = notes.length > 0 ? [{ source: "what the checkout lacks", text: notes.join("\n") }] : [];
-  const context = [...(await readRepoInstructions(defaultsDir)), ...lacks, ...(await issueContext(access.octokit, job, services.permissions))];
+  const context = [...(await readRepoInstructions(defaultsDir, { jobId: job.id, warn: (line) => services.log.warn(line) })), ...lacks, ...(await issueContext(access.octokit, job, services.permissions))];
   return { ...definitions, root: checkout.path, sha: checkout.sha, trust, context, config, notes };
 }
 
