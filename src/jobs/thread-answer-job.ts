@@ -33,8 +33,8 @@ const MAX_ANSWER_CHARS = 60_000;
  * The reviewer under a name of its own: the chain checks a step named `reviewer` for a review, and
  * an answer is prose. Same prompt, tools and model (`models.reviewer` counts).
  */
-const ANSWERER = "reviewer-in-thread";
-const ANSWER_CHAIN: ChainDefinition = { name: "thread-answer", steps: [{ agent: ANSWERER, task: "{task}" }], file: "(built in: answers in review threads)" };
+export const ANSWERER = "reviewer-in-thread";
+export const ANSWER_CHAIN: ChainDefinition = { name: "thread-answer", steps: [{ agent: ANSWERER, task: "{task}" }], file: "(built in: answers in review threads)" };
 
 function withAnswerer(prepared: Prepared): Prepared {
   const reviewer = prepared.agents.get("reviewer");

@@ -89,8 +89,9 @@ describe("a fork's symlink to a host file, after crewbot's review comment on it"
   });
 });
 
-describe("/plan on a fork's pull request", () => {
-  it("offers no bash: the model's scripted bash call cannot run the fork's script, and the plan is made read-only", async () => {
+describe("/plan on a pull request", () => {
+  /** The PR's head, and what the fork's script does there: runs (the repository's own branch, in the sandbox) or never. */
+  async function planOn(headRepo: string) {
     // What the fork's script prints only when it runs (its text never spells it).
     const RAN = "fork-script-ran-42";
     const stack = await startStack(
@@ -110,16 +111,27 @@ describe("/plan on a fork's pull request", () => {
     mockPermission("Codertocat", "write");
     const edits: string[] = [];
     // The job record names no head: the job asks GitHub for the PR before cloning.
-    mockJobComments({ progressId: 3001, edits, trigger: { id: payload.comment.id }, pull: {} }).get(`${REPO_PATH}/pulls/1`).reply(200, { head: { repo: { full_name: FORK } } });
+    mockJobComments({ progressId: 3001, edits, trigger: { id: payload.comment.id }, pull: {} }).get(`${REPO_PATH}/pulls/1`).reply(200, { head: { repo: { full_name: headRepo } } });
 
-    const job = await stack.runToEnd("issue_comment", payload, "fork-plan");
+    const job = await stack.runToEnd("issue_comment", payload, `plan-${headRepo}`);
 
     expect(job.outcome).toMatch(/^✅ Done · /);
     expect(edits.at(-1)).toContain("- [ ] Tidy the README");
     const requests = stack.fake.requests.map((r) => r.body);
-    for (const body of requests) expect((body.tools as Array<{ name: string }>).map((t) => t.name)).not.toContain("bash");
-    expect(JSON.stringify(requests)).not.toContain(RAN);
+    return { requests, offered: requests.map((body) => (body.tools as Array<{ name: string }>).map((t) => t.name)), ran: JSON.stringify(requests).includes(RAN) };
+  }
+
+  it("on a fork's PR offers no bash: the model's scripted bash call cannot run the fork's script, and the plan is made read-only", async () => {
+    const { requests, offered, ran } = await planOn(FORK);
+    for (const tools of offered) expect(tools).not.toContain("bash");
+    expect(ran).toBe(false);
     // The scripted call is answered as a tool that does not exist, never run.
     expect(JSON.stringify(requests[1]!.messages.at(-1))).toMatch(/bash/);
+  });
+
+  it("on the repository's own branch, the same script does run in the sandbox (the check above can see a run)", async () => {
+    const { offered, ran } = await planOn("Codertocat/Hello-World");
+    expect(offered[0]).toContain("bash");
+    expect(ran).toBe(true);
   });
 });

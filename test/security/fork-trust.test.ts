@@ -19,6 +19,7 @@ import { checkoutPolicy, checkoutTrust, resolveCheckoutTrust, trustRefusal, type
 import { JOB_TYPES, writesCheckout, type JobType } from "../../src/jobs/job-types.js";
 import { fromWorker, implementChain, type Prepared } from "../../src/jobs/prepare.js";
 import { RepoChecks } from "../../src/jobs/repo-checks.js";
+import { ANSWER_CHAIN, ANSWERER } from "../../src/jobs/thread-answer-job.js";
 import { toolsFor } from "../../src/tools/index.js";
 import type { SandboxInfo } from "../../src/tools/types.js";
 import { tempDir } from "../helpers/git-repo.js";
@@ -57,8 +58,8 @@ async function chainOf(type: JobType): Promise<{ chain: ChainDefinition; numbere
     case "review":
       return { chain: chains.get("review")!, numberedPlan: false };
     case "review-thread-answer":
-      // The reviewer under its own name (jobs/thread-answer-job.ts): prose, no submit_review.
-      return { chain: { name: "thread-answer", file: "(built in)", steps: [{ agent: "reviewer-in-thread", task: "{task}" }] }, numberedPlan: false };
+      // The reviewer under its own name: prose, no submit_review.
+      return { chain: ANSWER_CHAIN, numberedPlan: false };
     case "implement-issue":
       return { chain: implementChain(prepared), numberedPlan: true };
     case "implement-approved-plan":
@@ -94,7 +95,7 @@ async function table(): Promise<Row[]> {
       const { chain, numberedPlan } = await chainOf(type);
       const mode = chainMode(chain);
       const steps = chain.steps.map((step) => {
-        const definition = agents.get(step.agent === "reviewer-in-thread" ? "reviewer" : step.agent)!;
+        const definition = agents.get(step.agent === ANSWERER ? "reviewer" : step.agent)!;
         const agentMode = stepMode(mode, step.agent);
         const tools = toolsFor(agentMode, { sandbox: SANDBOX, trust, allow: definition.tools, agent: step.agent, numberedPlan: numberedPlan && agentMode === "write", scratch: true });
         return `${step.agent}: ${tools.tools.map((t) => t.name).join(", ")}`;
