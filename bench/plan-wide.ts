@@ -35,6 +35,7 @@ async function timeChain(name: string): Promise<{ ms: number; requests: number }
     agents,
     task: "add c",
     mode: "read-only",
+    trust: "trusted",
     workspace: { root, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
     sandbox: { available: false, reason: "bench: no commands needed" },
     budget: new BudgetTracker(DEFAULT_BUDGETS),

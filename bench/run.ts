@@ -62,6 +62,7 @@ async function chainOnce(): Promise<{ ms: number; toolCalls: number; requests: n
     agents,
     task: "add c",
     mode: "write",
+    trust: "trusted",
     workspace: { root: worktree.path, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
     sandbox: await detectSandbox(),
     budget: new BudgetTracker(DEFAULT_BUDGETS),

@@ -2,12 +2,12 @@
  * What agent and chain files share: frontmatter (gray-matter with the `yaml` package as its only
  * engine), turning zod issues into DefinitionErrors, and reading layered definition directories.
  */
-import { constants } from "node:fs";
-import { open, readdir, realpath } from "node:fs/promises";
+import { realpath } from "node:fs/promises";
 import path from "node:path";
 import matter from "gray-matter";
 import { parseDocument } from "yaml";
 import type { z } from "zod";
+import { listConfined, readConfined } from "../tools/confined-read.js";
 import { DefinitionError } from "./types.js";
 
 /** Definition files above this size are refused (a system prompt is a few KB). */
@@ -124,24 +124,18 @@ export async function readDefinitionDirs(dirs: readonly string[], options: LoadO
     const display = (name: string) =>
       untrusted ? path.relative(root, path.join(dir, name)).split(path.sep).join("/") : path.join(dir, name);
 
-    let entries;
-    try {
-      if (untrusted) {
-        const real = await realpath(dir);
-        if (!isInside(realRoot!, real)) {
-          throw new DefinitionError(display(""), "dir", "points outside the repository (symlink)");
-        }
-      }
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT") {
-        layers.push([]);
-        continue;
-      }
-      if (code === "ENOTDIR") throw new DefinitionError(display(""), "dir", "is not a directory");
-      throw error;
+    // A repository's dir is confined to the repository; a bundled one (the app's own) to itself.
+    const base = untrusted ? realRoot! : dir;
+    const relDir = untrusted ? path.relative(root, dir) || "." : ".";
+    const listed = await listConfined(base, relDir);
+    if (!listed.ok && listed.kind === "missing") {
+      layers.push([]);
+      continue;
     }
+    if (!listed.ok) {
+      throw new DefinitionError(display(""), "dir", listed.reason === "not a directory" ? "is not a directory" : `points outside the repository (${listed.reason})`);
+    }
+    const entries = listed.entries;
 
     const files: DefinitionFile[] = [];
     const names = entries
@@ -149,23 +143,17 @@ export async function readDefinitionDirs(dirs: readonly string[], options: LoadO
       .map((e) => e.name)
       .sort();
     for (const name of names) {
-      files.push({ file: display(name), basename: name.slice(0, -3), text: await readSmallFile(path.join(dir, name), display(name)) });
+      files.push({ file: display(name), basename: name.slice(0, -3), text: await readSmallFile(base, path.join(relDir, name), display(name)) });
     }
     layers.push(files);
   }
   return layers;
 }
 
-export async function readSmallFile(full: string, display: string): Promise<string> {
-  // O_NOFOLLOW: a file swapped for a symlink after readdir is still not followed.
-  const handle = await open(full, constants.O_RDONLY | constants.O_NOFOLLOW);
-  try {
-    const { size } = await handle.stat();
-    if (size > MAX_DEFINITION_BYTES) {
-      throw new DefinitionError(display, "file", `too large (${size} bytes; at most ${MAX_DEFINITION_BYTES})`);
-    }
-    return await handle.readFile("utf8");
-  } finally {
-    await handle.close();
-  }
+/** A definition file `rel` below `root`, through the confined reader: no symlink at all, at most MAX_DEFINITION_BYTES. */
+export async function readSmallFile(root: string, rel: string, display: string): Promise<string> {
+  const read = await readConfined(root, rel, { maxBytes: MAX_DEFINITION_BYTES, noSymlinks: true });
+  if (!read.ok) throw new DefinitionError(display, "file", read.reason === "is a symlink" ? read.reason : `not read: ${read.reason}`);
+  if (read.truncated) throw new DefinitionError(display, "file", `too large (${read.size} bytes; at most ${MAX_DEFINITION_BYTES})`);
+  return read.text;
 }

@@ -4,10 +4,11 @@
  * rule's body is put before the model as a `<system-interrupt>`. Triggers run on RE2 (linear
  * time), so no trigger can backtrack for long; what RE2 cannot compile is refused by name.
  */
-import { lstat, readdir, realpath } from "node:fs/promises";
+import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
 import { RE2 } from "re2-wasm";
 import { z } from "zod";
+import { listConfined } from "../tools/confined-read.js";
 import { issueToError, readFrontmatter, readSmallFile } from "./definition-files.js";
 import type { StreamRules } from "../agent/types.js";
 import { DefinitionError } from "./types.js";
@@ -98,7 +99,9 @@ export async function loadRules(root: string): Promise<StreamRule[]> {
   if (st === undefined) return [];
   if (st.isSymbolicLink()) throw new DefinitionError(REPO_RULES_DIR, "dir", "is a symlink");
   if (!st.isDirectory()) throw new DefinitionError(REPO_RULES_DIR, "dir", "is not a directory");
-  const entries = (await readdir(dir, { withFileTypes: true }))
+  const listed = await listConfined(realRoot, REPO_RULES_DIR, { noSymlinks: true });
+  if (!listed.ok) throw new DefinitionError(REPO_RULES_DIR, "dir", `not read: ${listed.reason}`);
+  const entries = listed.entries
     .filter((e) => e.name.endsWith(".md") && e.name.toLowerCase() !== "readme.md")
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const rules: StreamRule[] = [];
@@ -106,7 +109,7 @@ export async function loadRules(root: string): Promise<StreamRule[]> {
     const file = `${REPO_RULES_DIR}/${entry.name}`;
     if (entry.isSymbolicLink()) throw new DefinitionError(file, "file", "is a symlink");
     if (!entry.isFile()) throw new DefinitionError(file, "file", "is not a regular file");
-    const rule = parseRule(await readSmallFile(path.join(dir, entry.name), file), file);
+    const rule = parseRule(await readSmallFile(realRoot, file, file), file);
     const earlier = rules.find((r) => r.name === rule.name);
     if (earlier) throw new DefinitionError(file, "name", `"${rule.name}" is already the name of ${earlier.file}`);
     rules.push(rule);

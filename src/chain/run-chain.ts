@@ -7,7 +7,7 @@ import { runAgent as defaultRunAgent } from "../agent/loop.js";
 import type { AgentPause, AgentRunResult, RunAgentOptions, StreamRules } from "../agent/types.js";
 import { askUserTool } from "../tools/ask-user.js";
 import { summarizeArgs, toolsFor } from "../tools/index.js";
-import type { Mode, SandboxInfo, ToolContext } from "../tools/types.js";
+import type { CheckoutTrust, Mode, SandboxInfo, ToolContext } from "../tools/types.js";
 import { describeBudget } from "../agent/budget.js";
 import { oneLine } from "../tools/index.js";
 import { outputsNamed, PARALLEL_AT_ONCE, renderTask, stepAgents, WRITER_AGENT } from "./chains.js";
@@ -47,8 +47,8 @@ export interface RunChainOptions {
   workspace: ChainWorkspace;
   sandbox: SandboxInfo;
   network?: boolean;
-  /** No bash for any agent (a fork's pull request: none of its code runs). */
-  noBash?: boolean;
+  /** Whose code the checkout holds: a stranger's (a fork's pull request) gets no bash for any agent. */
+  trust: CheckoutTrust;
   envAllowlist?: Record<string, string>;
   budget: BudgetTracker;
   /** Model per agent name (config `models`), over the agent's own `model`. */
@@ -294,7 +294,7 @@ function budgetReason(name: BudgetName, agent: AgentDefinition, turns: number, b
 
 function stepTools(mode: Mode, agent: AgentDefinition, options: RunChainOptions, emit: EventSink, numberedPlan: boolean) {
   const hasSkills = (options.skills?.length ?? 0) > 0;
-  const { tools, notes } = toolsFor(mode, { sandbox: options.sandbox, allow: agent.tools, noBash: options.noBash, agent: agent.name, numberedPlan, hasSkills, scratch: true });
+  const { tools, notes } = toolsFor(mode, { sandbox: options.sandbox, allow: agent.tools, trust: options.trust, agent: agent.name, numberedPlan, hasSkills, scratch: true });
   for (const message of notes) emit({ type: "log", agent: agent.name, level: "warn", message });
   return tools;
 }
@@ -311,7 +311,8 @@ function toolContext(mode: Mode, options: RunChainOptions): ToolContext {
     // runAgent ties this to its own abort controller (caller's signal + wall-time budget).
     signal: options.signal ?? new AbortController().signal,
     sandbox: options.sandbox,
-    network: options.network ?? false,
+    // A stranger's checkout has no bash, and so no command that could use the network.
+    network: options.trust === "trusted" && (options.network ?? false),
     envAllowlist: options.envAllowlist ?? {},
     ...(options.skills && options.skills.length > 0 ? { skills: options.skills, readRoots: [workspace.artifactsDir, ...options.skills.map((s) => s.dir)] } : {}),
   };

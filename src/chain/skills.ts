@@ -4,9 +4,10 @@
  * Read from the default branch's copy like the other definitions. Agents see only names and
  * descriptions; the `skill` tool hands out a body when asked (progressive disclosure).
  */
-import { lstat, readdir, realpath } from "node:fs/promises";
+import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { listConfined } from "../tools/confined-read.js";
 import { MAX_DEFINITION_BYTES, readFrontmatter, readSmallFile } from "./definition-files.js";
 import { DefinitionError } from "./types.js";
 
@@ -59,12 +60,13 @@ export async function loadSkills(root: string): Promise<SkillSet> {
       result.notes.push(`${base}: skipped: is a symlink`);
       continue;
     }
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    const listed = await listConfined(realRoot, base, { noSymlinks: true });
+    const entries = listed.ok ? listed.entries : [];
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       if (!entry.isDirectory()) continue;
       const file = `${base}/${entry.name}/SKILL.md`;
       try {
-        const skill = await readSkill(path.join(dir, entry.name), file);
+        const skill = await readSkill(realRoot, `${base}/${entry.name}`, file);
         if (skill === undefined) continue;
         if (seen.has(skill.name)) {
           result.notes.push(`${file}: skipped: a skill named "${skill.name}" was found earlier`);
@@ -81,35 +83,38 @@ export async function loadSkills(root: string): Promise<SkillSet> {
   return result;
 }
 
-async function readSkill(dir: string, file: string): Promise<Skill | undefined> {
+/** The skill in `rel` (a folder below `root`, the default branch's copy). */
+async function readSkill(root: string, rel: string, file: string): Promise<Skill | undefined> {
+  const dir = path.join(root, ...rel.split("/"));
   const full = path.join(dir, "SKILL.md");
   const st = await lstat(full).catch(() => undefined);
   if (st === undefined) return undefined;
   if (st.isSymbolicLink()) throw new DefinitionError(file, "file", "is a symlink");
   if (!st.isFile()) throw new DefinitionError(file, "file", "is not a regular file");
   if (st.size > MAX_DEFINITION_BYTES) throw new DefinitionError(file, "file", `too large (${st.size} bytes; at most ${MAX_DEFINITION_BYTES})`);
-  const { data, body } = readFrontmatter(await readSmallFile(full, file), file);
+  const { data, body } = readFrontmatter(await readSmallFile(root, `${rel}/SKILL.md`, file), file);
   const parsed = SkillFrontmatter.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new DefinitionError(file, issue.path.map(String).join(".") || "frontmatter", issue.message);
   }
-  return { name: parsed.data.name, description: parsed.data.description, body: body.trim(), dir, file, files: await otherFiles(dir) };
+  return { name: parsed.data.name, description: parsed.data.description, body: body.trim(), dir, file, files: await otherFiles(root, rel) };
 }
 
 /** Regular files below the skill's dir except SKILL.md; symlinks are neither followed nor listed. */
-async function otherFiles(dir: string): Promise<string[]> {
+async function otherFiles(root: string, rel: string): Promise<string[]> {
   const found: string[] = [];
   const walk = async (at: string): Promise<void> => {
-    const entries = await readdir(at, { withFileTypes: true });
-    for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const listed = await listConfined(root, at, { noSymlinks: true });
+    if (!listed.ok) return;
+    for (const e of listed.entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       if (found.length >= MAX_SKILL_FILES) return;
-      const full = path.join(at, e.name);
-      if (e.isDirectory()) await walk(full);
-      else if (e.isFile() && full !== path.join(dir, "SKILL.md")) found.push(full);
+      const child = `${at}/${e.name}`;
+      if (e.isDirectory()) await walk(child);
+      else if (e.isFile() && child !== `${rel}/SKILL.md`) found.push(path.join(root, ...child.split("/")));
     }
   };
-  await walk(dir);
+  await walk(rel);
   return found;
 }
 

@@ -98,6 +98,8 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
       workspace: { root, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
       sandbox,
       network: args.network,
+      // The operator's own local repository, run by the operator: the repository's own code.
+      trust: "trusted",
       budget,
       models: args.model ? Object.fromEntries([...definitions.agents.keys()].map((name) => [name, args.model!])) : undefined,
       client: createClient({ apiKey: io.env.ANTHROPIC_API_KEY, baseURL: io.env.ANTHROPIC_BASE_URL, retry: modelSettings.retry }),

@@ -4,7 +4,7 @@
  * tail of its job's log — cleaned of ANSI codes, `##[…]` markers and timestamps. All of it is
  * text others wrote (a test's output can say anything), so it is marked as data, third-party.
  */
-import { createWriteStream, existsSync } from "node:fs";
+import { createWriteStream, lstatSync } from "node:fs";
 import { once } from "node:events";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
@@ -287,7 +287,8 @@ export function cleanLogTail(raw: Buffer | string, cutAtStart = false): string {
 /** Whether an annotation's file is in the checkout (a relative path that stays inside it). */
 function inCheckout(root: string, file: string): boolean {
   if (!file || path.isAbsolute(file) || file.split(/[\\/]/).includes("..")) return false;
-  return existsSync(path.join(root, file));
+  // lstat, not exists: a link in the checkout is not followed to tell whether a host file exists.
+  return lstatSync(path.join(root, file), { throwIfNoEntry: false }) !== undefined;
 }
 
 /**

@@ -15,6 +15,7 @@ import { jobMarker } from "../report/types.js";
 import { git } from "../workspace/git.js";
 import type { PullData } from "../github/types.js";
 import type { Ending } from "./outcome.js";
+import { checkoutTrust, trustRefusal } from "./checkout-trust.js";
 import { fromWorker, implementChain, inJobFrame, prepareJob } from "./prepare.js";
 import { publishToPullRequest } from "./publish-branch.js";
 import type { JobServices } from "./services.js";
@@ -56,7 +57,9 @@ export async function runCiFixJob(job: JobRecord, ctx: JobContext, services: Job
   const { data: pr } = (await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner, repo, pull_number: number })) as { data: PullData };
   if (pr.state !== "open") return quiet(`⏹ Cancelled: pull request #${number} is ${pr.state}`);
   if (pr.head.sha !== request.headSha) return quiet(`⏹ Superseded: the branch moved on to ${pr.head.sha.slice(0, 7)} after the failed suite`);
-  if (pr.head.repo?.full_name.toLowerCase() !== pr.base.repo.full_name.toLowerCase()) return quiet("⏹ Cancelled: the pull request comes from a fork");
+  const headRepo = pr.head.repo?.full_name ?? null;
+  // Automatic, asked by nobody: refused quietly, like every other reason not to fix.
+  if (trustRefusal("ci-fix", checkoutTrust(job.target, headRepo))) return quiet("⏹ Cancelled: the pull request comes from a fork");
 
   const claim = await rounds.claim(repoKey(owner, repo), number, limit, job.id);
   if (claim.kind === "exhausted") {
@@ -70,7 +73,7 @@ export async function runCiFixJob(job: JobRecord, ctx: JobContext, services: Job
   let nothingToFix = false;
   try {
     return await inJobFrame(job, ctx, services, async (report, dirs, access) => {
-      const prepared = await prepareJob(job, { access, report }, services, dirs, { config });
+      const prepared = await prepareJob(job, { access, report }, services, dirs, { config, headRepo });
       const failures = await suiteFailures({ octokit: access.octokit, owner, repo, artifactsDir: dirs.artifactsDir }, request.suiteId);
       const head = request.headSha.slice(0, 7);
       if (failures.length === 0) {

@@ -12,6 +12,7 @@ import { parseDiff } from "../review/diff-lines.js";
 import { describeThread, linesChanged, planThreads, type ReviewThread } from "../review/review-threads.js";
 import type { PullData } from "../github/types.js";
 import { diffBetween } from "../workspace/diff.js";
+import { checkoutTrust, trustRefusal } from "./checkout-trust.js";
 import { fromWorker, implementChain, inJobFrame, prepareJob } from "./prepare.js";
 import { publishToPullRequest } from "./publish-branch.js";
 import { readThreads } from "./review-threads.js";
@@ -39,9 +40,9 @@ export async function runFixFindingsJob(job: JobRecord, ctx: JobContext, service
     const fail = (reason: string) => report.finish({ terminal: { kind: "failed", reason } });
     const { data: pr } = (await access.octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner, repo, pull_number: number })) as { data: PullData };
     if (pr.state !== "open") return fail(`pull request #${number} is ${pr.state}`);
-    if (pr.head.repo?.full_name.toLowerCase() !== pr.base.repo.full_name.toLowerCase()) {
-      return fail("this pull request comes from a fork; crewbot can only push to branches of this repository");
-    }
+    const headRepo = pr.head.repo?.full_name ?? null;
+    const refusal = trustRefusal("implement-fix-findings", checkoutTrust(job.target, headRepo));
+    if (refusal) return fail(refusal);
     const { config } = await loadRepoConfig(access.octokit, { owner, repo });
     if (!config.review.fixAction) return fail("the Fix these findings button is turned off for this repository (review.fixAction: false in .github/crewbot.yml)");
     const read = await readThreads(job, access.octokit, services);
@@ -51,7 +52,7 @@ export async function runFixFindingsJob(job: JobRecord, ctx: JobContext, service
     const findings = open.slice(0, MAX_FINDINGS);
 
     const subject = { title: pr.title.slice(0, 1000), body: pr.body ?? "", author: pr.user?.login ?? "ghost" };
-    const prepared = await prepareJob({ ...job, subject }, { access, report }, services, dirs, { config });
+    const prepared = await prepareJob({ ...job, subject }, { access, report }, services, dirs, { config, headRepo });
     const list = findings.map((t) => `- ${describeThread(t)}`).join("\n");
     prepared.context.push({ source: "crewbot's open review findings on this pull request", text: list });
     const chain = fromWorker(implementChain(prepared), "fix-findings", FIX_TASK);

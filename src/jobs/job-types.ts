@@ -36,3 +36,19 @@ export function jobTypeOf(job: Pick<JobRecord, "kind" | "target" | "approvedPlan
       return "ci-fix";
   }
 }
+
+/** The job types whose worker writes to the checkout (and pushes): never on a stranger's code (jobs/checkout-trust.ts). */
+const WRITES: Record<JobType, boolean> = {
+  plan: false,
+  "implement-issue": true,
+  "implement-approved-plan": true,
+  "implement-pr-feedback": true,
+  "implement-fix-findings": true,
+  review: false,
+  "review-thread-answer": false,
+  "ci-fix": true,
+};
+
+export const JOB_TYPES = Object.keys(WRITES) as JobType[];
+
+export const writesCheckout = (type: JobType): boolean => WRITES[type];

@@ -4,6 +4,7 @@ import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import type { GitHubWriter } from "../report/github-writer.js";
 import { neutraliseMentions } from "../report/markdown.js";
+import { checkoutTrust, trustRefusal } from "./checkout-trust.js";
 import { fromWorker, implementChain, inJobFrame, prepareJob } from "./prepare.js";
 import { publishToPullRequest } from "./publish-branch.js";
 import type { JobServices } from "./services.js";
@@ -16,7 +17,6 @@ const FEEDBACK_TASK =
 
 interface PullRequestHead {
   head: { ref: string; sha: string; repo: { full_name: string } | null };
-  base: { repo: { full_name: string } };
 }
 
 /**
@@ -30,12 +30,10 @@ export async function runFeedbackJob(job: JobRecord, ctx: JobContext, services: 
     const { data: pr } = (await access.octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner, repo, pull_number: number })) as {
       data: PullRequestHead;
     };
-    if (!pr.head.repo || pr.head.repo.full_name.toLowerCase() !== pr.base.repo.full_name.toLowerCase()) {
-      return report.finish({
-        terminal: { kind: "failed", reason: "this pull request comes from a fork; crewbot can only push to branches of this repository" },
-      });
-    }
-    const prepared = await prepareJob(job, { access, report }, services, dirs);
+    const headRepo = pr.head.repo?.full_name ?? null;
+    const refusal = trustRefusal("implement-pr-feedback", checkoutTrust(job.target, headRepo));
+    if (refusal) return report.finish({ terminal: { kind: "failed", reason: refusal } });
+    const prepared = await prepareJob(job, { access, report }, services, dirs, { headRepo });
     // The failing checks of the PR's head are part of what the person is looking at (crewbot's own review check aside).
     const failures = await headFailures({ octokit: access.octokit, owner, repo, artifactsDir: dirs.artifactsDir, ignoreApps: await ownApp(services) }, pr.head.sha).catch((err: unknown) => {
       services.log.warn(`job ${job.id}: the failing checks of ${pr.head.sha.slice(0, 7)} could not be read: ${(err as Error).message}`);

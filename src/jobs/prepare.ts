@@ -18,7 +18,9 @@ import type { JobRecord } from "../queue/types.js";
 import { makeCheckout } from "../workspace/checkout.js";
 import { readDefaultBranchFiles, SKILL_TREES } from "../workspace/default-branch.js";
 import { detectRepoFeatures, featureNotes } from "../workspace/repo-features.js";
+import { resolveCheckoutTrust, trustRefusal, type CheckoutTrust } from "./checkout-trust.js";
 import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
+import { jobTypeOf } from "./job-types.js";
 import { openJobReport, type JobAccess, type JobReport } from "./job-report.js";
 import { failure } from "./outcome.js";
 import type { JobServices } from "./services.js";
@@ -57,6 +59,8 @@ export interface Prepared extends Definitions {
   root: string;
   /** The commit checked out. */
   sha: string;
+  /** Whose code that is (jobs/checkout-trust.ts): a stranger's gets no bash, setup or check. */
+  trust: CheckoutTrust;
   /** What the agents read as data: repository instructions, then the issue or PR. */
   context: ContextSection[];
   /** `.github/crewbot.yml` of the default branch (or the organisation's), defaults filled in. */
@@ -87,6 +91,8 @@ export interface PrepareOptions {
   withMirror?: (mirror: string) => Promise<void>;
   /** More commits `withMirror` diffs (a review's last reviewed head): their files are fetched into a partial mirror too. */
   hydrate?: string[];
+  /** The PR head's `owner/repo`, when the job read the PR already (null: the fork is gone); else found by `resolveCheckoutTrust`. */
+  headRepo?: string | null;
 }
 
 export async function prepareJob(
@@ -99,6 +105,10 @@ export async function prepareJob(
 ): Promise<Prepared> {
   const { owner, repo, number, isPullRequest } = job.target;
   const { access, report } = opened;
+  // Before anything is read or cloned: a write job never runs on a stranger's code.
+  const trust = await resolveCheckoutTrust(job, access.octokit, options.headRepo);
+  const refusal = trustRefusal(jobTypeOf(job), trust);
+  if (refusal) throw new Error(refusal);
   const config = options.config ?? (await loadRepoConfig(access.octokit, { owner, repo })).config;
   assertCommandOn(job, config);
   if (config.transcripts.public && !job.repo.private) services.transcripts?.makePublic(job.id);
@@ -129,8 +139,8 @@ export async function prepareJob(
   const notes = [...featureNotes(await detectRepoFeatures(checkout.path)), ...skillNotes(defaults.skipped, definitions.skills?.notes ?? [])];
   if (notes.length > 0) report?.set({ notes });
   const lacks = notes.length > 0 ? [{ source: "what the checkout lacks", text: notes.join("\n") }] : [];
-  const context = [...(await readRepoInstructions(defaultsDir)), ...lacks, ...(await issueContext(access.octokit, job, services.permissions))];
-  return { ...definitions, root: checkout.path, sha: checkout.sha, context, config, notes };
+  const context = [...(await readRepoInstructions(defaultsDir, { jobId: job.id, warn: (line) => services.log.warn(line) })), ...lacks, ...(await issueContext(access.octokit, job, services.permissions))];
+  return { ...definitions, root: checkout.path, sha: checkout.sha, trust, context, config, notes };
 }
 
 /** A rule file the default branch could not give (symlink, too large) fails the job like a broken one, by name. */
@@ -181,7 +191,6 @@ export interface JobChainOptions {
   budget?: BudgetTracker;
   ask?: RunChainOptions["ask"];
   resume?: RunChainOptions["resume"];
-  noBash?: boolean;
 }
 
 /**
@@ -205,7 +214,7 @@ export async function runJobChain(
     task: options.task,
     context: [...prepared.context, ...(options.context ?? [])],
     mode: options.mode,
-    noBash: options.noBash,
+    trust: prepared.trust,
     workspace: { root: prepared.root, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
     sandbox: await services.sandbox(),
     budget,

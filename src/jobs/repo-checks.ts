@@ -3,6 +3,7 @@ import type { JobContext } from "../queue/runner.js";
 import type { CommandSummary } from "../report/render-commands.js";
 import { commandFailure } from "../report/render-commands.js";
 import { keepSetupOutOfCommits, runRepoCommands, type CommandPhase } from "../workspace/repo-commands.js";
+import { assertRunsRepoCommands } from "./checkout-trust.js";
 import type { JobDirs } from "./job-dirs.js";
 import type { JobReport } from "./job-report.js";
 import type { Ending } from "./outcome.js";
@@ -64,6 +65,8 @@ export class RepoChecks {
 
   private async run(phase: CommandPhase, commands: readonly string[], network: boolean, record = true): Promise<CommandSummary[]> {
     if (commands.length === 0) return [];
+    // Write jobs never start on a stranger's checkout; should one get here, its commands still do not run.
+    assertRunsRepoCommands(this.prepared.trust, `${phase} commands`);
     const results = await runRepoCommands(commands, {
       phase,
       root: this.prepared.root,

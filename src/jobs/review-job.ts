@@ -18,6 +18,7 @@ import { renderReviewCheck, renderSkippedCheck, reviewLines, countsLine, type Re
 import type { Terminal } from "../report/types.js";
 import { automaticReviewSkip } from "../review/skip.js";
 import { reviewScope } from "../review/review-scope.js";
+import { checkoutTrust } from "./checkout-trust.js";
 import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
 import { endState } from "./job-report.js";
 import { failure } from "./outcome.js";
@@ -29,7 +30,7 @@ export async function runReviewJob(job: JobRecord, ctx: JobContext, services: Jo
   return job.review?.automatic ? runAutomaticReview(job, ctx, services) : runCommandReview(job, ctx, services);
 }
 
-const sameRepo = (fullName: string, job: JobRecord) => fullName.toLowerCase() === `${job.target.owner}/${job.target.repo}`.toLowerCase();
+const fork = (headRepo: string | null, job: JobRecord) => checkoutTrust(job.target, headRepo) === "stranger";
 
 /** The PR as it is now (for `/review`, which names no commit). */
 async function pullRequestHead(octokit: InstallationOctokit, job: JobRecord): Promise<PullRequestHead> {
@@ -37,7 +38,8 @@ async function pullRequestHead(octokit: InstallationOctokit, job: JobRecord): Pr
   const { data } = (await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner, repo, pull_number: number })) as {
     data: { head: { sha: string; repo: { full_name: string } | null }; base: { ref: string } };
   };
-  return { headSha: data.head.sha, baseRef: data.base.ref, fork: !data.head.repo || !sameRepo(data.head.repo.full_name, job) };
+  const headRepo = data.head.repo?.full_name ?? null;
+  return { headSha: data.head.sha, baseRef: data.base.ref, headRepo, fork: fork(headRepo, job) };
 }
 
 function report(outcome: ReviewOutcome, terminal: Terminal, head: PullRequestHead, elapsedMs: number, transcript: string, config?: CrewbotConfig): ReviewReport {
@@ -104,7 +106,7 @@ async function runAutomaticReview(job: JobRecord, ctx: JobContext, services: Job
   const writer = services.writerFor(installationId, octokit, [token]);
   const transcriptLink = transcriptUrl(services.publicUrl, job.id);
   const check = new CheckRun(writer, { owner, repo, headSha: event.headSha, detailsUrl: transcriptLink, externalId: job.id });
-  const head: PullRequestHead = { headSha: event.headSha, baseRef: event.baseRef, fork: !sameRepo(event.headRepo, job) };
+  const head: PullRequestHead = { headSha: event.headSha, baseRef: event.baseRef, headRepo: event.headRepo, fork: fork(event.headRepo, job) };
   const started = Date.now();
   const transcript = reviewTranscript(job, token, services);
   let dirs: JobDirs | undefined;

@@ -32,7 +32,9 @@ import type { JobServices } from "./services.js";
 export interface PullRequestHead {
   headSha: string;
   baseRef: string;
-  /** The head lives in a fork: reviewed with no bash and no setup. */
+  /** `owner/repo` of the head (null: a fork since deleted): it decides the checkout's trust (jobs/checkout-trust.ts). */
+  headRepo: string | null;
+  /** The head lives in a fork: no "Fix these findings" button (nothing can be pushed there). */
   fork: boolean;
 }
 
@@ -94,6 +96,7 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   const prepared = await prepareJob(job, { access: { octokit: run.octokit, token: run.token } }, services, run.dirs, {
     config,
     ref: head.headSha,
+    headRepo: head.headRepo,
     // A partial mirror also needs the last reviewed head's files for the incremental diff.
     hydrate: state ? [state.headSha, ...threadCommits(threads)] : undefined,
     withMirror: async (mirror) => {
@@ -128,7 +131,6 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
     task: job.trigger.request.trim() ? jobTask(job, "Review") : "(none)",
     mode: "read-only",
     context: reviewContext(selection, { number, headSha: head.headSha, since, baseLeftOut: incremental?.leftOut }),
-    noBash: head.fork,
   });
   const figures = { usage: budget.usage, costUsd: budget.costUsd, estimate: budget.estimate };
   const failed = chainFailure(result, run.ctx.signal, budget.limits);

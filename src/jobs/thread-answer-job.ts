@@ -4,8 +4,6 @@
  * that thread (`POST …/pulls/{n}/comments` with `in_reply_to`; the `/replies` endpoint is not open
  * to GitHub Apps). No progress comment: the answer, or the reason there is none, is the reply.
  */
-import { readFile } from "node:fs/promises";
-import path from "node:path";
 import type { ContextSection } from "../chain/prompt.js";
 import type { AgentDefinition, ChainDefinition } from "../chain/types.js";
 import { loadRepoConfig } from "../config/load.js";
@@ -15,6 +13,7 @@ import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import type { GitHubWriter } from "../report/github-writer.js";
 import { safeBlock } from "../report/markdown.js";
+import { notReadable, readConfined, type ReadLog } from "../tools/confined-read.js";
 import { headline, transcriptUrl } from "../report/render.js";
 import type { Terminal } from "../report/types.js";
 import { diffBetween, mergeBase } from "../workspace/diff.js";
@@ -34,8 +33,8 @@ const MAX_ANSWER_CHARS = 60_000;
  * The reviewer under a name of its own: the chain checks a step named `reviewer` for a review, and
  * an answer is prose. Same prompt, tools and model (`models.reviewer` counts).
  */
-const ANSWERER = "reviewer-in-thread";
-const ANSWER_CHAIN: ChainDefinition = { name: "thread-answer", steps: [{ agent: ANSWERER, task: "{task}" }], file: "(built in: answers in review threads)" };
+export const ANSWERER = "reviewer-in-thread";
+export const ANSWER_CHAIN: ChainDefinition = { name: "thread-answer", steps: [{ agent: ANSWERER, task: "{task}" }], file: "(built in: answers in review threads)" };
 
 function withAnswerer(prepared: Prepared): Prepared {
   const reviewer = prepared.agents.get("reviewer");
@@ -61,13 +60,14 @@ async function threadOf(octokit: InstallationOctokit, job: JobRecord): Promise<T
   return { topId: place.inReplyToId!, path: data.path, line: data.line ?? data.original_line ?? place.line, topBody: data.body };
 }
 
-/** The file at the head around the commented line, numbered; empty when it is not in the checkout. */
-async function around(root: string, file: string, line: number | undefined): Promise<ContextSection[]> {
-  const full = path.resolve(root, file);
-  if (!full.startsWith(root + path.sep)) return [];
-  const text = await readFile(full, "utf8").catch(() => undefined);
-  if (text === undefined) return [];
-  const lines = text.replace(/\n$/, "").split("\n");
+/**
+ * The file at the head around the commented line, numbered; empty when it is not in the checkout.
+ * A file crewbot will not read (a symlink out of the checkout) is named with the reason, never shown.
+ */
+async function around(root: string, file: string, line: number | undefined, log: ReadLog): Promise<ContextSection[]> {
+  const read = await readConfined(root, file, { log });
+  if (!read.ok) return read.kind === "missing" ? [] : [{ source: `${file} at the pull request's head`, text: notReadable(read.reason) }];
+  const lines = read.text.replace(/\n$/, "").split("\n");
   const at = line ?? 1;
   const from = Math.max(1, at - AROUND);
   const to = Math.min(lines.length, at + AROUND);
@@ -130,10 +130,9 @@ export async function runThreadAnswer(job: JobRecord, ctx: JobContext, services:
       withMirror: async (mirror) => void (diff = await diffBetween(mirror, await mergeBase(mirror, `refs/heads/${head.baseRef}`, head.headSha), head.headSha)),
     });
     const diffText = diff.length > MAX_DIFF_CHARS ? `${diff.slice(0, MAX_DIFF_CHARS)}\n… (cut: the rest of the diff is in the checkout)` : diff;
-    const context = [...(await around(prepared.root, thread.path, thread.line)), { source: `the diff of pull request #${job.target.number}`, text: diffText }];
+    const context = [...(await around(prepared.root, thread.path, thread.line, { jobId: job.id, warn: (line) => services.log.warn(line) })), { source: `the diff of pull request #${job.target.number}`, text: diffText }];
     const events = { event: (e: Parameters<NonNullable<typeof services.transcripts>["append"]>[1]) => void services.transcripts?.append(job.id, e) };
-    const fork = head.headRepo.toLowerCase() !== `${job.target.owner}/${job.target.repo}`.toLowerCase();
-    const { result, budget } = await runJobChain(ctx, services, events, withAnswerer(prepared), dirs, { chain: ANSWER_CHAIN, task: task(job, thread), mode: "read-only", context, noBash: fork });
+    const { result, budget } = await runJobChain(ctx, services, events, withAnswerer(prepared), dirs, { chain: ANSWER_CHAIN, task: task(job, thread), mode: "read-only", context });
     if (budget.costUsd > 0) await services.usage.recordCost(installationId, job.id, budget.costUsd);
     services.metrics.jobUsage(job.kind, budget.usage, budget.costUsd);
     const failed = chainFailure(result, ctx.signal, budget.limits);

@@ -9,7 +9,7 @@ import { scratchWriteTool } from "./scratch-write.js";
 import { skillTool } from "./skill.js";
 import { submitPlanTool } from "./submit-plan.js";
 import { submitReviewTool } from "./submit-review.js";
-import type { Mode, SandboxInfo, Tool, ToolName } from "./types.js";
+import type { CheckoutTrust, Mode, SandboxInfo, Tool, ToolName } from "./types.js";
 import { writeTool } from "./write.js";
 
 export { detectSandbox } from "./sandbox.js";
@@ -39,7 +39,8 @@ export function toolsFor(mode: Mode, opts: ToolsForOptions): ToolSet {
 export interface ToolsForOptions {
   sandbox: SandboxInfo;
   allow?: readonly string[];
-  noBash?: boolean;
+  /** A stranger's checkout (a fork's pull request) gets no `bash`, sandbox or not. */
+  trust: CheckoutTrust;
   /** The agent's name: the planner gets `submit_plan`, the reviewer `submit_review` (read-only steps only). */
   agent?: string;
   /** The worker's task has a numbered plan: it gets `complete_step`. */
@@ -62,10 +63,10 @@ function baseTools(mode: Mode, opts: ToolsForOptions): ToolSet {
   const notes: string[] = [];
   const why = opts.sandbox.reason ?? "no working OS sandbox";
   const offered: Tool[] = [readTool, lsTool, findTool, grepTool];
-  if (opts.noBash) {
+  if (opts.trust !== "trusted") {
     // Code from a fork is a stranger's: nothing of it is run, sandbox or not.
     if (mode === "write") offered.push(editTool, writeTool);
-    notes.push("bash is not offered for this job (the code comes from a fork).");
+    notes.push("bash is not offered for this job: the code comes from a fork, and nothing of a stranger's code runs.");
   } else if (mode === "write") {
     // No sandbox, no commands — unless the operator explicitly allowed running without one.
     if (opts.sandbox.available || opts.sandbox.allowUnsandboxed === true) offered.push(createBashTool(mode, opts.sandbox));

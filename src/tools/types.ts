@@ -4,6 +4,13 @@ import type { Skill } from "../chain/skills.js";
 /** plan = read-only (no edit/write, checkout mounted read-only); write = the worker's mode. */
 export type Mode = "read-only" | "write";
 
+/**
+ * Whose code a job's checkout holds: the repository's own (`trusted`), or a stranger's — a fork's
+ * pull request — where nothing of it runs: no `bash`, no `setup` or `check` (DESIGN.md §4).
+ * Decided once per job by `jobs/checkout-trust.ts`.
+ */
+export type CheckoutTrust = "trusted" | "stranger";
+
 export type ToolName = "read" | "ls" | "find" | "grep" | "bash" | "edit" | "write" | "skill" | "scratch_write" | "ask_user" | ResultToolName;
 
 /** The tools through which an agent hands over its result (DESIGN §4): offered by agent and mode, never by frontmatter. */

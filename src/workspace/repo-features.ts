@@ -3,8 +3,8 @@
  * empty) and Git LFS content (files stay pointer files). Agents and readers are told, so nobody
  * mistakes an empty directory or a pointer for the real thing.
  */
-import { lstat, open } from "node:fs/promises";
 import path from "node:path";
+import { readConfined } from "../tools/confined-read.js";
 import { git } from "./git.js";
 
 export interface RepoFeatures {
@@ -36,17 +36,9 @@ async function treeEntries(checkout: string): Promise<{ mode: string; size: numb
 }
 
 /** The first bytes of a regular file of the checkout (never through a symlink). */
-async function head(file: string, bytes: number): Promise<string> {
-  const info = await lstat(file).catch(() => undefined);
-  if (!info?.isFile()) return "";
-  const handle = await open(file, "r");
-  try {
-    const buf = Buffer.alloc(bytes);
-    const { bytesRead } = await handle.read(buf, 0, bytes, 0);
-    return buf.subarray(0, bytesRead).toString("utf8");
-  } finally {
-    await handle.close();
-  }
+async function head(checkout: string, file: string, bytes: number): Promise<string> {
+  const read = await readConfined(checkout, file, { maxBytes: bytes, noSymlinks: true });
+  return read.ok ? read.text : "";
 }
 
 /** Submodules and LFS files of the checked-out commit, read from its tree and its (small) files. */
@@ -56,13 +48,13 @@ export async function detectRepoFeatures(checkout: string): Promise<RepoFeatures
   const lfsAttributes: string[] = [];
   for (const e of entries) {
     if (path.posix.basename(e.path) !== ".gitattributes" || e.mode === "120000" || e.size > 1024 * 1024) continue;
-    const text = await head(path.join(checkout, e.path), e.size);
+    const text = await head(checkout, e.path, e.size);
     if (/^[^#\n]*\bfilter=lfs\b/m.test(text)) lfsAttributes.push(e.path);
   }
   const pointers: string[] = [];
   const small = entries.filter((e) => (e.mode === "100644" || e.mode === "100755") && e.size > 0 && e.size <= POINTER_MAX_BYTES).slice(0, MAX_SMALL_FILES);
   for (const e of small) {
-    if ((await head(path.join(checkout, e.path), POINTER_START.length)) === POINTER_START) pointers.push(e.path);
+    if ((await head(checkout, e.path, POINTER_START.length)) === POINTER_START) pointers.push(e.path);
   }
   pointers.sort();
   return { submodules, lfsAttributes: lfsAttributes.sort(), lfsPointers: pointers.slice(0, MAX_LISTED), lfsPointerCount: pointers.length };

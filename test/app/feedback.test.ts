@@ -95,7 +95,7 @@ describe("/implement <feedback> on a pull request", () => {
     const job = await stack.runToEnd("issue_comment", payload, "feedback-fork");
 
     expect(job.outcome).toMatch(/^❌ Failed: this pull request comes from a fork/);
-    expect(edits.at(-1)).toMatch(/^❌ Failed: this pull request comes from a fork; crewbot can only push to branches of this repository/);
+    expect(edits.at(-1)).toMatch(/^❌ Failed: this pull request comes from a fork: its code is a stranger.s, so crewbot runs no write job on it/);
     expect(stack.git.requests).toEqual([]);
     expect(stack.fake.requests).toEqual([]);
   });

@@ -17,6 +17,7 @@ export async function chainOptions(over: Pick<RunChainOptions, "chain" | "agents
     budget: new BudgetTracker(DEFAULT_BUDGETS),
     client: {} as never,
     ...over,
+    trust: over.trust ?? "trusted",
   };
 }
 

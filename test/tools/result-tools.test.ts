@@ -14,7 +14,7 @@ afterEach(closeAll);
 
 const ON: SandboxInfo = { available: true };
 const names = (mode: "read-only" | "write", opts: { agent?: string; numberedPlan?: boolean; allow?: string[] } = {}) =>
-  toolsFor(mode, { sandbox: ON, ...opts }).tools.map((t) => t.name);
+  toolsFor(mode, { trust: "trusted", sandbox: ON, ...opts }).tools.map((t) => t.name);
 
 describe("which agent gets which result tool (DESIGN §4)", () => {
   it.each<[string, "read-only" | "write", { agent?: string; numberedPlan?: boolean; allow?: string[] }, string[]]>([

@@ -43,6 +43,7 @@ describe("the local:// scratch space", () => {
       agents,
       task: "take notes",
       mode: "write",
+      trust: "trusted",
       workspace: { root, artifactsDir, scratchDir: await tempDir() },
       sandbox: { available: false, reason: "test" },
       budget: new BudgetTracker(DEFAULT_BUDGETS),
