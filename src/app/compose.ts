@@ -109,6 +109,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
     permissions,
     botIdentity: botIdentityResolver(env, appSlug),
     appSlug,
+    ...(appIdOf(env) !== undefined ? { appId: appIdOf(env) } : {}),
     noreplyDomain: noreplyDomain(env),
     reviews: stores.reviews,
     ciFixRounds: stores.ciFixRounds,
@@ -150,7 +151,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
       installationEvent: async (event, payload) => void (await applyInstallationEvent(event, payload, { installations, queue, runner, log })),
       permissions,
       appSlug,
-      ...(Number.isSafeInteger(Number(env.APP_ID)) && env.APP_ID ? { appId: Number(env.APP_ID) } : {}),
+      ...(appIdOf(env) !== undefined ? { appId: appIdOf(env) } : {}),
       admission: new Admission(commandRateLimit(limits)), // redeliveries and the per-person rate limit (CREWBOT_COMMANDS_*)
       coverage: async (installationId, repository) => coverageRefusal(await installations.get(installationId), repository),
       labelTriggers: (octokit, owner, repo) => labelTriggers.get(octokit, owner, repo),
@@ -229,6 +230,11 @@ async function finaliseInterrupted(job: JobRecord, services: JobServices): Promi
   const cancelled = job.outcome?.startsWith("⏹");
   const terminal = cancelled ? ({ kind: "cancelled" } as const) : ({ kind: "failed", reason: "interrupted" } as const);
   await endJobComment(job, writer, services.publicUrl, terminal, services.log);
+}
+
+/** `APP_ID` as a number, when it is one. */
+function appIdOf(env: NodeJS.ProcessEnv): number | undefined {
+  return env.APP_ID && Number.isSafeInteger(Number(env.APP_ID)) ? Number(env.APP_ID) : undefined;
 }
 
 /** The app's slug, from `CREWBOT_APP_SLUG` or asked of GitHub once (`GET /app`, as the app). */

@@ -42,6 +42,8 @@ export interface JobServices {
   transcripts?: TranscriptRecorder;
   /** Author and committer of crewbot's commits (the app's bot user). */
   botIdentity(octokit: InstallationOctokit): Promise<GitIdentity>;
+  /** The app's id (`APP_ID`): narrows GitHub's check-run lists to crewbot's own. */
+  appId?: number;
   /** The app's slug (its bot is `<slug>[bot]`), when known without asking GitHub for the bot user. */
   appSlug?: () => Promise<string>;
   log: ReportLog & { info(message: string): void };
