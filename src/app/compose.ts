@@ -17,6 +17,8 @@ import { openInstallations, openSqliteStores, openTranscriptStore, type OpenedSt
 import { finaliseCheckRun } from "../review/check-run.js";
 import type { InstallationOctokit } from "../github/types.js";
 import { runJob } from "../jobs/run-job.js";
+import { jobTypeOf } from "../jobs/job-types.js";
+import { finaliseThreadAnswer } from "../jobs/thread-answer-job.js";
 import type { JobServices } from "../jobs/services.js";
 import { JobRunner, type JobHandler } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
@@ -225,6 +227,7 @@ function measured(metrics: Metrics, log: Probot["log"], secrets: string[], handl
 /** A job that died with its process: its comment (or check run) must not be left spinning. */
 async function finaliseInterrupted(job: JobRecord, services: JobServices): Promise<void> {
   if (job.review?.automatic) return finaliseCheckRun(job, services);
+  if (jobTypeOf(job) === "review-thread-answer") return finaliseThreadAnswer(job, services);
   if (job.progressCommentId === undefined) return;
   const writer = services.writerFor(job.target.installationId, await services.octokitFor(job.target.installationId));
   const cancelled = job.outcome?.startsWith("⏹");

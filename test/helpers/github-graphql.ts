@@ -15,6 +15,7 @@ const API = "https://api.github.com";
 export const GITHUB_SCHEMA_EXCERPT = /* GraphQL */ `
   scalar GitObjectID
   scalar DateTime
+  scalar URI
   interface Node { id: ID! }
   interface Actor { login: String! }
   type User implements Actor & Node { id: ID! login: String! }
@@ -26,6 +27,7 @@ export const GITHUB_SCHEMA_EXCERPT = /* GraphQL */ `
     id: ID!
     databaseId: Int
     body: String!
+    url: URI!
     author: Actor
     path: String!
     line: Int
@@ -217,6 +219,7 @@ export class GitHubGraphql {
     return {
       __typename: "PullRequestReviewComment",
       ...{ id: `PRRC_${c.databaseId}`, databaseId: c.databaseId, body: c.body, path: t.path, outdated: t.isOutdated },
+      url: `https://github.com/${this.repo.owner}/${this.repo.name}/pull/${this.repo.number}#discussion_r${c.databaseId}`,
       author: { __typename: c.author.bot ? "Bot" : "User", id: `A_${c.author.login}`, login: c.author.login },
       ...{ line: t.line, originalLine: t.originalLine, startLine: t.startLine, originalStartLine: t.originalStartLine },
       ...{ commit, originalCommit: commit, createdAt: "2026-01-01T00:00:00Z" },
