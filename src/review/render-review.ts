@@ -107,12 +107,18 @@ function titleOf(r: ReviewReport): string {
     case "stopped":
       return `Stopped: ${r.terminal.budget}`;
     case "done": {
-      const held = gateSet(r.failOn) ? blocking(r.failOn, gated(r)).length : 0;
-      if (r.nothingToReview) return held > 0 ? `Nothing new to review · ${plural(held, `open ${GATE_WORDS[r.failOn as "critical"]}`)}` : "Nothing to review";
-      if (r.clean) return held > 0 ? `No new findings · ${plural(held, `open ${GATE_WORDS[r.failOn as "critical"]}`)}` : "No findings";
+      const held = holding(r.failOn, gated(r));
+      if (r.nothingToReview) return held ? `Nothing new to review · ${held}` : "Nothing to review";
+      if (r.clean) return held ? `No new findings · ${held}` : "No findings";
       return countsLine(r.counts);
     }
   }
+}
+
+/** What holds the gate shut, for a title ("1 open critical finding"); empty when nothing does. */
+function holding(failOn: FailOn | undefined, open: readonly GateFinding[]): string {
+  const n = blocking(failOn, open).length;
+  return gateSet(failOn) && n > 0 ? plural(n, `open ${GATE_WORDS[failOn]}`) : "";
 }
 
 /** At most this many open findings are listed in a check run's summary. */
@@ -163,8 +169,8 @@ export function renderReviewCheck(r: ReviewReport): { conclusion: CheckConclusio
 export function renderSkippedCheck(reason: string, gate: { failOn?: FailOn; open?: readonly OpenFinding[] } = {}): { conclusion: CheckConclusion; output: CheckOutput } {
   const open = gate.open ?? [];
   const conclusion = gateConclusion(gate.failOn, "skipped", open);
-  const held = blocking(gate.failOn, open).length;
-  const title = held > 0 ? `Not reviewed · ${plural(held, `open ${GATE_WORDS[gate.failOn as "critical"]}`)}` : "Skipped";
+  const held = holding(gate.failOn, open);
+  const title = held ? `Not reviewed · ${held}` : "Skipped";
   const summary = [`Not reviewed automatically: ${reason}.`, ...gateLines(gate.failOn, open).map((l) => `- ${l}`)].join("\n\n");
   return { conclusion, output: { title, summary } };
 }
