@@ -9,12 +9,12 @@ import { loadRepoConfig } from "../config/load.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import { parseDiff } from "../review/diff-lines.js";
-import { describeThread, linesChanged, type ReviewThread } from "../review/review-threads.js";
+import { describeThread, linesChanged, planThreads, type ReviewThread } from "../review/review-threads.js";
 import type { PullData } from "../github/types.js";
 import { diffBetween } from "../workspace/diff.js";
 import { fromWorker, implementChain, inJobFrame, prepareJob } from "./prepare.js";
 import { publishToPullRequest } from "./publish-branch.js";
-import { planWithoutMirror, readThreads } from "./review-threads.js";
+import { readThreads } from "./review-threads.js";
 import type { JobServices } from "./services.js";
 import { runWriteChain } from "./write-run.js";
 
@@ -46,8 +46,7 @@ export async function runFixFindingsJob(job: JobRecord, ctx: JobContext, service
     if (!config.review.fixAction) return fail("the Fix these findings button is turned off for this repository (review.fixAction: false in .github/crewbot.yml)");
     const read = await readThreads(job, access.octokit, services);
     if (!read) return fail("GitHub did not list this pull request's review threads, so there is nothing known to fix (try again later)");
-    // Open as the gate counts them: a thread resolved without write permission is still to fix.
-    const open = planWithoutMirror(read).open;
+    const open = planThreads(read.threads, read.slug, () => undefined, (t) => read.dismissed.has(t.id)).open;
     if (open.length === 0) return fail("crewbot has no open review thread on this pull request to fix (resolved and dismissed findings are left alone)");
     const findings = open.slice(0, MAX_FINDINGS);
 
