@@ -75,6 +75,13 @@ describe("the gate counts every open finding, not only the latest review's", () 
     expect(t.graphql!.resolvedByMutation).toEqual([t.graphql!.threads[0]!.id]);
     expect(t.checks.at(-1)!.body).toMatchObject({ conclusion: "success", output: { title: "No findings" } });
     expect(bullets(t.checks.at(-1)!)).toContain(PASSING);
+
+    // A later skipped review (no checkout) still knows it fixed: GitHub names no person for crewbot's own resolution.
+    t.checks.length = 0;
+    const wip = await docsPush(stack);
+    mockReviewJob(stack, t, { checkId: 510, cached: true, config: CONFIG, graphql: 1, context: false });
+    await deliver(stack, "synchronize", wip, "sticky-fixed-wip", { headSha: wip, title: "WIP: more" });
+    expect(t.checks[0]!.body).toMatchObject({ conclusion: "neutral", output: { title: "Skipped" } });
   });
 
   it('"Update branch" (a push that only merges the base) fails while the critical is open, and is neutral without one', async () => {

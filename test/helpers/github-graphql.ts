@@ -127,6 +127,9 @@ function page<T>(all: readonly T[], args: { first?: number | null; after?: strin
   };
 }
 
+/** Who resolved a thread through the mutation: the app's bot. */
+const BOT_RESOLVER = "crewbot";
+
 const live = new Set<GitHubGraphql>();
 // Under vitest, a test fails on any GraphQL request GitHub would have refused; benches run without it.
 if (process.env.VITEST) {
@@ -208,7 +211,8 @@ export class GitHubGraphql {
       __typename: "PullRequestReviewThread",
       ...{ id: t.id, isResolved: t.isResolved, isOutdated: t.isOutdated, isCollapsed: t.isResolved, path: t.path },
       ...{ line: t.line, startLine: t.startLine, originalLine: t.originalLine, originalStartLine: t.originalStartLine, diffSide: t.diffSide, startDiffSide: t.startLine === null ? null : t.diffSide },
-      resolvedBy: t.resolvedBy ? { __typename: "User", id: `U_${t.resolvedBy}`, login: t.resolvedBy } : null,
+      // \`resolvedBy\` is a \`User\`: a GitHub App's bot (crewbot resolving through the mutation) is none, so GitHub says null.
+      resolvedBy: t.resolvedBy && t.resolvedBy !== BOT_RESOLVER ? { __typename: "User", id: `U_${t.resolvedBy}`, login: t.resolvedBy } : null,
       viewerCanResolve: !t.isResolved,
       comments: (args: Record<string, number | string | null>) => page(t.comments.map((c) => this.commentNode(t, c)), args, "comments"),
     };
@@ -246,7 +250,7 @@ export class GitHubGraphql {
         const t = this.threads.find((x) => x.id === input.threadId);
         if (!t) throw new GitHubError(`Could not resolve to a node with the global id of '${input.threadId}'`, "NOT_FOUND");
         t.isResolved = true;
-        t.resolvedBy = "crewbot";
+        t.resolvedBy = BOT_RESOLVER;
         this.resolvedByMutation.push(t.id);
         return { clientMutationId: input.clientMutationId ?? null, thread: this.threadNode(t) };
       },
