@@ -17,6 +17,8 @@ import { openInstallations, openSqliteStores, openTranscriptStore, type OpenedSt
 import { finaliseCheckRun } from "../review/check-run.js";
 import type { InstallationOctokit } from "../github/types.js";
 import { runJob } from "../jobs/run-job.js";
+import { jobTypeOf } from "../jobs/job-types.js";
+import { finaliseThreadAnswer } from "../jobs/thread-answer-job.js";
 import type { JobServices } from "../jobs/services.js";
 import { JobRunner, type JobHandler } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
@@ -94,7 +96,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
     (info.available || info.allowUnsandboxed ? log.info : log.warn).call(log, describeSandbox(info));
     metrics.sandbox(info);
   });
-  const appId = Number.isSafeInteger(Number(env.APP_ID)) && env.APP_ID ? Number(env.APP_ID) : undefined;
+  const appId = appIdOf(env);
   const services: JobServices = {
     appId,
     octokitFor: async (installationId) => {
@@ -228,11 +230,17 @@ function measured(metrics: Metrics, log: Probot["log"], secrets: string[], handl
 /** A job that died with its process: its comment (or check run) must not be left spinning. */
 async function finaliseInterrupted(job: JobRecord, services: JobServices): Promise<void> {
   if (job.review?.automatic) return finaliseCheckRun(job, services);
+  if (jobTypeOf(job) === "review-thread-answer") return finaliseThreadAnswer(job, services);
   if (job.progressCommentId === undefined) return;
   const writer = services.writerFor(job.target.installationId, await services.octokitFor(job.target.installationId));
   const cancelled = job.outcome?.startsWith("⏹");
   const terminal = cancelled ? ({ kind: "cancelled" } as const) : ({ kind: "failed", reason: "interrupted" } as const);
   await endJobComment(job, writer, services.publicUrl, terminal, services.log);
+}
+
+/** `APP_ID` as a number, when it is one. */
+function appIdOf(env: NodeJS.ProcessEnv): number | undefined {
+  return env.APP_ID && Number.isSafeInteger(Number(env.APP_ID)) ? Number(env.APP_ID) : undefined;
 }
 
 /** The app's slug, from `CREWBOT_APP_SLUG` or asked of GitHub once (`GET /app`, as the app). */

@@ -19,11 +19,16 @@ import type { Terminal } from "../report/types.js";
 import { automaticReviewSkip } from "../review/skip.js";
 import { reviewScope } from "../review/review-scope.js";
 import { checkoutTrust } from "./checkout-trust.js";
+import { blocking, gateSet, type FailOn } from "../review/gate.js";
+import { openFindings, type OpenFinding } from "../review/open-findings.js";
+import { repoKey } from "../review/review-store.js";
+import type { GitHubWriter } from "../report/github-writer.js";
 import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
 import { endState } from "./job-report.js";
 import { failure } from "./outcome.js";
 import { inJobFrame } from "./prepare.js";
 import { reviewPullRequest, type PullRequestHead, type ReviewOutcome } from "./review-pr.js";
+import { answerRefusedResolutions, planWithoutMirror, readThreads, refusedThreadsOf } from "./review-threads.js";
 import type { JobServices } from "./services.js";
 
 export async function runReviewJob(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {
@@ -88,6 +93,27 @@ async function beforeReview(job: JobRecord, config: CrewbotConfig, services: Job
   return limit ? { skip: limit } : undefined;
 }
 
+/**
+ * With a gate, what is open on the pull request when a review is skipped: the kept findings and
+ * crewbot's threads. Nothing is checked out, so only an earlier fix or a writer's closing counts.
+ */
+async function openBeforeSkip(job: JobRecord, octokit: InstallationOctokit, services: JobServices): Promise<Pick<ReviewOutcome, "open" | "refused">> {
+  const { owner, repo, number } = job.target;
+  const state = await services.reviews.get(repoKey(owner, repo), number);
+  if (!state) return { open: [] };
+  const read = await readThreads(job, octokit, services);
+  const plan = read && planWithoutMirror(read);
+  return { open: openFindings(state.findings, plan), ...(read && plan ? { refused: { slug: read.slug, threads: plan.refused } } : {}) };
+}
+
+/** Once per thread: a resolution by someone without write permission leaves a finding that holds the gate open. */
+async function sayResolutionsRefused(job: JobRecord, writer: GitHubWriter, failOn: FailOn, gate: Pick<ReviewOutcome, "open" | "refused">, services: JobServices): Promise<void> {
+  if (!gateSet(failOn) || !gate.refused || gate.refused.threads.length === 0) return;
+  const held = new Set(blocking(failOn, gate.open ?? []).flatMap((f: OpenFinding) => (f.fingerprint ? [f.fingerprint] : [])));
+  const threads = refusedThreadsOf({ refused: gate.refused.threads }, held);
+  await answerRefusedResolutions(job, writer, threads, { slug: gate.refused.slug, headSha: job.review!.headSha, failOn, log: services.log });
+}
+
 /** The check run links the transcript: the reviewer's events are recorded as a comment job's are, once it starts. */
 function reviewTranscript(job: JobRecord, token: string, services: JobServices) {
   let recording = false;
@@ -111,19 +137,24 @@ async function runAutomaticReview(job: JobRecord, ctx: JobContext, services: Job
   const transcript = reviewTranscript(job, token, services);
   let dirs: JobDirs | undefined;
   try {
+    // Run again after its process died: the check run it started is the one it goes on with.
+    if (job.attempts > 1) await check.resume(octokit, services.appId);
     const { config } = await loadRepoConfig(octokit, job.target);
     if (!config.review.auto) {
       // Off means off: not even a skipped check run on every push of every PR.
       services.log.info(`job ${job.id}: automatic review not run: review.auto is false (no check run)`);
       return { state: "succeeded", outcome: "✅ Skipped: automatic reviews are off (review.auto: false); no check run" };
     }
-    const gate = await beforeReview(job, config, services);
-    if (gate?.skip) {
-      const { conclusion, output } = renderSkippedCheck(gate.skip);
+    const before = await beforeReview(job, config, services);
+    const { failOn } = config.review;
+    if (before?.skip) {
+      const open = gateSet(failOn) ? await openBeforeSkip(job, octokit, services) : { open: [] };
+      await sayResolutionsRefused(job, writer, failOn, open, services);
+      const { conclusion, output } = renderSkippedCheck(before.skip, { failOn, open: open.open });
       await check.complete(conclusion, output);
-      return { state: "succeeded", outcome: `✅ Skipped: ${gate.skip}` };
+      return { state: "succeeded", outcome: `✅ Skipped: ${before.skip}` };
     }
-    if (gate?.runAt) return { state: "deferred", runAt: gate.runAt };
+    if (before?.runAt) return { state: "deferred", runAt: before.runAt };
     await services.usage.recordStart(installationId, job.id, Date.now());
 
     await check.start();
@@ -133,6 +164,7 @@ async function runAutomaticReview(job: JobRecord, ctx: JobContext, services: Job
     if (outcome.usage) services.metrics.jobUsage(job.kind, outcome.usage, outcome.costUsd);
     if (outcome.costUsd > 0) await services.usage.recordCost(installationId, job.id, outcome.costUsd);
     const terminal: Terminal = outcome.failed?.terminal ?? { kind: "done" };
+    await sayResolutionsRefused(job, writer, failOn, outcome, services);
     const done = report(outcome, terminal, head, Date.now() - started, transcriptLink, config);
     const { conclusion, output, annotations } = renderReviewCheck(done);
     await transcript.end(terminal, outcomeLine(done));

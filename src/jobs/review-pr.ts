@@ -9,7 +9,8 @@ import type { ParsedReview } from "../chain/types.js";
 import type { CrewbotConfig } from "../config/schema.js";
 import type { InstallationOctokit } from "../github/types.js";
 import type { JobContext } from "../queue/runner.js";
-import { repoKey } from "../review/review-store.js";
+import { repoKey, type ReviewState, type StoredFinding } from "../review/review-store.js";
+import { openFindings, storedFinding } from "../review/open-findings.js";
 import type { JobRecord } from "../queue/types.js";
 import type { GitHubWriter } from "../report/github-writer.js";
 import { safeBlock } from "../report/markdown.js";
@@ -20,13 +21,13 @@ import { postedFingerprints } from "../review/fingerprint.js";
 import { withinPullRequest, type IncrementalDiff } from "../review/incremental-diff.js";
 import { reviewContext } from "../review/review-context.js";
 import { selectFiles } from "../review/select-files.js";
-import { withoutClosedFindings, type ThreadPlan } from "../review/review-threads.js";
+import { withoutClosedFindings, type ReviewThread, type ThreadPlan } from "../review/review-threads.js";
 import { diffBetween, isAncestor, mergeBase } from "../workspace/diff.js";
 import type { JobDirs } from "./job-dirs.js";
 import type { JobReport } from "./job-report.js";
 import { chainFailure, jobTask, type Ending } from "./outcome.js";
 import { prepareJob, runJobChain } from "./prepare.js";
-import { planWithMirror, readThreads, resolveThreads, threadCommits } from "./review-threads.js";
+import { fixedFindings, planWithMirror, readThreads, resolveThreads, threadCommits } from "./review-threads.js";
 import type { JobServices } from "./services.js";
 
 export interface PullRequestHead {
@@ -58,6 +59,8 @@ export interface ReviewOutcome extends ReviewFacts {
   /** Set when the review did not finish (chain failed, budget). */
   failed?: Ending;
   review?: { id: number; url: string };
+  /** crewbot's threads someone resolved without the right to (their findings are still open), and crewbot's login there. */
+  refused?: { slug: string; threads: ReviewThread[] };
 }
 
 interface Diffs {
@@ -92,15 +95,17 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   // Only a PR crewbot reviewed before has threads of its own to resolve or keep closed.
   const threads = state ? await readThreads(job, run.octokit, services) : undefined;
   let threadPlan: ThreadPlan | undefined;
+  let fixedNow = new Set<string>();
 
   const prepared = await prepareJob(job, { access: { octokit: run.octokit, token: run.token } }, services, run.dirs, {
     config,
     ref: head.headSha,
     headRepo: head.headRepo,
     // A partial mirror also needs the last reviewed head's files for the incremental diff.
-    hydrate: state ? [state.headSha, ...threadCommits(threads)] : undefined,
+    hydrate: state ? [state.headSha, ...threadCommits(threads, state.findings)] : undefined,
     withMirror: async (mirror) => {
       if (threads) threadPlan = await planWithMirror(mirror, threads, head.headSha);
+      if (state) fixedNow = await fixedFindings(mirror, state.findings, head.headSha);
       const base = await mergeBase(mirror, `refs/heads/${head.baseRef}`, head.headSha);
       const full = parseDiff(await diffBetween(mirror, base, head.headSha));
       const known = state?.fingerprints ?? [];
@@ -118,7 +123,8 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   const { full, scope, since, incremental, fullBecause, known } = diffs!;
   const resolved = threadPlan ? await resolveThreads(job, run.writer, threadPlan, services) : undefined;
   const threadFacts = (leftOut: number, posted: number) => resolved && { threads: { resolved: resolved.resolved, closedLeftOut: leftOut, open: resolved.open.length + posted } };
-  const base = { counts: ZERO, clean: true, inline: 0, repeated: 0, since, fullBecause, costUsd: 0, estimate: false, ...threadFacts(0, 0) };
+  const gate = (posted: StoredFinding[] = []) => openGate(state, resolved && threads && { plan: resolved, slug: threads.slug }, fixedNow, posted);
+  const base = { counts: ZERO, clean: true, inline: 0, repeated: 0, since, fullBecause, costUsd: 0, estimate: false, ...threadFacts(0, 0), ...gate() };
   if (since !== undefined && scope.length === 0) return { ...base, nothingToReview: nothingNew(since, head.headSha, incremental) };
   const selection = selectFiles(scope, { paths: config.review.paths });
   if (selection.reviewed.length === 0) {
@@ -149,14 +155,31 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   const outcome: ReviewOutcome = {
     ...{ ...base, ...figures, selection, counts: built.counts, clean: built.clean, inline: built.request.comments.length },
     ...{ repeated: built.repeated, repeatedCounts: built.repeatedCounts, annotations: built.annotations },
+    notes: (parsed.notes ?? []).map((n) => ({ severity: n.severity })),
   };
   let sent = built;
   if (!built.clean) ({ sent, review: outcome.review } = await postReview(run, built, () => build(0)));
   outcome.inline = sent.request.comments.length;
   Object.assign(outcome, threadFacts(dropped, sent.request.comments.length));
   const posted = postedFingerprints([sent.request.body, ...sent.request.comments.map((c) => c.body)]);
-  await services.reviews.record(key, number, head.headSha, [...posted]);
+  const postedNow = sent.fresh.map((x) => storedFinding(x.finding, x.fingerprint, head.headSha, outcome.review?.url));
+  await services.reviews.record(key, number, head.headSha, [...posted], { posted: postedNow, fixed: [...fixedNow] });
+  Object.assign(outcome, gate(postedNow));
   return outcome;
+}
+
+/**
+ * What the gate counts after this review: every kept finding not fixed by this head and not
+ * closed in its thread, the threads' own open findings, and those posted now.
+ */
+function openGate(
+  state: ReviewState | undefined,
+  threads: { plan: ThreadPlan; slug: string } | undefined,
+  fixedNow: ReadonlySet<string>,
+  posted: StoredFinding[],
+): Pick<ReviewOutcome, "open" | "refused"> {
+  const open = openFindings([...(state?.findings ?? []), ...posted], threads?.plan, fixedNow);
+  return { open, ...(threads ? { refused: { slug: threads.slug, threads: threads.plan.refused } } : {}) };
 }
 
 /** Why an incremental review has nothing to look at: the head was reviewed, or the new commits only merged the base. */

@@ -42,7 +42,7 @@ export interface JobServices {
   transcripts?: TranscriptRecorder;
   /** Author and committer of crewbot's commits (the app's bot user). */
   botIdentity(octokit: InstallationOctokit): Promise<GitIdentity>;
-  /** The app's id (`APP_ID`): crewbot's own check runs are told apart by it, never by a name. */
+  /** The app's id (`APP_ID`): crewbot's own check runs are told apart by it (and GitHub's check-run lists narrowed to them), never by a name. */
   appId?: number;
   /** The app's slug (its bot is `<slug>[bot]`), when known without asking GitHub for the bot user. */
   appSlug?: () => Promise<string>;

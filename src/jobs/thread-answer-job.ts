@@ -51,6 +51,12 @@ interface Thread {
   topBody: string;
 }
 
+/** The thread as the webhook placed it: enough to reply in when GitHub could not be asked. */
+function placedThread(job: JobRecord): Thread | undefined {
+  const place = job.trigger.reviewComment;
+  return place?.inReplyToId ? { topId: place.inReplyToId, path: place.path, ...(place.line !== undefined ? { line: place.line } : {}), topBody: "" } : undefined;
+}
+
 async function threadOf(octokit: InstallationOctokit, job: JobRecord): Promise<Thread> {
   const place = job.trigger.reviewComment!;
   const { owner, repo } = job.target;
@@ -104,6 +110,22 @@ async function reply(writer: GitHubWriter, job: JobRecord, thread: Thread, body:
   return data.html_url;
 }
 
+/** One short reply: there is no answer, and why (the writer redacts it). A refused write is logged. */
+async function sayNoAnswer(writer: GitHubWriter, job: JobRecord, thread: Thread, why: string, link: string, log: JobServices["log"]): Promise<void> {
+  await reply(writer, job, thread, `${why} — crewbot could not answer here. [Transcript](${link})`).catch((err: unknown) => {
+    log.warn(`job ${job.id}: could not post the failure in the thread: ${(err as Error).message}`);
+  });
+}
+
+/** A thread answer whose process died (finalised at start-up): the person who replied hears it ended, once. */
+export async function finaliseThreadAnswer(job: JobRecord, services: Pick<JobServices, "octokitFor" | "writerFor" | "publicUrl" | "log">): Promise<void> {
+  const thread = placedThread(job);
+  if (!thread || !job.review?.headSha || job.outcome?.startsWith("⏹")) return;
+  const octokit = await services.octokitFor(job.target.installationId);
+  const why = headline({ kind: "failed", reason: "interrupted" });
+  await sayNoAnswer(services.writerFor(job.target.installationId, octokit), job, thread, why, transcriptUrl(services.publicUrl, job.id), services.log);
+}
+
 export async function runThreadAnswer(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {
   const { installationId } = job.target;
   const octokit = await services.octokitFor(installationId);
@@ -144,12 +166,9 @@ export async function runThreadAnswer(job: JobRecord, ctx: JobContext, services:
   } catch (error) {
     const terminal = (error as { terminal?: Terminal }).terminal ?? failure(error, ctx.signal).terminal;
     services.log.warn(`job ${job.id}: no answer in the review thread: ${headline(terminal)}`);
-    // Whoever replied learns there is no answer, and why.
-    if (thread && terminal.kind !== "cancelled") {
-      await reply(writer, job, thread, `${headline(terminal)} — crewbot could not answer here. [Transcript](${link})`).catch((err: unknown) => {
-        services.log.warn(`job ${job.id}: could not post the failure in the thread: ${(err as Error).message}`);
-      });
-    }
+    // Whoever replied learns there is no answer, and why — also when the thread itself could not be read.
+    const place = thread ?? placedThread(job);
+    if (place && terminal.kind !== "cancelled") await sayNoAnswer(writer, job, place, headline(terminal), link, services.log);
     return await end(terminal, headline(terminal));
   } finally {
     if (dirs) await cleanJobDirs(dirs).catch(() => undefined);

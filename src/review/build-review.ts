@@ -49,6 +49,8 @@ export interface BuiltReview {
   repeatedCounts: SeverityCounts;
   /** Every new finding that can sit on a line of the head (RIGHT), inline or not. */
   annotations: ReviewAnnotation[];
+  /** The new findings (inline or in the body), each with its fingerprint: what the store keeps for the gate. */
+  fresh: Array<{ finding: Finding; fingerprint: string }>;
 }
 
 export interface BuildOptions {
@@ -250,6 +252,7 @@ export function buildReview(
   let repeated = 0;
   const repeatedCounts: SeverityCounts = { critical: 0, warning: 0, suggestion: 0 };
   const findings: { f: Finding; marker: string }[] = [];
+  const fresh: BuiltReview["fresh"] = [];
   for (const f of review.findings) {
     const hash = fingerprint(f, textAt(f.path, f.line));
     if (posted.has(hash)) {
@@ -259,6 +262,7 @@ export function buildReview(
     }
     posted.add(hash);
     findings.push({ f, marker: fingerprintMarker(hash) });
+    fresh.push({ finding: f, fingerprint: hash });
   }
   findings.sort((a, b) => ORDER.indexOf(a.f.severity) - ORDER.indexOf(b.f.severity));
   const notes = review.notes ?? [];
@@ -309,7 +313,7 @@ export function buildReview(
     .filter((s) => s !== "")
     .join("\n\n");
   const tail = notReviewedSection(selection, total);
-  return { request: { event: "COMMENT", body: joinCapped(head, tail), comments }, counts, clean, repeated, repeatedCounts, annotations };
+  return { request: { event: "COMMENT", body: joinCapped(head, tail), comments }, counts, clean, repeated, repeatedCounts, annotations, fresh };
 }
 
 function annotationOf(f: Finding, placement: Placement): ReviewAnnotation {

@@ -2,6 +2,8 @@
  * The `crewbot/review` check run: where automatic reviews report, so a PR gets no comment noise.
  * Created `in_progress` when a review starts and always completed — success, neutral (findings),
  * skipped (with the reason), cancelled (a newer push took over) or failure — through the writer.
+ * A job run again after its process died finds its own run (by head, name, app and job id) and
+ * goes on with it: one check run per job, never one left running.
  */
 import type { InstallationOctokit } from "../github/types.js";
 import type { JobRecord } from "../queue/types.js";
@@ -67,14 +69,21 @@ export class CheckRun {
     return { owner, repo, name: CHECK_NAME, head_sha: headSha, external_id: externalId, ...(detailsUrl ? { details_url: detailsUrl } : {}) };
   }
 
-  /** The review started: the PR shows a running check. */
+  /** A job run again: its check run from the attempt that died, when GitHub has it, is the one written from now on. */
+  async resume(octokit: InstallationOctokit, appId: number | undefined): Promise<void> {
+    const { owner, repo, headSha, externalId } = this.target;
+    this.id ??= (await findJobCheckRuns(octokit, { owner, repo, headSha, externalId }, appId))[0]?.id;
+  }
+
+  /** The review started: the PR shows a running check (the same one again for a resumed job). */
   async start(title = "Reviewing"): Promise<void> {
-    const { data } = await this.writer.write<{ id: number }>("POST /repos/{owner}/{repo}/check-runs", {
-      ...this.base(),
-      status: "in_progress",
-      started_at: this.now().toISOString(),
-      output: { title, summary: "crewbot is reviewing this pull request." },
-    });
+    const running = { status: "in_progress", started_at: this.now().toISOString(), output: { title, summary: "crewbot is reviewing this pull request." } };
+    if (this.id !== undefined) {
+      const { owner, repo } = this.target;
+      await this.writer.write("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { owner, repo, check_run_id: this.id, ...running });
+      return;
+    }
+    const { data } = await this.writer.write<{ id: number }>("POST /repos/{owner}/{repo}/check-runs", { ...this.base(), ...running });
     this.id = data.id;
   }
 
@@ -108,22 +117,38 @@ export class CheckRun {
 }
 
 /**
+ * The job's own `crewbot/review` runs on a head: GitHub's list of a commit's check runs, by check
+ * name and (when the app id is known) this app, every attempt (`filter: all`), those whose
+ * external id is the job's — one not completed first.
+ */
+export async function findJobCheckRuns(
+  octokit: InstallationOctokit,
+  target: { owner: string; repo: string; headSha: string; externalId: string },
+  appId: number | undefined,
+): Promise<Array<{ id: number; status: string }>> {
+  const { owner, repo, headSha, externalId } = target;
+  const query = { owner, repo, ref: headSha, check_name: CHECK_NAME, filter: "all" as const, per_page: 100, ...(appId !== undefined ? { app_id: appId } : {}) };
+  const { data } = (await octokit.request("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", query)) as {
+    data: { check_runs: Array<{ id: number; status: string; external_id: string | null }> };
+  };
+  const own = data.check_runs.filter((r) => r.external_id === externalId);
+  return [...own.filter((r) => r.status !== "completed"), ...own.filter((r) => r.status === "completed")];
+}
+
+/**
  * An automatic review whose worker died: its check run, found by the job id, is completed as a
  * failure so the pull request does not show a review running forever.
  */
 export async function finaliseCheckRun(
   job: JobRecord,
-  services: { octokitFor(id: number): Promise<InstallationOctokit>; writerFor(id: number, octokit: InstallationOctokit): GitHubWriter },
+  services: { octokitFor(id: number): Promise<InstallationOctokit>; writerFor(id: number, octokit: InstallationOctokit): GitHubWriter; appId?: number },
 ): Promise<void> {
   const { owner, repo, installationId } = job.target;
   const headSha = job.review?.headSha;
   if (!headSha) return;
   const octokit = await services.octokitFor(installationId);
-  const { data } = (await octokit.request("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", { owner, repo, ref: headSha, check_name: CHECK_NAME, per_page: 100 })) as {
-    data: { check_runs: Array<{ id: number; status: string; external_id: string | null }> };
-  };
-  const run = data.check_runs.find((r) => r.external_id === job.id && r.status !== "completed");
-  if (!run) return;
+  const [run] = await findJobCheckRuns(octokit, { owner, repo, headSha, externalId: job.id }, services.appId);
+  if (!run || run.status === "completed") return;
   await services.writerFor(installationId, octokit).write("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
     owner,
     repo,

@@ -3,6 +3,8 @@ import { emptyUsage, type Usage } from "../agent/pricing.js";
 import type { ReviewAnnotation, SeverityCounts } from "./build-review.js";
 import type { Selection } from "./select-files.js";
 import type { CheckConclusion, CheckOutput } from "./check-run.js";
+import { blocking, GATE_WORDS, gateConclusion, gateSet, type FailOn, type GateFinding } from "./gate.js";
+import type { OpenFinding } from "./open-findings.js";
 import { formatFigures } from "../report/format.js";
 import type { Terminal } from "../report/types.js";
 
@@ -26,6 +28,10 @@ export interface ReviewFacts {
   review?: { url: string };
   /** crewbot's threads after this review: resolved now, findings left out as resolved or dismissed before, still open. */
   threads?: { resolved: number; closedLeftOut: number; open: number };
+  /** Every finding of crewbot's open on the pull request after this review, earlier reviews' included: what the gate counts. */
+  open?: OpenFinding[];
+  /** This review's notes (findings without a line): they count for the gate of this review only. */
+  notes?: GateFinding[];
   usage?: Usage;
   costUsd: number;
   estimate: boolean;
@@ -41,14 +47,10 @@ export interface ReviewReport extends ReviewFacts {
   failOn?: FailOn;
 }
 
-export type FailOn = "never" | "critical" | "warning";
+export type { FailOn } from "./gate.js";
 
-/** Open findings of this review and those it found again, at or above `failOn`; 0 for never. */
-function gating(r: ReviewReport): number {
-  if (!r.failOn || r.failOn === "never") return 0;
-  const open = (s: keyof SeverityCounts) => r.counts[s] + (r.repeatedCounts?.[s] ?? 0);
-  return open("critical") + (r.failOn === "warning" ? open("warning") : 0);
-}
+/** What the gate counts: the open findings on the pull request, and this review's notes. */
+const gated = (r: Pick<ReviewReport, "open" | "notes">): GateFinding[] => [...(r.open ?? []), ...(r.notes ?? [])];
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -89,12 +91,10 @@ function conclusionOf(r: ReviewReport): CheckConclusion {
     case "failed":
       return "failure";
     case "stopped":
-      return "neutral";
+      // Neutral passes branch protection: not while a finding at the gate's level is open.
+      return blocking(r.failOn, gated(r)).length > 0 ? "failure" : "neutral";
     case "done":
-      if (r.nothingToReview) return "skipped";
-      // A gate set: pass or fail, as branch protection reads it; no gate: findings only inform.
-      if (r.failOn && r.failOn !== "never") return gating(r) > 0 ? "failure" : "success";
-      return r.clean ? "success" : "neutral";
+      return gateConclusion(r.failOn, r.nothingToReview ? "skipped" : r.clean ? "clean" : "findings", gated(r));
   }
 }
 
@@ -106,17 +106,52 @@ function titleOf(r: ReviewReport): string {
       return `Failed: ${r.terminal.reason}`;
     case "stopped":
       return `Stopped: ${r.terminal.budget}`;
-    case "done":
-      if (r.nothingToReview) return "Nothing to review";
-      return r.clean ? "No findings" : countsLine(r.counts);
+    case "done": {
+      const held = holding(r.failOn, gated(r));
+      if (r.nothingToReview) return held ? `Nothing new to review · ${held}` : "Nothing to review";
+      if (r.clean) return held ? `No new findings · ${held}` : "No findings";
+      return countsLine(r.counts);
+    }
   }
 }
 
+/** What holds the gate shut, for a title ("1 open critical finding"); empty when nothing does. */
+function holding(failOn: FailOn | undefined, open: readonly GateFinding[]): string {
+  const n = blocking(failOn, open).length;
+  return gateSet(failOn) && n > 0 ? plural(n, `open ${GATE_WORDS[failOn]}`) : "";
+}
+
+/** At most this many open findings are listed in a check run's summary. */
+const LISTED = 50;
+
+const LABEL = { critical: "Critical", warning: "Warning", suggestion: "Suggestion" } as const;
+
+/** One open finding for the check run: severity, place, its first line and a link to its thread. */
+function openLine(f: OpenFinding): string {
+  const place = `${f.path}:${f.line}${f.endLine !== undefined && f.endLine !== f.line ? `-${f.endLine}` : ""}`;
+  return `  - **${LABEL[f.severity]}** \`${place}\` — ${f.title.replace(/\s+/g, " ")}${f.url ? ` ([thread](${f.url}))` : ""}`;
+}
+
+/**
+ * The gate's verdict with what holds it: `Failing: …` and the open findings at the level (earlier
+ * reviews' included), or `Passing: …`. Nothing without a gate.
+ */
+export function gateLines(failOn: FailOn | undefined, open: readonly OpenFinding[], notes: readonly GateFinding[] = []): string[] {
+  if (!gateSet(failOn)) return [];
+  const what = GATE_WORDS[failOn];
+  const held = blocking(failOn, open);
+  const heldNotes = blocking(failOn, notes).length;
+  const n = held.length + heldNotes;
+  if (n === 0) return [`Passing: no open ${what} (review.failOn: ${failOn}).`];
+  const more = held.length > LISTED ? [`  - … and ${held.length - LISTED} more`] : [];
+  const noted = heldNotes > 0 ? [`  - ${plural(heldNotes, "note")} of this review without a line`] : [];
+  return [`Failing: ${plural(n, `open ${what}`)} (review.failOn: ${failOn}):\n${[...held.slice(0, LISTED).map(openLine), ...more, ...noted].join("\n")}`];
+}
+
 function gateLine(r: ReviewReport): string[] {
-  if (r.terminal.kind !== "done" || r.nothingToReview || !r.failOn || r.failOn === "never") return [];
-  const what = r.failOn === "critical" ? "critical finding" : "critical or warning finding";
-  const n = gating(r);
-  return [n > 0 ? `Failing: ${plural(n, `open ${what}`)} (review.failOn: ${r.failOn}).` : `Passing: no open ${what} (review.failOn: ${r.failOn}).`];
+  if (r.terminal.kind === "cancelled" || r.terminal.kind === "failed") return [];
+  if (r.terminal.kind === "stopped" && blocking(r.failOn, gated(r)).length === 0) return [];
+  return gateLines(r.failOn, r.open ?? [], r.notes ?? []);
 }
 
 /** The check run's conclusion, output and annotations: summary, counts, what was left out, and what it cost. */
@@ -127,7 +162,15 @@ export function renderReviewCheck(r: ReviewReport): { conclusion: CheckConclusio
   return { conclusion: conclusionOf(r), output: { title: titleOf(r), summary }, annotations };
 }
 
-/** A skip decided before any work: the reason is the whole summary. */
-export function renderSkippedCheck(reason: string): { conclusion: CheckConclusion; output: CheckOutput } {
-  return { conclusion: "skipped", output: { title: "Skipped", summary: `Not reviewed automatically: ${reason}.` } };
+/**
+ * A skip decided before any work: the reason, and with a gate the findings still open on the pull
+ * request — `neutral` only when none at the level is.
+ */
+export function renderSkippedCheck(reason: string, gate: { failOn?: FailOn; open?: readonly OpenFinding[] } = {}): { conclusion: CheckConclusion; output: CheckOutput } {
+  const open = gate.open ?? [];
+  const conclusion = gateConclusion(gate.failOn, "skipped", open);
+  const held = holding(gate.failOn, open);
+  const title = held ? `Not reviewed · ${held}` : "Skipped";
+  const summary = [`Not reviewed automatically: ${reason}.`, ...gateLines(gate.failOn, open).map((l) => `- ${l}`)].join("\n\n");
+  return { conclusion, output: { title, summary } };
 }

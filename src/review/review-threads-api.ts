@@ -18,8 +18,8 @@ export const REVIEW_THREADS_QUERY = `query ReviewThreads($owner: String!, $repo:
       reviewThreads(first: ${THREADS_PER_PAGE}, after: $cursor) {
         pageInfo { hasNextPage endCursor }
         nodes {
-          id isResolved isOutdated path line startLine originalLine originalStartLine diffSide
-          comments(first: ${COMMENTS_PER_THREAD}) { nodes { databaseId body author { login } originalCommit { oid } } }
+          id isResolved isOutdated path line startLine originalLine originalStartLine diffSide resolvedBy { login }
+          comments(first: ${COMMENTS_PER_THREAD}) { nodes { databaseId body url author { login } originalCommit { oid } } }
         }
       }
     }

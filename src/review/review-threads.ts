@@ -2,7 +2,8 @@
  * crewbot's review threads on a pull request, as GitHub's GraphQL `reviewThreads` gives them,
  * and what a review does with them: resolve those whose lines later commits changed, never post
  * again the finding of a thread that was resolved (by crewbot or a person) or that a writer
- * dismissed ("won't fix"), and hand the open ones to "Fix these findings". Pure.
+ * dismissed ("won't fix"), and hand the open ones to "Fix these findings" and the gate. A thread
+ * resolved by someone who may not close a finding (no write permission) stays open. Pure.
  */
 import type { Finding } from "../chain/types.js";
 import type { DiffFile } from "./diff-lines.js";
@@ -16,6 +17,8 @@ export interface ThreadComment {
   author: { login: string } | null;
   /** The commit the comment was made on: where `originalLine` counts. */
   originalCommit: { oid: string } | null;
+  /** The comment's page; absent in threads read by an older query. */
+  url?: string;
 }
 
 export interface ReviewThread {
@@ -30,6 +33,8 @@ export interface ReviewThread {
   originalLine: number | null;
   originalStartLine: number | null;
   diffSide: "LEFT" | "RIGHT";
+  /** Who resolved it: a person (GraphQL's `User`); null when not resolved, or resolved by a bot or a deleted account. */
+  resolvedBy?: { login: string } | null;
   /** Oldest first: the thread's own comment, then the replies. */
   comments: ThreadComment[];
 }
@@ -105,33 +110,52 @@ export function linesChanged(files: readonly DiffFile[], path: string, from: num
 export interface ThreadPlan {
   /** Open threads of crewbot's whose lines the new commits changed: resolved now. */
   resolve: ReviewThread[];
-  /** Threads whose finding is never posted again: resolved (now or before) or dismissed. */
+  /** Threads whose finding is closed and never posted again: resolved (now or before, by crewbot or a writer) or dismissed by a writer. */
   closed: ReviewThread[];
-  /** Crewbot's threads still open after this: the findings "Fix these findings" works on. */
+  /** Crewbot's threads still open after this: the findings "Fix these findings" works on and the gate counts. */
   open: ReviewThread[];
+  /** Those of `open` that someone resolved who may not close a finding: GitHub shows them resolved. */
+  refused: ReviewThread[];
 }
+
+/**
+ * Whether a thread's resolution closes its finding: `closes` when crewbot or a writer resolved it,
+ * `refused` when someone else did (or GitHub does not say who: a bot, a deleted account).
+ */
+export type Resolution = "closes" | "refused";
 
 /**
  * What a review does with crewbot's threads. `changed(thread)` says whether later commits changed
  * its lines (undefined: unknown, e.g. its commit is gone after a force-push: left open);
- * `dismissed(thread)` whether a writer dismissed it.
+ * `dismissed(thread)` whether a writer dismissed it; `resolution(thread)` whether a resolved
+ * thread's resolution counts (by default every one does).
  */
 export function planThreads(
   threads: readonly ReviewThread[],
   slug: string,
   changed: (thread: ReviewThread) => boolean | undefined,
   dismissed: (thread: ReviewThread) => boolean,
+  resolution: (thread: ReviewThread) => Resolution = () => "closes",
 ): ThreadPlan {
-  const plan: ThreadPlan = { resolve: [], closed: [], open: [] };
+  const plan: ThreadPlan = { resolve: [], closed: [], open: [], refused: [] };
   for (const thread of threads) {
     if (!isOwnThread(thread, slug)) continue;
-    if (thread.isResolved || dismissed(thread)) plan.closed.push(thread);
+    if ((thread.isResolved && resolution(thread) === "closes") || dismissed(thread)) plan.closed.push(thread);
     else if (changed(thread) === true) {
-      plan.resolve.push(thread);
+      // Fixed by a push: resolved now, unless someone resolved it already.
+      if (!thread.isResolved) plan.resolve.push(thread);
       plan.closed.push(thread);
-    } else plan.open.push(thread);
+    } else {
+      plan.open.push(thread);
+      if (thread.isResolved) plan.refused.push(thread);
+    }
   }
   return plan;
+}
+
+/** The fingerprint crewbot's comment that opened the thread carries, if any. */
+export function threadFingerprint(thread: ReviewThread): string | undefined {
+  return threadFingerprints([thread])[0];
 }
 
 /** The finding's words in crewbot's comment: severity label, range note, suggestion block and marker taken off. */

@@ -32,7 +32,9 @@ describe("review.failOn", () => {
 
     const done = t.checks.at(-1)!.body;
     expect(done).toMatchObject({ status: "completed", conclusion: "failure", output: { title: "1 critical · 0 warnings · 0 suggestions" } });
-    expect(done.output.summary).toContain("- Failing: 1 open critical finding (review.failOn: critical).");
+    expect(done.output.summary).toContain(
+      "- Failing: 1 open critical finding (review.failOn: critical):\n  - **Critical** `greet.js:10` — `line10` is a string now. ([thread](https://github.com/Codertocat/Hello-World/pull/1#pullrequestreview-701))",
+    );
     expect(done.output.annotations).toEqual([
       { path: "greet.js", start_line: 10, end_line: 10, annotation_level: "failure", title: "Critical", message: "`line10` is a string now." },
     ]);

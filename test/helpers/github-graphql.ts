@@ -15,6 +15,7 @@ const API = "https://api.github.com";
 export const GITHUB_SCHEMA_EXCERPT = /* GraphQL */ `
   scalar GitObjectID
   scalar DateTime
+  scalar URI
   interface Node { id: ID! }
   interface Actor { login: String! }
   type User implements Actor & Node { id: ID! login: String! }
@@ -26,6 +27,7 @@ export const GITHUB_SCHEMA_EXCERPT = /* GraphQL */ `
     id: ID!
     databaseId: Int
     body: String!
+    url: URI!
     author: Actor
     path: String!
     line: Int
@@ -125,6 +127,9 @@ function page<T>(all: readonly T[], args: { first?: number | null; after?: strin
   };
 }
 
+/** Who resolved a thread through the mutation: the app's bot. */
+const BOT_RESOLVER = "crewbot";
+
 const live = new Set<GitHubGraphql>();
 // Under vitest, a test fails on any GraphQL request GitHub would have refused; benches run without it.
 if (process.env.VITEST) {
@@ -206,7 +211,8 @@ export class GitHubGraphql {
       __typename: "PullRequestReviewThread",
       ...{ id: t.id, isResolved: t.isResolved, isOutdated: t.isOutdated, isCollapsed: t.isResolved, path: t.path },
       ...{ line: t.line, startLine: t.startLine, originalLine: t.originalLine, originalStartLine: t.originalStartLine, diffSide: t.diffSide, startDiffSide: t.startLine === null ? null : t.diffSide },
-      resolvedBy: t.resolvedBy ? { __typename: "User", id: `U_${t.resolvedBy}`, login: t.resolvedBy } : null,
+      // \`resolvedBy\` is a \`User\`: a GitHub App's bot (crewbot resolving through the mutation) is none, so GitHub says null.
+      resolvedBy: t.resolvedBy && t.resolvedBy !== BOT_RESOLVER ? { __typename: "User", id: `U_${t.resolvedBy}`, login: t.resolvedBy } : null,
       viewerCanResolve: !t.isResolved,
       comments: (args: Record<string, number | string | null>) => page(t.comments.map((c) => this.commentNode(t, c)), args, "comments"),
     };
@@ -217,6 +223,7 @@ export class GitHubGraphql {
     return {
       __typename: "PullRequestReviewComment",
       ...{ id: `PRRC_${c.databaseId}`, databaseId: c.databaseId, body: c.body, path: t.path, outdated: t.isOutdated },
+      url: `https://github.com/${this.repo.owner}/${this.repo.name}/pull/${this.repo.number}#discussion_r${c.databaseId}`,
       author: { __typename: c.author.bot ? "Bot" : "User", id: `A_${c.author.login}`, login: c.author.login },
       ...{ line: t.line, originalLine: t.originalLine, startLine: t.startLine, originalStartLine: t.originalStartLine },
       ...{ commit, originalCommit: commit, createdAt: "2026-01-01T00:00:00Z" },
@@ -243,7 +250,7 @@ export class GitHubGraphql {
         const t = this.threads.find((x) => x.id === input.threadId);
         if (!t) throw new GitHubError(`Could not resolve to a node with the global id of '${input.threadId}'`, "NOT_FOUND");
         t.isResolved = true;
-        t.resolvedBy = "crewbot";
+        t.resolvedBy = BOT_RESOLVER;
         this.resolvedByMutation.push(t.id);
         return { clientMutationId: input.clientMutationId ?? null, thread: this.threadNode(t) };
       },

@@ -87,6 +87,25 @@ describe("CheckRun", () => {
     expect(calls.flatMap((c) => (c.params.output as { annotations?: Array<{ message: string }> }).annotations ?? []).map((a) => a.message)).toEqual(annotations.map((a) => a.message));
   });
 
+  it.each<[string, Array<{ id: number; status: string; external_id: string | null }>, string[]]>([
+    ["its run left in progress", [{ id: 5, status: "completed", external_id: "job-0" }, { id: 8, status: "in_progress", external_id: "job-1" }], ["PATCH 8", "PATCH 8"]],
+    ["its run completed already (it died before the queue heard)", [{ id: 8, status: "completed", external_id: "job-1" }], ["PATCH 8", "PATCH 8"]],
+    ["no run of its own (it died before creating one)", [{ id: 5, status: "in_progress", external_id: "job-0" }], ["POST", "PATCH 77"]],
+  ])("resume, for a job run again after a crash, finds %s and writes no second run", async (_what, runs, writes) => {
+    nock(API)
+      .get(`/repos/o/r/commits/${SHA}/check-runs`)
+      .query({ check_name: "crewbot/review", filter: "all", per_page: "100", app_id: "31337" })
+      .reply(200, { total_count: runs.length, check_runs: runs });
+    const { calls, writer } = fakeWriter();
+    const run = new CheckRun(writer, target(), clock());
+    await run.resume(new TestOctokit({ auth: TOKEN }) as InstallationOctokit, 31337);
+    await run.start();
+    await run.complete("success", { title: "No findings", summary: "s" });
+    expect(calls.map((c) => (c.route === POST ? "POST" : `PATCH ${c.params.check_run_id}`))).toEqual(writes);
+    expect(calls[0]!.params).toMatchObject({ status: "in_progress", output: { title: "Reviewing" } });
+    expect(calls[1]!.params).toMatchObject({ status: "completed", conclusion: "success" });
+  });
+
   it("start with a title of its own", async () => {
     const { calls, writer } = fakeWriter();
     await new CheckRun(writer, target(), clock()).start("Waiting for the debounce");
@@ -198,10 +217,10 @@ describe("finaliseCheckRun", () => {
     };
   };
 
-  const listRuns = (runs: Array<{ id: number; status: string; external_id: string | null }>) =>
+  const listRuns = (runs: Array<{ id: number; status: string; external_id: string | null }>, appId?: number) =>
     nock(API)
       .get(`/repos/o/r/commits/${SHA}/check-runs`)
-      .query({ check_name: "crewbot/review", per_page: "100" })
+      .query({ check_name: "crewbot/review", filter: "all", per_page: "100", ...(appId ? { app_id: String(appId) } : {}) })
       .reply(200, { total_count: runs.length, check_runs: runs });
 
   it("completes the job's in-progress run as a failure (interrupted)", async () => {
@@ -230,6 +249,12 @@ describe("finaliseCheckRun", () => {
         output: { title: "Failed: interrupted", summary: "crewbot stopped while reviewing; the next push is reviewed again." },
       },
     ]);
+  });
+
+  it("asks only for this app's runs when the app id is known", async () => {
+    listRuns([{ id: 4, status: "in_progress", external_id: "job-7" }], 31337);
+    nock(API).patch("/repos/o/r/check-runs/4").reply(200, { id: 4 });
+    await finaliseCheckRun(job(), { ...services().services, appId: 31337 });
   });
 
   it("a queued run of the job counts as not completed", async () => {

@@ -26,6 +26,8 @@ const report = (o: Partial<ReviewReport> = {}): ReviewReport => ({
 });
 
 const findings = { counts: { critical: 1, warning: 2, suggestion: 1 }, clean: false, inline: 3 };
+/** Open findings on the pull request, as the gate counts them (earlier reviews' included). */
+const open = (...severities: Array<"critical" | "warning" | "suggestion">) => severities.map((severity, i) => ({ severity, path: "src/a.ts", line: i + 1, title: `finding ${i + 1}` }));
 
 describe("countsLine", () => {
   it.each([
@@ -50,14 +52,19 @@ describe("renderReviewCheck: conclusion and title per ending", () => {
     ["cancelled by someone, no reason", { terminal: { kind: "cancelled", by: "alice" } }, "cancelled", "Cancelled"],
     ["cancelled without anything", { terminal: { kind: "cancelled" } }, "cancelled", "Cancelled"],
     ["failOn never keeps findings neutral", { ...findings, failOn: "never" }, "neutral", "1 critical · 2 warnings · 1 suggestion"],
-    ["failOn critical with a critical", { ...findings, failOn: "critical" }, "failure", "1 critical · 2 warnings · 1 suggestion"],
-    ["failOn critical with warnings only", { ...findings, counts: { critical: 0, warning: 2, suggestion: 1 }, failOn: "critical" }, "success", "0 critical · 2 warnings · 1 suggestion"],
-    ["failOn critical with a critical found again", { ...findings, counts: { critical: 0, warning: 2, suggestion: 1 }, repeatedCounts: { critical: 1, warning: 0, suggestion: 0 }, failOn: "critical" }, "failure", "0 critical · 2 warnings · 1 suggestion"],
-    ["failOn warning with warnings", { ...findings, counts: { critical: 0, warning: 2, suggestion: 1 }, failOn: "warning" }, "failure", "0 critical · 2 warnings · 1 suggestion"],
-    ["failOn warning with suggestions only", { ...findings, counts: { critical: 0, warning: 0, suggestion: 1 }, failOn: "warning" }, "success", "0 critical · 0 warnings · 1 suggestion"],
+    ["failOn critical with a critical", { ...findings, open: open("critical", "warning", "warning", "suggestion"), failOn: "critical" }, "failure", "1 critical · 2 warnings · 1 suggestion"],
+    ["failOn critical with warnings only", { ...findings, counts: { critical: 0, warning: 2, suggestion: 1 }, open: open("warning", "warning", "suggestion"), failOn: "critical" }, "success", "0 critical · 2 warnings · 1 suggestion"],
+    ["failOn critical with a critical of an earlier review still open", { ...findings, counts: { critical: 0, warning: 2, suggestion: 1 }, open: open("critical", "warning"), failOn: "critical" }, "failure", "0 critical · 2 warnings · 1 suggestion"],
+    ["failOn critical, a clean review, a critical still open", { open: open("critical"), failOn: "critical" }, "failure", "No new findings · 1 open critical finding"],
+    ["failOn critical counts a critical note of this review", { ...findings, counts: { critical: 1, warning: 0, suggestion: 0 }, notes: [{ severity: "critical" }], failOn: "critical" }, "failure", "1 critical · 0 warnings · 0 suggestions"],
+    ["failOn warning with warnings", { ...findings, counts: { critical: 0, warning: 2, suggestion: 1 }, open: open("warning"), failOn: "warning" }, "failure", "0 critical · 2 warnings · 1 suggestion"],
+    ["failOn warning with suggestions only", { ...findings, counts: { critical: 0, warning: 0, suggestion: 1 }, open: open("suggestion"), failOn: "warning" }, "success", "0 critical · 0 warnings · 1 suggestion"],
     ["failOn clean", { failOn: "critical" }, "success", "No findings"],
-    ["failOn does not fail a stopped run", { ...findings, failOn: "critical", terminal: { kind: "stopped", budget: "x" } }, "neutral", "Stopped: x"],
-    ["failOn, nothing to review", { nothingToReview: "x", failOn: "critical" }, "skipped", "Nothing to review"],
+    ["failOn: a stopped run with nothing open stays neutral", { ...findings, open: open("warning"), failOn: "critical", terminal: { kind: "stopped", budget: "x" } }, "neutral", "Stopped: x"],
+    ["failOn: a stopped run fails while a critical is open", { ...findings, open: open("critical"), failOn: "critical", terminal: { kind: "stopped", budget: "x" } }, "failure", "Stopped: x"],
+    ["failOn, nothing to review, nothing open", { nothingToReview: "x", failOn: "critical" }, "neutral", "Nothing to review"],
+    ["failOn, nothing to review, a critical open", { nothingToReview: "x", open: open("critical"), failOn: "critical" }, "failure", "Nothing new to review · 1 open critical finding"],
+    ["failOn never, nothing to review, a critical open", { nothingToReview: "x", open: open("critical"), failOn: "never" }, "skipped", "Nothing to review"],
   ])("%s", (_what, o, conclusion, title) => {
     const { conclusion: c, output } = renderReviewCheck(report(o));
     expect(c).toBe(conclusion);
@@ -174,5 +181,30 @@ describe("renderSkippedCheck", () => {
     ["@renovate[bot] is a bot (add it to review.includeBots to review its pull requests)", "Not reviewed automatically: @renovate[bot] is a bot (add it to review.includeBots to review its pull requests)."],
   ])("%s", (reason, summary) => {
     expect(renderSkippedCheck(reason)).toEqual({ conclusion: "skipped", output: { title: "Skipped", summary } });
+  });
+
+  it.each<[string, Parameters<typeof renderSkippedCheck>[1], string, string, string[]]>([
+    ["failOn never: skipped, whatever is open", { failOn: "never", open: open("critical") }, "skipped", "Skipped", []],
+    ["a gate and nothing open at its level: neutral", { failOn: "critical", open: open("warning") }, "neutral", "Skipped", ["- Passing: no open critical finding (review.failOn: critical)."]],
+    [
+      "a gate and a critical open: failure, listing it with its thread",
+      { failOn: "critical", open: [{ severity: "critical", path: "src/a.ts", line: 10, title: "`a` is null here", url: "https://github.com/o/r/pull/3#discussion_r9" }, ...open("suggestion")] },
+      "failure",
+      "Not reviewed · 1 open critical finding",
+      ["- Failing: 1 open critical finding (review.failOn: critical):\n  - **Critical** `src/a.ts:10` — `a` is null here ([thread](https://github.com/o/r/pull/3#discussion_r9))"],
+    ],
+    [
+      "failOn warning lists criticals and warnings, a range as from-to",
+      { failOn: "warning", open: [{ severity: "warning", path: "b.ts", line: 3, endLine: 5, title: "slow", url: "https://github.com/o/r/pull/3#pullrequestreview-4" }, ...open("critical")] },
+      "failure",
+      "Not reviewed · 2 open critical or warning findings",
+      [
+        "- Failing: 2 open critical or warning findings (review.failOn: warning):\n  - **Warning** `b.ts:3-5` — slow ([thread](https://github.com/o/r/pull/3#pullrequestreview-4))\n  - **Critical** `src/a.ts:1` — finding 1",
+      ],
+    ],
+  ])("%s", (_what, gate, conclusion, title, lines) => {
+    const { conclusion: c, output } = renderSkippedCheck("the title contains \"WIP\" (review.ignoreTitles)", gate);
+    expect(c).toBe(conclusion);
+    expect(output).toEqual({ title, summary: ['Not reviewed automatically: the title contains "WIP" (review.ignoreTitles).', ...lines].join("\n\n") });
   });
 });

@@ -150,6 +150,24 @@ describe("what a review does with crewbot's threads", () => {
   });
 });
 
+describe("planThreads: a resolution counts only when crewbot or a writer made it", () => {
+  it.each([
+    ["resolved by a writer", true, "closes", undefined, "closed", false],
+    ["resolved by someone without write permission", true, "refused", undefined, "open", true],
+    ["resolved without the right, then its lines changed", true, "refused", true, "closed", false],
+    ["resolved without the right, dismissed by a writer", true, "refused", false, "closed", false],
+    ["open", false, "closes", undefined, "open", false],
+  ] as const)("%s → %s", (_name, isResolved, resolution, changed, expected, refused) => {
+    const t = thread({ id: "A", isResolved });
+    const dismissed = _name.includes("dismissed");
+    const plan = planThreads([t], "crewbot[bot]", () => changed, () => dismissed, () => resolution);
+    expect(plan.closed.length ? "closed" : plan.open.length ? "open" : "none").toBe(expected);
+    expect(plan.refused).toEqual(refused ? [t] : []);
+    // A resolved thread is never resolved again, even when its lines changed.
+    expect(plan.resolve).toEqual([]);
+  });
+});
+
 describe("a closed thread's finding is not posted again", () => {
   const closed = [thread({ body: `**Critical** _(lines 3–5)_ — \`x\` is never read.\n\n\`\`\`suggestion\nconst y = 1;\n\`\`\`\n\n${MARK}` })];
   it("reads the finding's words back from crewbot's comment", () => {

@@ -33,7 +33,7 @@ function createVersion1(dir: string): void {
 
 describe("schema migration", () => {
   it("upgrades a version-1 file in place: old jobs keep working, the new columns and table exist", async () => {
-    expect(SCHEMA_VERSION).toBe(4);
+    expect(SCHEMA_VERSION).toBe(5);
     const dir = await tempDataDir();
     createVersion1(dir);
     let now = 1_000;
@@ -60,6 +60,21 @@ describe("schema migration", () => {
     const store = new SqliteReviewStore({ dataDir: dir });
     await store.record("octo/hello", 2, "abc", ["f1"]);
     expect((await store.get("octo/hello", 2))?.fingerprints).toEqual(["f1"]);
+    await store.close();
+  });
+
+  it("a review state written at schema 4 loads after the upgrade, with no findings, and takes new ones", async () => {
+    const dir = await tempDataDir();
+    const db = new Database(path.join(dir, DB_FILE));
+    for (const sql of MIGRATIONS.slice(0, 4)) db.exec(sql);
+    db.pragma("user_version = 4");
+    db.prepare("INSERT INTO review_state (repo_key, number, head_sha, fingerprints_json, reviewed_at) VALUES ('octo/hello', 3, 'old', '[\"f0\"]', 10)").run();
+    db.close();
+    const store = new SqliteReviewStore({ dataDir: dir });
+    expect(await store.get("octo/hello", 3)).toEqual({ headSha: "old", fingerprints: ["f0"], findings: [], reviewedAt: 10 });
+    const found = { fingerprint: "f1", severity: "warning" as const, path: "a.ts", line: 2, title: "t", commit: "new" };
+    await store.record("octo/hello", 3, "new", ["f1"], { posted: [found] });
+    expect(await store.get("octo/hello", 3)).toMatchObject({ headSha: "new", fingerprints: ["f0", "f1"], findings: [found] });
     await store.close();
   });
 

@@ -82,6 +82,8 @@ export const MIGRATIONS: readonly string[] = [
      updated_at INTEGER NOT NULL,
      PRIMARY KEY (repo_key, number)
    ) WITHOUT ROWID;`,
+  // 5: each posted review finding with its severity, for the sticky review gate; rows from before keep '[]'.
+  `ALTER TABLE review_state ADD COLUMN findings_json TEXT NOT NULL DEFAULT '[]';`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

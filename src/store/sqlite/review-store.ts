@@ -3,7 +3,7 @@
  * its own connection through the shared migrations, so either it or the queue may open the file first.
  */
 import type Database from "better-sqlite3";
-import { mergeFingerprints, type ReviewState, type ReviewStore } from "../../review/review-store.js";
+import { checkRecord, loadFindings, mergeFindings, mergeFingerprints, type FindingsUpdate, type ReviewState, type ReviewStore } from "../../review/review-store.js";
 import { openDatabase, statementCache } from "./database.js";
 
 export interface SqliteReviewStoreOptions {
@@ -17,6 +17,8 @@ export interface SqliteReviewStoreOptions {
 interface StateRow {
   head_sha: string;
   fingerprints_json: string;
+  /** `[]` on rows written before findings were kept (schema 5). */
+  findings_json: string;
   reviewed_at: number;
 }
 
@@ -35,29 +37,27 @@ export class SqliteReviewStore implements ReviewStore {
   async get(repoKey: string, number: number): Promise<ReviewState | undefined> {
     checkKey(repoKey, number);
     const row = this.read(repoKey, number);
-    return row && { headSha: row.head_sha, fingerprints: JSON.parse(row.fingerprints_json), reviewedAt: row.reviewed_at };
+    return row && { headSha: row.head_sha, fingerprints: JSON.parse(row.fingerprints_json), findings: loadFindings(row.findings_json), reviewedAt: row.reviewed_at };
   }
 
-  async record(repoKey: string, number: number, headSha: string, newFingerprints: string[]): Promise<void> {
+  async record(repoKey: string, number: number, headSha: string, newFingerprints: string[], findings?: FindingsUpdate): Promise<void> {
     checkKey(repoKey, number);
-    if (typeof headSha !== "string" || !headSha) throw new TypeError("record needs a head sha");
-    if (!Array.isArray(newFingerprints) || !newFingerprints.every((f) => typeof f === "string" && f)) {
-      throw new TypeError("fingerprints must be non-empty strings");
-    }
+    checkRecord(headSha, newFingerprints, findings);
     this.db
       .transaction(() => {
         const row = this.read(repoKey, number);
         const kept: string[] = row ? JSON.parse(row.fingerprints_json) : [];
         this.stmt(
-          `INSERT INTO review_state (repo_key, number, head_sha, fingerprints_json, reviewed_at)
-           VALUES (@key, @number, @headSha, @fingerprints, @now)
+          `INSERT INTO review_state (repo_key, number, head_sha, fingerprints_json, findings_json, reviewed_at)
+           VALUES (@key, @number, @headSha, @fingerprints, @findings, @now)
            ON CONFLICT (repo_key, number) DO UPDATE SET head_sha = excluded.head_sha,
-             fingerprints_json = excluded.fingerprints_json, reviewed_at = excluded.reviewed_at`,
+             fingerprints_json = excluded.fingerprints_json, findings_json = excluded.findings_json, reviewed_at = excluded.reviewed_at`,
         ).run({
           key: repoKey.toLowerCase(),
           number,
           headSha,
           fingerprints: JSON.stringify(mergeFingerprints(kept, newFingerprints)),
+          findings: JSON.stringify(mergeFindings(loadFindings(row?.findings_json), findings)),
           now: this.now(),
         });
       })
@@ -74,7 +74,7 @@ export class SqliteReviewStore implements ReviewStore {
 
   private read(repoKey: string, number: number): StateRow | undefined {
     return this.stmt(
-      "SELECT head_sha, fingerprints_json, reviewed_at FROM review_state WHERE repo_key = ? AND number = ?",
+      "SELECT head_sha, fingerprints_json, findings_json, reviewed_at FROM review_state WHERE repo_key = ? AND number = ?",
     ).get(repoKey.toLowerCase(), number) as StateRow | undefined;
   }
 }
