@@ -182,6 +182,7 @@ export interface JobChainOptions {
   ask?: RunChainOptions["ask"];
   resume?: RunChainOptions["resume"];
   noBash?: boolean;
+  proof?: RunChainOptions["proof"];
 }
 
 /**
@@ -206,6 +207,7 @@ export async function runJobChain(
     context: [...prepared.context, ...(options.context ?? [])],
     mode: options.mode,
     noBash: options.noBash,
+    ...(options.proof ? { proof: options.proof } : {}),
     workspace: { root: prepared.root, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
     sandbox: await services.sandbox(),
     budget,

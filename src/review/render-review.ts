@@ -3,6 +3,8 @@ import { emptyUsage, type Usage } from "../agent/pricing.js";
 import type { ReviewAnnotation, SeverityCounts } from "./build-review.js";
 import type { Selection } from "./select-files.js";
 import type { CheckConclusion, CheckOutput } from "./check-run.js";
+import { blocking, GATE_WORDS, gateSet, type FailOn, type GateFinding } from "./gate.js";
+import { proofLine, type ProofCounts } from "./proofs.js";
 import { formatFigures } from "../report/format.js";
 import type { Terminal } from "../report/types.js";
 
@@ -26,6 +28,12 @@ export interface ReviewFacts {
   review?: { url: string };
   /** crewbot's threads after this review: resolved now, findings left out as resolved or dismissed before, still open. */
   threads?: { resolved: number; closedLeftOut: number; open: number };
+  /** This review's findings (found again included) and notes as the gate sees them; default: from the counts. */
+  gated?: GateFinding[];
+  /** Set when the review could run proofs: its findings reproduced, unverified, refuted. */
+  proofs?: ProofCounts;
+  /** Why no proof could run (a fork's pull request, `review.prove: off`, no sandbox). */
+  noProofs?: string;
   usage?: Usage;
   costUsd: number;
   estimate: boolean;
@@ -41,13 +49,18 @@ export interface ReviewReport extends ReviewFacts {
   failOn?: FailOn;
 }
 
-export type FailOn = "never" | "critical" | "warning";
+export type { FailOn } from "./gate.js";
 
-/** Open findings of this review and those it found again, at or above `failOn`; 0 for never. */
+/** This review's findings and those it found again, as the gate sees them. */
+function gatedOf(r: ReviewReport): GateFinding[] {
+  if (r.gated) return r.gated;
+  const of = (severity: keyof SeverityCounts) => Array.from({ length: r.counts[severity] + (r.repeatedCounts?.[severity] ?? 0) }, () => ({ severity }));
+  return [...of("critical"), ...of("warning"), ...of("suggestion")];
+}
+
+/** Open findings that hold the gate shut at `failOn`; 0 for never. */
 function gating(r: ReviewReport): number {
-  if (!r.failOn || r.failOn === "never") return 0;
-  const open = (s: keyof SeverityCounts) => r.counts[s] + (r.repeatedCounts?.[s] ?? 0);
-  return open("critical") + (r.failOn === "warning" ? open("warning") : 0);
+  return blocking(r.failOn, gatedOf(r)).length;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -72,6 +85,10 @@ export function reviewLines(r: ReviewReport): string[] {
     if (r.repeated > 0) lines.push(`${plural(r.repeated, "finding")} posted on an earlier review not repeated.`);
     if (r.threads?.closedLeftOut) lines.push(`${plural(r.threads.closedLeftOut, "finding")} resolved or dismissed earlier not posted again.`);
   }
+  if (r.terminal.kind === "done" && !r.nothingToReview && !r.clean) {
+    if (r.proofs) lines.push(proofLine(r.proofs));
+    else if (r.noProofs) lines.push(`Proof: none run (${r.noProofs}).`);
+  }
   if (r.threads?.resolved) lines.push(`Resolved ${plural(r.threads.resolved, "review thread")} whose lines the new commits changed.`);
   const notReviewed = r.selection?.notReviewed ?? [];
   if (notReviewed.length > 0 && !r.nothingToReview) {
@@ -93,7 +110,7 @@ function conclusionOf(r: ReviewReport): CheckConclusion {
     case "done":
       if (r.nothingToReview) return "skipped";
       // A gate set: pass or fail, as branch protection reads it; no gate: findings only inform.
-      if (r.failOn && r.failOn !== "never") return gating(r) > 0 ? "failure" : "success";
+      if (gateSet(r.failOn)) return gating(r) > 0 ? "failure" : "success";
       return r.clean ? "success" : "neutral";
   }
 }
@@ -113,8 +130,8 @@ function titleOf(r: ReviewReport): string {
 }
 
 function gateLine(r: ReviewReport): string[] {
-  if (r.terminal.kind !== "done" || r.nothingToReview || !r.failOn || r.failOn === "never") return [];
-  const what = r.failOn === "critical" ? "critical finding" : "critical or warning finding";
+  if (r.terminal.kind !== "done" || r.nothingToReview || !gateSet(r.failOn)) return [];
+  const what = GATE_WORDS[r.failOn];
   const n = gating(r);
   return [n > 0 ? `Failing: ${plural(n, `open ${what}`)} (review.failOn: ${r.failOn}).` : `Passing: no open ${what} (review.failOn: ${r.failOn}).`];
 }
