@@ -105,7 +105,7 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
     withMirror: async (mirror) => {
       if (threads) threadPlan = await planWithMirror(mirror, threads, head.headSha);
       const base = await mergeBase(mirror, `refs/heads/${head.baseRef}`, head.headSha);
-      if (proofs.session) await exportBase(mirror, base, proofs.session, run.dirs);
+      if (proofs.session) await exportBase(mirror, base, proofs.session, run);
       const full = parseDiff(await diffBetween(mirror, base, head.headSha));
       const known = state?.fingerprints ?? [];
       if (!state) return void (diffs = { full, scope: full, known });
@@ -186,12 +186,13 @@ async function proofSessionFor(run: ReviewRun): Promise<{ session?: ProofSession
 }
 
 /** The merge base as a tree of its own (never the checkout), for proofs of a change of behaviour; a failure only costs those proofs. */
-async function exportBase(mirror: string, sha: string, session: ProofSession, dirs: JobDirs): Promise<void> {
+async function exportBase(mirror: string, sha: string, session: ProofSession, run: ReviewRun): Promise<void> {
   session.base.sha = sha;
   try {
-    session.base.tree = (await makeCheckout({ mirror, ref: sha, dest: path.join(dirs.workDir, "proof-base") })).path;
+    session.base.tree = (await makeCheckout({ mirror, ref: sha, dest: path.join(run.dirs.workDir, "proof-base") })).path;
   } catch (error) {
     session.base.error = (error as Error).message;
+    run.services.log.warn(`job ${run.job.id}: the merge base ${sha.slice(0, 7)} could not be checked out for proofs (${session.base.error}); proofs of a change of behaviour will end in error`);
   }
 }
 

@@ -1,33 +1,14 @@
-import { createHash } from "node:crypto";
-import { lstat, mkdir, readdir, readFile, readlink, realpath, rm, writeFile } from "node:fs/promises";
-import { createServer, type Server } from "node:net";
+import { lstat, mkdir, readdir, readFile, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { toolsFor } from "../../src/tools/index.js";
 import { proofOutcome, proveTool, type ProofSession } from "../../src/tools/prove.js";
 import { detectSandbox } from "../../src/tools/sandbox.js";
-import { ToolError, type SandboxInfo, type ToolContext } from "../../src/tools/types.js";
-import { makeWorkspace, type Workspace } from "./fixture.js";
+import type { SandboxInfo, ToolContext } from "../../src/tools/types.js";
+import { makeWorkspace, treeHash, type Workspace } from "./fixture.js";
 
 const sandbox = await detectSandbox();
 const skipNote = sandbox.available ? "" : ` — SKIPPED: no sandbox (${sandbox.reason})`;
-
-/** Every file under `dir` (symlinks as their link text), hashed: what "untouched" means. */
-async function treeHash(dir: string): Promise<string> {
-  const hash = createHash("sha256");
-  const walk = async (rel: string): Promise<void> => {
-    for (const e of (await readdir(path.join(dir, rel), { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
-      const p = path.join(rel, e.name);
-      const st = await lstat(path.join(dir, p));
-      hash.update(`${p}\0${st.mode}\0`);
-      if (e.isSymbolicLink()) hash.update(await readlink(path.join(dir, p)));
-      else if (e.isDirectory()) await walk(p);
-      else hash.update(await readFile(path.join(dir, p)));
-    }
-  };
-  await walk("");
-  return hash.digest("hex");
-}
 
 // The PR's code: `add` is broken on the head (a - b); the base tree has it right.
 const HEAD_LIB = "export const add = (a, b) => a - b;\n";
@@ -104,7 +85,7 @@ describe.skipIf(!sandbox.available)(`prove${skipNote}`, () => {
     await expect(run({ finding: 0, command: "true" }, { ...ctx, sandbox: off })).rejects.toThrow(/prove is not available: it needs the OS sandbox/);
   });
 
-  it("over budget: the sixth proof of a review is refused and runs nothing", async () => {
+  it("over budget: a proof past review.proofBudget.max is refused and runs nothing", async () => {
     session.budget.max = 2;
     await run({ finding: 0, command: "true" });
     await run({ finding: 1, command: "true" });
@@ -126,43 +107,6 @@ describe.skipIf(!sandbox.available)(`prove${skipNote}`, () => {
     expect(toolsFor("write", { sandbox, agent: "reviewer", prove: true }).tools.map((t) => t.name)).not.toContain("prove");
   });
 
-  it.each([
-    ["..", "../escape.txt"],
-    ["an absolute path", "/tmp/escape.txt"],
-    [".git", ".git/hooks/pre-commit"],
-    ["a symlinked directory of the PR", "link-dir-out/planted.txt"],
-    ["a symlink of the PR as the file", "link-file-out"],
-  ])("refuses a reproducer file through %s and writes nothing outside the copy", async (_what, p) => {
-    const before = await treeHash(ws.outside);
-    await expect(run({ finding: 0, files: [{ path: p, content: "x" }], command: "true" })).rejects.toThrow(ToolError);
-    expect(await treeHash(ws.outside)).toBe(before);
-    await expect(lstat("/tmp/escape.txt")).rejects.toThrow();
-  });
-
-  describe("network off", () => {
-    let server: Server;
-    let port = 0;
-    let connections = 0;
-    beforeAll(async () => {
-      server = createServer((sock) => {
-        connections++;
-        sock.end("hello-from-host\n");
-      });
-      await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-      port = (server.address() as { port: number }).port;
-    });
-    afterAll(async () => new Promise<void>((r) => server.close(() => r())));
-
-    it("a reproducer cannot reach a loopback server on the host, even with sandbox.network on", async () => {
-      const res = await run({ finding: 0, command: `timeout 5 bash -c 'cat < /dev/tcp/127.0.0.1/${port}'; cat /proc/net/dev` }, { ...ctx, network: true });
-      // No interface but lo: not even the egress-only namespace "network on" would bring.
-      expect(session.proofs[0]!.head.tail).not.toMatch(/tap\d|eth\d|ens\d|enp\d/);
-      expect(session.proofs[0]!.head.tail).toMatch(/Network is unreachable|Connection refused/);
-      expect(session.proofs[0]!.head.tail).not.toContain("hello-from-host");
-      expect(res.output).not.toContain("hello-from-host");
-      expect(connections).toBe(0);
-    }, 60_000);
-  });
 });
 
 describe("proofOutcome", () => {
@@ -182,4 +126,3 @@ describe("proofOutcome", () => {
   });
 });
 
-afterAll(async () => rm("/tmp/escape.txt", { force: true }));
