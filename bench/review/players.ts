@@ -141,7 +141,9 @@ async function crewbot(g: PlayGround, setup: ModelSetup, prove: boolean): Promis
   });
   const reviewer = result.steps.findLast((step) => step.agent === "reviewer");
   const review = reviewOf(reviewer ?? { text: result.output });
-  const findings = withProofs(review.findings, s?.proofs ?? []).findings.map(scored);
+  // As a review job: proofs count only for findings handed over through submit_review (their index order).
+  const viaTool = reviewer?.submission?.tool === "submit_review";
+  const findings = withProofs(review.findings, viaTool ? (s?.proofs ?? []) : []).findings.map(scored);
   return { status: statusOf(result.ok, result.stopReason, result.error, result.budget), findings: result.ok ? findings : [], costUsd: budget.costUsd, costEstimate: budget.estimate };
 }
 

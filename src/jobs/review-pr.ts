@@ -146,9 +146,14 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   const recent = incremental?.commentable;
   const accept = recent && ((path: string, side: "LEFT" | "RIGHT", line: number) => side === "RIGHT" && recent.has(positionKey(path, side, line)));
   // The reviewer's submit_review call when it made one, else its text.
-  const submitted = safeReview(reviewOf(result.steps.findLast((step) => step.agent === "reviewer") ?? { text: result.output }));
-  // Proofs join their findings by index before anything drops one; a refuted finding becomes a suggestion.
-  const proved = withProofs(submitted.findings, proofs.session?.proofs ?? []);
+  const reviewer = result.steps.findLast((step) => step.agent === "reviewer");
+  const submitted = safeReview(reviewOf(reviewer ?? { text: result.output }));
+  // Proofs join their findings by index (in the submit_review call; a review read from prose has
+  // no such order) before anything drops one; a refuted finding becomes a suggestion.
+  const viaTool = reviewer?.submission?.tool === "submit_review";
+  const ran = proofs.session?.proofs ?? [];
+  if (!viaTool && ran.length > 0) services.log.warn(`job ${job.id}: ${ran.length} proof(s) left out: the reviewer gave its review as text, not through submit_review`);
+  const proved = withProofs(submitted.findings, viaTool ? ran : []);
   if (proved.unmatched.length > 0) services.log.warn(`job ${job.id}: ${proved.unmatched.length} proof(s) name no finding of the review (index ${proved.unmatched.map((p) => p.finding).join(", ")})`);
   const reviewed = { ...submitted, findings: proved.findings };
   // A thread resolved (by a push or a person) or dismissed by a writer: its finding is never posted again.
