@@ -328,7 +328,8 @@ function annotationOf(f: Finding, placement: Placement): ReviewAnnotation {
     start_line: placement.startLine ?? placement.line,
     end_line: placement.line,
     annotation_level: LEVEL[f.severity],
-    title: LABEL[f.severity],
+    // What a reproducer showed is worth its word in "Files changed" too.
+    title: f.proof?.outcome === "reproduced" ? `${LABEL[f.severity]} · 🔬 reproduced` : LABEL[f.severity],
     message: text.length <= MAX_ANNOTATION_CHARS ? text : `${cut(text, MAX_ANNOTATION_CHARS - TRUNCATED.length - 2)}\n\n${TRUNCATED}`,
   };
 }

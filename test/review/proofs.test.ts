@@ -61,6 +61,7 @@ describe("findings with proof in the review", () => {
         "<marker>",
       ].join("\n"),
     );
+    expect(built.annotations.map((a) => a.title)).toEqual(["Critical · 🔬 reproduced"]);
     // The proof's output cannot plant a fingerprint of its own.
     expect(built.request.comments[0]!.body.match(/<!-- crewbot:finding:/g)).toHaveLength(1);
   });
