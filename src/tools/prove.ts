@@ -202,7 +202,8 @@ async function prove(input: ProveInput, ctx: ToolContext): Promise<Proof> {
     await mkdir(home);
     const head = await copyTree(ctx.root, path.join(dir, "head"));
     for (const file of files) await addFile(head, file);
-    const headRun = await runIn(head, await realpath(home), input, ctx, `proof-${index}-head`, deadline - Date.now());
+    // Copying a large checkout counts against the proof's seconds, but the head always gets one second to run.
+    const headRun = await runIn(head, await realpath(home), input, ctx, `proof-${index}-head`, Math.max(1000, deadline - Date.now()));
     let baseRun: ProofRun | undefined;
     const left = deadline - Date.now();
     if (session.base.tree !== undefined && left >= 1000 && headRun.problem === undefined && headRun.exitCode !== 0) {
