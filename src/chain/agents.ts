@@ -17,8 +17,8 @@ export const BUNDLED_PROMPTS_DIR = path.join(PACKAGE_ROOT, "prompts");
 /** Every tool an agent may list in `tools`. */
 export const TOOL_NAMES = ["read", "ls", "find", "grep", "bash", "edit", "write"] as const satisfies readonly ToolName[];
 // Fails to compile when ToolName gains a member this list lacks.
-// The result tools (submit_plan, …), `skill` and `scratch_write` are offered by the rules of DESIGN §4, never listed in `tools`.
-const _allTools: Exclude<ToolName, (typeof TOOL_NAMES)[number] | ResultToolName | "skill" | "scratch_write" | "ask_user"> extends never ? true : never = true;
+// The result tools (submit_plan, …), `skill`, `scratch_write` and `prove` are offered by the rules of DESIGN §4, never listed in `tools`.
+const _allTools: Exclude<ToolName, (typeof TOOL_NAMES)[number] | ResultToolName | "skill" | "scratch_write" | "ask_user" | "prove"> extends never ? true : never = true;
 void _allTools;
 
 /** Agent and chain names: what config (`models`, `implement.chain`) and chain steps refer to. */

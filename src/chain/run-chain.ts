@@ -7,6 +7,7 @@ import { runAgent as defaultRunAgent } from "../agent/loop.js";
 import type { AgentPause, AgentRunResult, RunAgentOptions, StreamRules } from "../agent/types.js";
 import { askUserTool } from "../tools/ask-user.js";
 import { summarizeArgs, toolsFor } from "../tools/index.js";
+import type { ProofSession } from "../tools/prove.js";
 import type { CheckoutTrust, Mode, SandboxInfo, ToolContext } from "../tools/types.js";
 import { describeBudget } from "../agent/budget.js";
 import { oneLine } from "../tools/index.js";
@@ -49,6 +50,8 @@ export interface RunChainOptions {
   network?: boolean;
   /** Whose code the checkout holds: a stranger's (a fork's pull request) gets no bash for any agent. */
   trust: CheckoutTrust;
+  /** A review's proofs: the reviewer gets `prove` (where it has bash) and runs them in this session. */
+  proof?: ProofSession;
   envAllowlist?: Record<string, string>;
   budget: BudgetTracker;
   /** Model per agent name (config `models`), over the agent's own `model`. */
@@ -294,7 +297,7 @@ function budgetReason(name: BudgetName, agent: AgentDefinition, turns: number, b
 
 function stepTools(mode: Mode, agent: AgentDefinition, options: RunChainOptions, emit: EventSink, numberedPlan: boolean) {
   const hasSkills = (options.skills?.length ?? 0) > 0;
-  const { tools, notes } = toolsFor(mode, { sandbox: options.sandbox, allow: agent.tools, trust: options.trust, agent: agent.name, numberedPlan, hasSkills, scratch: true });
+  const { tools, notes } = toolsFor(mode, { sandbox: options.sandbox, allow: agent.tools, trust: options.trust, agent: agent.name, numberedPlan, hasSkills, scratch: true, prove: options.proof !== undefined });
   for (const message of notes) emit({ type: "log", agent: agent.name, level: "warn", message });
   return tools;
 }
@@ -314,6 +317,7 @@ function toolContext(mode: Mode, options: RunChainOptions): ToolContext {
     // A stranger's checkout has no bash, and so no command that could use the network.
     network: options.trust === "trusted" && (options.network ?? false),
     envAllowlist: options.envAllowlist ?? {},
+    ...(options.proof ? { proof: options.proof } : {}),
     ...(options.skills && options.skills.length > 0 ? { skills: options.skills, readRoots: [workspace.artifactsDir, ...options.skills.map((s) => s.dir)] } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import type { Proof } from "../tools/prove.js";
 import type { ToolName } from "../tools/types.js";
 
 /** An agent: markdown with YAML frontmatter; the body is the system prompt. */
@@ -55,6 +56,10 @@ export interface Finding {
   text: string;
   /** The replacement text for `line..endLine` when the reviewer gave a concrete fix (kept as data; not rendered yet). */
   suggestion?: string;
+  /** Its reproducer (`prove`) and what it showed; set by the review job, never by the model's text. */
+  proof?: Proof;
+  /** The severity a reproducer that did not reproduce downgraded it from. */
+  refuted?: Severity;
 }
 
 /**

@@ -69,9 +69,21 @@ export const ConfigSchema = z.strictObject({
         /** Committable ```suggestion blocks for findings that come with a concrete fix. */
         suggestions: flag(true),
         /** The `crewbot/review` check run fails when a finding this severe or worse is open. */
-        failOn: z.enum(["never", "critical", "warning"], expect("never, critical or warning")).default("never"),
+        failOn: z.enum(["never", "critical", "warning", "reproduced"], expect("never, critical, warning or reproduced")).default("never"),
         /** The check run's "Fix these findings" button (same-repository pull requests with open findings). */
         fixAction: flag(true),
+        /** Reproducers for findings (`prove`): auto offers the tool to the reviewer where bash runs; never on a fork's PR. */
+        prove: z.enum(["auto", "off"], expect("auto or off")).default("auto"),
+        /** Per review: at most `max` proofs, each (head and base runs together) at most `seconds`. */
+        proofBudget: z
+          .strictObject(
+            {
+              max: z.number(expect("a whole number of proofs")).int(expect("a whole number of proofs")).min(0, expect("0 (none) or more proofs")).max(20, expect("at most 20 proofs")).default(5),
+              seconds: z.number(expect("a number of seconds")).int(expect("a whole number of seconds")).min(1, expect("at least 1 second")).max(600, expect("at most 600 seconds")).default(120),
+            },
+            expect("a map with max and seconds"),
+          )
+          .prefault({}),
       },
       expect("a map of review settings"),
     )

@@ -191,6 +191,7 @@ export interface JobChainOptions {
   budget?: BudgetTracker;
   ask?: RunChainOptions["ask"];
   resume?: RunChainOptions["resume"];
+  proof?: RunChainOptions["proof"];
 }
 
 /**
@@ -215,6 +216,7 @@ export async function runJobChain(
     context: [...prepared.context, ...(options.context ?? [])],
     mode: options.mode,
     trust: prepared.trust,
+    ...(options.proof ? { proof: options.proof } : {}),
     workspace: { root: prepared.root, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
     sandbox: await services.sandbox(),
     budget,

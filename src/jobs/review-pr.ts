@@ -4,6 +4,7 @@
  * reviewer read-only, and one `POST …/pulls/{n}/reviews` whose inline comments sit only where
  * GitHub accepts them. Shared by automatic reviews (check run) and `/review` (progress comment).
  */
+import path from "node:path";
 import { reviewOf } from "../chain/submissions.js";
 import type { ParsedReview } from "../chain/types.js";
 import type { CrewbotConfig } from "../config/schema.js";
@@ -22,6 +23,9 @@ import { withinPullRequest, type IncrementalDiff } from "../review/incremental-d
 import { reviewContext } from "../review/review-context.js";
 import { selectFiles } from "../review/select-files.js";
 import { withoutClosedFindings, type ReviewThread, type ThreadPlan } from "../review/review-threads.js";
+import { countProofs, withProofs } from "../review/proofs.js";
+import type { ProofSession } from "../tools/prove.js";
+import { makeCheckout } from "../workspace/checkout.js";
 import { diffBetween, isAncestor, mergeBase } from "../workspace/diff.js";
 import type { JobDirs } from "./job-dirs.js";
 import type { JobReport } from "./job-report.js";
@@ -96,6 +100,7 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   const threads = state ? await readThreads(job, run.octokit, services) : undefined;
   let threadPlan: ThreadPlan | undefined;
   let fixedNow = new Set<string>();
+  const proofs = await proofSessionFor(run);
 
   const prepared = await prepareJob(job, { access: { octokit: run.octokit, token: run.token } }, services, run.dirs, {
     config,
@@ -107,6 +112,7 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
       if (threads) threadPlan = await planWithMirror(mirror, threads, head.headSha);
       if (state) fixedNow = await fixedFindings(mirror, state.findings, head.headSha);
       const base = await mergeBase(mirror, `refs/heads/${head.baseRef}`, head.headSha);
+      if (proofs.session) await exportBase(mirror, base, proofs.session, run);
       const full = parseDiff(await diffBetween(mirror, base, head.headSha));
       const known = state?.fingerprints ?? [];
       if (!state) return void (diffs = { full, scope: full, known });
@@ -137,6 +143,7 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
     task: job.trigger.request.trim() ? jobTask(job, "Review") : "(none)",
     mode: "read-only",
     context: reviewContext(selection, { number, headSha: head.headSha, since, baseLeftOut: incremental?.leftOut }),
+    ...(proofs.session ? { proof: proofs.session } : {}),
   });
   const figures = { usage: budget.usage, costUsd: budget.costUsd, estimate: budget.estimate };
   const failed = chainFailure(result, run.ctx.signal, budget.limits);
@@ -146,16 +153,27 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   const recent = incremental?.commentable;
   const accept = recent && ((path: string, side: "LEFT" | "RIGHT", line: number) => side === "RIGHT" && recent.has(positionKey(path, side, line)));
   // The reviewer's submit_review call when it made one, else its text.
-  const reviewed = safeReview(reviewOf(result.steps.findLast((step) => step.agent === "reviewer") ?? { text: result.output }));
+  const reviewer = result.steps.findLast((step) => step.agent === "reviewer");
+  const submitted = safeReview(reviewOf(reviewer ?? { text: result.output }));
+  // Proofs join their findings by index (in the submit_review call; a review read from prose has
+  // no such order) before anything drops one; a refuted finding becomes a suggestion.
+  const viaTool = reviewer?.submission?.tool === "submit_review";
+  const ran = proofs.session?.proofs ?? [];
+  if (!viaTool && ran.length > 0) services.log.warn(`job ${job.id}: ${ran.length} proof(s) left out: the reviewer gave its review as text, not through submit_review`);
+  const proved = withProofs(submitted.findings, viaTool ? ran : []);
+  if (proved.unmatched.length > 0) services.log.warn(`job ${job.id}: ${proved.unmatched.length} proof(s) name no finding of the review (index ${proved.unmatched.map((p) => p.finding).join(", ")})`);
+  const reviewed = { ...submitted, findings: proved.findings };
   // A thread resolved (by a push or a person) or dismissed by a writer: its finding is never posted again.
   const { kept, dropped } = withoutClosedFindings(reviewed.findings, resolved?.closed ?? [], diffLineText(full));
   const parsed = { ...reviewed, findings: kept };
-  const build = (maxComments?: number) => buildReview(parsed, full, selection, { alreadyPosted: new Set(known), accept, maxComments, suggestions: config.review.suggestions });
+  const proofsRan = proofs.session !== undefined;
+  const build = (maxComments?: number) => buildReview(parsed, full, selection, { alreadyPosted: new Set(known), accept, maxComments, suggestions: config.review.suggestions, proofsRan });
   const built = build();
   const outcome: ReviewOutcome = {
     ...{ ...base, ...figures, selection, counts: built.counts, clean: built.clean, inline: built.request.comments.length },
     ...{ repeated: built.repeated, repeatedCounts: built.repeatedCounts, annotations: built.annotations },
     notes: (parsed.notes ?? []).map((n) => ({ severity: n.severity })),
+    ...(proofsRan ? { proofs: countProofs(kept) } : { noProofs: proofs.why }),
   };
   let sent = built;
   if (!built.clean) ({ sent, review: outcome.review } = await postReview(run, built, () => build(0)));
@@ -180,6 +198,30 @@ function openGate(
 ): Pick<ReviewOutcome, "open" | "refused"> {
   const open = openFindings([...(state?.findings ?? []), ...posted], threads?.plan, fixedNow);
   return { open, ...(threads ? { refused: { slug: threads.slug, threads: threads.plan.refused } } : {}) };
+}
+
+/**
+ * Proofs run only where the reviewer's bash would: `review.prove: auto`, a working sandbox, and
+ * never on a fork's pull request (the same condition that takes bash away).
+ */
+async function proofSessionFor(run: ReviewRun): Promise<{ session?: ProofSession; why?: string }> {
+  if (run.config.review.prove === "off") return { why: "review.prove: off" };
+  if (run.head.fork) return { why: "the pull request comes from a fork" };
+  if (run.config.review.proofBudget.max === 0) return { why: "review.proofBudget.max: 0" };
+  const sandbox = await run.services.sandbox();
+  if (!sandbox.available) return { why: `no OS sandbox: ${sandbox.reason ?? "unavailable"}` };
+  return { session: { budget: run.config.review.proofBudget, base: { sha: "" }, workDir: path.join(run.dirs.workDir, "proofs"), proofs: [] } };
+}
+
+/** The merge base as a tree of its own (never the checkout), for proofs of a change of behaviour; a failure only costs those proofs. */
+async function exportBase(mirror: string, sha: string, session: ProofSession, run: ReviewRun): Promise<void> {
+  session.base.sha = sha;
+  try {
+    session.base.tree = (await makeCheckout({ mirror, ref: sha, dest: path.join(run.dirs.workDir, "proof-base") })).path;
+  } catch (error) {
+    session.base.error = (error as Error).message;
+    run.services.log.warn(`job ${run.job.id}: the merge base ${sha.slice(0, 7)} could not be checked out for proofs (${session.base.error}); proofs of a change of behaviour will end in error`);
+  }
 }
 
 /** Why an incremental review has nothing to look at: the head was reviewed, or the new commits only merged the base. */

@@ -6,6 +6,7 @@
  */
 import type { Finding, ParsedReview, ReviewNote, Severity } from "../chain/types.js";
 import { hunkOf, lineText, type DiffFile, type Side } from "./diff-lines.js";
+import { proofSection } from "./proofs.js";
 import { fingerprint, fingerprintMarker } from "./fingerprint.js";
 import { fitReplacement, proseFix, rightLines, suggestionBlock, withoutSuggestionBlock } from "./suggestion.js";
 import type { Selection } from "./select-files.js";
@@ -63,6 +64,8 @@ export interface BuildOptions {
   accept?: Accept;
   /** Committable ```suggestion blocks (`review.suggestions`); default true. */
   suggestions?: boolean;
+  /** The review could run proofs: critical and warning findings without one say `unverified`. */
+  proofsRan?: boolean;
 }
 
 export const MAX_INLINE_COMMENTS = 25;
@@ -164,10 +167,16 @@ function findingText(f: Finding, block: string | null): string {
   return `${prose}\n\n${proseFix(f.suggestion, f.line, f.endLine ?? f.line)}`;
 }
 
-function commentBody(f: Finding, placement: Placement, marker: string, block: string | null): string {
+/** The proof's lines as a paragraph of their own after the finding's words, or "". */
+function proofPart(f: Finding, proofsRan: boolean): string {
+  const section = proofSection(f, proofsRan);
+  return section === "" ? "" : `\n\n${section}`;
+}
+
+function commentBody(f: Finding, placement: Placement, marker: string, block: string | null, proofsRan: boolean): string {
   const range = f.endLine !== undefined && placement.startLine === undefined ? ` _(lines ${f.line}–${f.endLine})_` : "";
   const head = `**${LABEL[f.severity]}**${range} — `;
-  const tail = `${block === null ? "" : `\n\n${block}`}\n\n${marker}`;
+  const tail = `${block === null ? "" : `\n\n${block}`}${proofPart(f, proofsRan)}\n\n${marker}`;
   let text = findingText(f, block);
   const room = MAX_COMMENT_CHARS - head.length - tail.length;
   if (text.length > room) text = `${closeFences(cut(text, room - TRUNCATED.length - 8))}\n\n${TRUNCATED}`;
@@ -200,7 +209,7 @@ function notReviewedSection(selection: Selection, total: number): string {
   return lines.join("\n");
 }
 
-function otherFindingsSection(findings: { f: Finding; marker: string }[]): string {
+function otherFindingsSection(findings: { f: Finding; marker: string }[], proofsRan: boolean): string {
   if (findings.length === 0) return "";
   const byPath = new Map<string, { f: Finding; marker: string }[]>();
   for (const item of findings) {
@@ -218,7 +227,7 @@ function otherFindingsSection(findings: { f: Finding; marker: string }[]): strin
     items.sort((a, b) => ORDER.indexOf(a.f.severity) - ORDER.indexOf(b.f.severity) || a.f.line - b.f.line);
     for (const { f, marker } of items) {
       // On its own line after a multi-line text, so it never lands on a closing code fence.
-      const text = findingText(f, null);
+      const text = findingText(f, null) + proofPart(f, proofsRan);
       out.push(bullet(`**${LABEL[f.severity]}** ${code(location(f))} — `, text.includes("\n") ? `${text}\n${marker}` : `${text} ${marker}`));
     }
   }
@@ -281,7 +290,7 @@ export function buildReview(
     const block = options.suggestions === false ? null : committable(item.f, placement, files);
     const comment: ReviewComment = {
       path: placement.path,
-      body: commentBody(item.f, placement, item.marker, block),
+      body: commentBody(item.f, placement, item.marker, block, options.proofsRan === true),
       line: placement.line,
       side: placement.side,
     };
@@ -308,7 +317,7 @@ export function buildReview(
       (repeated > 0 ? ` ${plural(repeated, "finding")} already posted on an earlier review ${repeated === 1 ? "is" : "are"} not repeated.` : ""),
     review.summary.trim(),
     notesSection(notes),
-    otherFindingsSection(inBody),
+    otherFindingsSection(inBody, options.proofsRan === true),
   ]
     .filter((s) => s !== "")
     .join("\n\n");
@@ -323,7 +332,8 @@ function annotationOf(f: Finding, placement: Placement): ReviewAnnotation {
     start_line: placement.startLine ?? placement.line,
     end_line: placement.line,
     annotation_level: LEVEL[f.severity],
-    title: LABEL[f.severity],
+    // What a reproducer showed is worth its word in "Files changed" too.
+    title: f.proof?.outcome === "reproduced" ? `${LABEL[f.severity]} · 🔬 reproduced` : LABEL[f.severity],
     message: text.length <= MAX_ANNOTATION_CHARS ? text : `${cut(text, MAX_ANNOTATION_CHARS - TRUNCATED.length - 2)}\n\n${TRUNCATED}`,
   };
 }

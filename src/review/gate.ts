@@ -7,11 +7,13 @@
 import type { Severity } from "../chain/types.js";
 import type { CheckConclusion } from "./check-run.js";
 
-export type FailOn = "never" | "critical" | "warning";
+export type FailOn = "never" | "critical" | "warning" | "reproduced";
 
 /** What the gate knows of one open finding; a later level (e.g. reproduced) reads a field added here. */
 export interface GateFinding {
   severity: Severity;
+  /** Its reproducer failed on the head (`prove`): what `failOn: reproduced` counts. */
+  reproduced?: boolean;
 }
 
 /** Per level: whether an open finding holds the gate shut. One row per `review.failOn` value. */
@@ -19,12 +21,15 @@ const HOLDS: Record<FailOn, (finding: GateFinding) => boolean> = {
   never: () => false,
   critical: (f) => f.severity === "critical",
   warning: (f) => f.severity === "critical" || f.severity === "warning",
+  // Only what a reproducer showed fails the check, never the model's word alone.
+  reproduced: (f) => f.reproduced === true && (f.severity === "critical" || f.severity === "warning"),
 };
 
 /** What the level says, for people: "critical finding", "critical or warning finding". */
 export const GATE_WORDS: Record<Exclude<FailOn, "never">, string> = {
   critical: "critical finding",
   warning: "critical or warning finding",
+  reproduced: "reproduced finding",
 };
 
 export const gateSet = (failOn: FailOn | undefined): failOn is Exclude<FailOn, "never"> => failOn !== undefined && failOn !== "never";

@@ -34,7 +34,7 @@ export function findingTitle(text: string): string {
 export function storedFinding(f: Finding, fingerprint: string, commit: string, url: string | undefined): StoredFinding {
   return {
     ...{ fingerprint, severity: f.severity, path: f.path, line: f.line, ...(f.endLine !== undefined ? { endLine: f.endLine } : {}) },
-    ...{ title: findingTitle(f.text), commit, ...(url ? { url } : {}) },
+    ...{ title: findingTitle(f.text), commit, ...(url ? { url } : {}), ...(f.proof?.outcome === "reproduced" ? { reproduced: true } : {}) },
   };
 }
 
@@ -71,7 +71,7 @@ export function openFindings(stored: readonly StoredFinding[], plan: Pick<Thread
   for (const f of stored) {
     if (f.fixed || fixedNow.has(f.fingerprint) || closed.has(f.fingerprint)) continue;
     const url = openThreads.get(f.fingerprint)?.comments[0]?.url ?? f.url;
-    open.push({ severity: f.severity, path: f.path, line: f.line, ...(f.endLine !== undefined ? { endLine: f.endLine } : {}), title: f.title, fingerprint: f.fingerprint, ...(url ? { url } : {}) });
+    open.push({ severity: f.severity, path: f.path, line: f.line, ...(f.endLine !== undefined ? { endLine: f.endLine } : {}), title: f.title, fingerprint: f.fingerprint, ...(url ? { url } : {}), ...(f.reproduced ? { reproduced: true } : {}) });
   }
   for (const thread of plan?.open ?? []) {
     const fp = threadFingerprint(thread);

@@ -5,6 +5,7 @@ import type { Selection } from "./select-files.js";
 import type { CheckConclusion, CheckOutput } from "./check-run.js";
 import { blocking, GATE_WORDS, gateConclusion, gateSet, type FailOn, type GateFinding } from "./gate.js";
 import type { OpenFinding } from "./open-findings.js";
+import { proofLine, type ProofCounts } from "./proofs.js";
 import { formatFigures } from "../report/format.js";
 import type { Terminal } from "../report/types.js";
 
@@ -32,6 +33,10 @@ export interface ReviewFacts {
   open?: OpenFinding[];
   /** This review's notes (findings without a line): they count for the gate of this review only. */
   notes?: GateFinding[];
+  /** Set when the review could run proofs: its findings reproduced, unverified, refuted. */
+  proofs?: ProofCounts;
+  /** Why no proof could run (a fork's pull request, `review.prove: off`, no sandbox). */
+  noProofs?: string;
   usage?: Usage;
   costUsd: number;
   estimate: boolean;
@@ -73,6 +78,10 @@ export function reviewLines(r: ReviewReport): string[] {
     else lines.push(`Findings: ${countsLine(r.counts)}; ${plural(r.inline, "inline comment")}.${r.review ? ` Review: ${r.review.url}` : ""}`);
     if (r.repeated > 0) lines.push(`${plural(r.repeated, "finding")} posted on an earlier review not repeated.`);
     if (r.threads?.closedLeftOut) lines.push(`${plural(r.threads.closedLeftOut, "finding")} resolved or dismissed earlier not posted again.`);
+  }
+  if (r.terminal.kind === "done" && !r.nothingToReview && !r.clean) {
+    if (r.proofs) lines.push(proofLine(r.proofs));
+    else if (r.noProofs) lines.push(`Proof: none run (${r.noProofs}).`);
   }
   if (r.threads?.resolved) lines.push(`Resolved ${plural(r.threads.resolved, "review thread")} whose lines the new commits changed.`);
   const notReviewed = r.selection?.notReviewed ?? [];

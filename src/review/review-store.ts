@@ -21,6 +21,8 @@ export interface StoredFinding {
   url?: string;
   /** A later head changed its lines: closed for good. */
   fixed?: boolean;
+  /** Its reproducer failed on the head it was posted on (`prove`): what `failOn: reproduced` counts. */
+  reproduced?: boolean;
 }
 
 export interface ReviewState {

@@ -4,6 +4,7 @@ import { editTool } from "./edit.js";
 import { findTool } from "./find.js";
 import { grepTool } from "./grep.js";
 import { lsTool } from "./ls.js";
+import { proveTool } from "./prove.js";
 import { readTool } from "./read.js";
 import { scratchWriteTool } from "./scratch-write.js";
 import { skillTool } from "./skill.js";
@@ -33,7 +34,7 @@ export function toolsFor(mode: Mode, opts: ToolsForOptions): ToolSet {
   const set = baseTools(mode, opts);
   const skills = opts.hasSkills ? [skillTool] : [];
   const scratch = opts.scratch ? [scratchWriteTool] : [];
-  return { tools: [...set.tools, ...skills, ...scratch, ...resultTools(mode, opts)], notes: set.notes };
+  return { tools: [...set.tools, ...skills, ...scratch, ...proofTools(mode, opts, set.tools), ...resultTools(mode, opts)], notes: set.notes };
 }
 
 export interface ToolsForOptions {
@@ -49,6 +50,17 @@ export interface ToolsForOptions {
   hasSkills?: boolean;
   /** The run has a `local://` scratch space: `scratch_write` is offered (in every mode; `allow` does not narrow it). */
   scratch?: boolean;
+  /** The review may run proofs (`review.prove: auto`, not a fork's PR): the reviewer gets `prove` where it also has bash. */
+  prove?: boolean;
+}
+
+/**
+ * `prove` runs the reviewer's commands, so it goes only where bash went (a working sandbox, not a
+ * fork's pull request, not narrowed away by the agent's `tools`) and only to the reviewer.
+ */
+function proofTools(mode: Mode, opts: ToolsForOptions, offered: readonly Tool[]): Tool[] {
+  const bash = offered.some((t) => t.name === "bash");
+  return opts.prove === true && opts.trust === "trusted" && mode === "read-only" && opts.agent === "reviewer" && opts.sandbox.available && bash ? [proveTool] : [];
 }
 
 /** The tools an agent hands its result over with (DESIGN §4): by agent and mode; `allow` does not narrow them. */
@@ -135,6 +147,9 @@ export function summarizeArgs(name: string, input: unknown): string {
       break;
     case "skill":
       text = `skill ${str(a.name) ?? "?"}`;
+      break;
+    case "prove":
+      text = `prove finding ${str(a.finding) ?? "?"}: ${str(a.command) ?? ""}`;
       break;
     case "complete_step":
       text = `complete_step ${str(a.step) ?? "?"}`;

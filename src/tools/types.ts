@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Skill } from "../chain/skills.js";
+import type { ProofSession } from "./prove.js";
 
 /** plan = read-only (no edit/write, checkout mounted read-only); write = the worker's mode. */
 export type Mode = "read-only" | "write";
@@ -11,7 +12,7 @@ export type Mode = "read-only" | "write";
  */
 export type CheckoutTrust = "trusted" | "stranger";
 
-export type ToolName = "read" | "ls" | "find" | "grep" | "bash" | "edit" | "write" | "skill" | "scratch_write" | "ask_user" | ResultToolName;
+export type ToolName = "read" | "ls" | "find" | "grep" | "bash" | "edit" | "write" | "skill" | "scratch_write" | "ask_user" | "prove" | ResultToolName;
 
 /** The tools through which an agent hands over its result (DESIGN §4): offered by agent and mode, never by frontmatter. */
 export type ResultToolName = "submit_plan" | "submit_review" | "complete_step";
@@ -55,6 +56,8 @@ export interface ToolContext {
   localDir?: string;
   /** How many `ask_user` questions the job has asked so far (the tool refuses past its cap). */
   questionsAsked?: number;
+  /** A review's proofs (`prove`): the merge base, the budget, the proofs run; absent where proofs may not run. */
+  proof?: ProofSession;
 }
 
 export interface ToolResult {

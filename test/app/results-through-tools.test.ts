@@ -273,7 +273,7 @@ describe("reviews by a real model", () => {
     expect(stack.fake.requests).toHaveLength(1);
     expect(t.reviews[0].comments).toHaveLength(1);
     expect(t.reviews[0].comments[0]).toMatchObject({ path: "calc.js", line: 3, side: "RIGHT" });
-    expect(t.reviews[0].comments[0].body).toMatch(/^\*\*Warning\*\* — `v3` became a string\.\n\n```suggestion\nconst v3 = 3;\n```\n\n<!-- crewbot:finding:[0-9a-f]{16} -->$/);
+    expect(t.reviews[0].comments[0].body).toMatch(/^\*\*Warning\*\* — `v3` became a string\.\n\n```suggestion\nconst v3 = 3;\n```\n\n_unverified: no reproducer\._\n\n<!-- crewbot:finding:[0-9a-f]{16} -->$/);
     expect(t.reviews[0].body).toContain("One bug.");
     expect(t.checks.at(-1).conclusion).not.toBe("success");
   });

@@ -65,13 +65,13 @@ describe("committable suggestions", () => {
         start_side: "RIGHT",
         line: 11,
         side: "RIGHT",
-        body: "**Warning** — Keep these numbers numbers.\n\n```suggestion\nconst line10 = 10;\nconst line11 = 11;\n```\n\n<marker>",
+        body: "**Warning** — Keep these numbers numbers.\n\n```suggestion\nconst line10 = 10;\nconst line11 = 11;\n```\n\n_unverified: no reproducer._\n\n<marker>",
       },
       {
         path: "greet.js",
         line: 25,
         side: "RIGHT",
-        body: "**Warning** _(lines 11–25)_ — One constant would do for all of these.\n\nSuggested fix: replace lines 11–25 with:\n\n```\nconst lines = [];\n```\n\n<marker>",
+        body: "**Warning** _(lines 11–25)_ — One constant would do for all of these.\n\nSuggested fix: replace lines 11–25 with:\n\n```\nconst lines = [];\n```\n\n_unverified: no reproducer._\n\n<marker>",
       },
       {
         path: "rows.txt",
@@ -88,7 +88,7 @@ describe("committable suggestions", () => {
 
     const bodies = review.comments.map((c: any) => withoutMarker(c.body));
     expect(bodies.join("\n")).not.toContain("```suggestion");
-    expect(bodies[0]).toBe("**Warning** — Keep these numbers numbers.\n\nSuggested fix: replace lines 10–11 with:\n\n```\nconst line10 = 10;\nconst line11 = 11;\n```\n\n<marker>");
+    expect(bodies[0]).toBe("**Warning** — Keep these numbers numbers.\n\nSuggested fix: replace lines 10–11 with:\n\n```\nconst line10 = 10;\nconst line11 = 11;\n```\n\n_unverified: no reproducer._\n\n<marker>");
     expect(review.comments[0]).toMatchObject({ start_line: 10, line: 11 });
   });
 });

@@ -19,6 +19,8 @@ const DEFAULTS: CrewbotConfig = {
     suggestions: true,
     failOn: "never",
     fixAction: true,
+    prove: "auto",
+    proofBudget: { max: 5, seconds: 120 },
   },
   implement: { chain: "implement", draft: true, setup: [], check: [], allowWorkflowEdits: false, ciFix: { rounds: 2 }, commits: "git" },
   budgets: { maxTurns: 200, maxOutputTokens: 400000, maxCostUsd: 3, maxMinutes: 30 },
@@ -29,7 +31,7 @@ const DEFAULTS: CrewbotConfig = {
 };
 
 const TOP_KEYS = "commands, triggers, review, implement, budgets, models, sandbox, ask, transcripts";
-const REVIEW_KEYS = "auto, authors, drafts, ignoreAuthors, includeBots, ignoreLabels, ignoreTitles, paths, debounceSeconds, suggestions, failOn, fixAction";
+const REVIEW_KEYS = "auto, authors, drafts, ignoreAuthors, includeBots, ignoreLabels, ignoreTitles, paths, debounceSeconds, suggestions, failOn, fixAction, prove, proofBudget";
 
 function problemsOf(input: unknown): string[] {
   const result = validateConfig(input);
@@ -125,7 +127,11 @@ describe("validateConfig problems", () => {
     ["debounce fractional", { review: { debounceSeconds: 1.5 } }, "`review.debounceSeconds`: expected a whole number of seconds, got the number 1.5"],
     ["debounce negative", { review: { debounceSeconds: -1 } }, "`review.debounceSeconds`: expected 0 or more seconds, got the number -1"],
     ["debounce over an hour", { review: { debounceSeconds: 3601 } }, "`review.debounceSeconds`: expected at most 3600 seconds, got the number 3601"],
-    ["failOn not a severity", { review: { failOn: "suggestion" } }, '`review.failOn`: expected never, critical or warning, got "suggestion"'],
+    ["failOn not a severity", { review: { failOn: "suggestion" } }, '`review.failOn`: expected never, critical, warning or reproduced, got "suggestion"'],
+    ["prove neither auto nor off", { review: { prove: true } }, "`review.prove`: expected auto or off, got true"],
+    ["proofBudget as a number", { review: { proofBudget: 5 } }, "`review.proofBudget`: expected a map with max and seconds, got the number 5"],
+    ["proofBudget.max over 20", { review: { proofBudget: { max: 21 } } }, "`review.proofBudget.max`: expected at most 20 proofs, got the number 21"],
+    ["proofBudget.seconds zero", { review: { proofBudget: { seconds: 0 } } }, "`review.proofBudget.seconds`: expected at least 1 second, got the number 0"],
     // implement
     ["implement as a boolean", { implement: true }, "`implement`: expected a map of implement settings, got true"],
     ["chain as a number", { implement: { chain: 3 } }, "`implement.chain`: expected a chain name, got the number 3"],
@@ -318,7 +324,7 @@ describe("keysAt", () => {
   it.each<[PropertyKey[], string[] | undefined]>([
     [[], ["commands", "triggers", "review", "implement", "budgets", "models", "sandbox", "ask", "transcripts"]],
     [["commands"], ["plan", "implement", "review"]],
-    [["review"], ["auto", "authors", "drafts", "ignoreAuthors", "includeBots", "ignoreLabels", "ignoreTitles", "paths", "debounceSeconds", "suggestions", "failOn", "fixAction"]],
+    [["review"], ["auto", "authors", "drafts", "ignoreAuthors", "includeBots", "ignoreLabels", "ignoreTitles", "paths", "debounceSeconds", "suggestions", "failOn", "fixAction", "prove", "proofBudget"]],
     [["review", "paths"], ["include", "exclude"]],
     [["implement"], ["chain", "draft", "setup", "check", "allowWorkflowEdits", "ciFix", "commits"]],
     [["budgets"], ["maxTurns", "maxOutputTokens", "maxCostUsd", "maxMinutes"]],

@@ -45,6 +45,19 @@ describe("openFindings", () => {
   });
 });
 
+describe("a reproduced finding stays reproduced for the gate", () => {
+  it("the store keeps that its reproducer failed, and openFindings carries it to later reviews (failOn: reproduced is sticky)", () => {
+    const finding = { path: "a.ts", line: 3, severity: "critical" as const, text: "Off by one.", proof: { outcome: "reproduced" } as never };
+    const stored = storedFinding(finding, print(3), SHA, undefined);
+    expect(stored.reproduced).toBe(true);
+    expect(storedFinding({ ...finding, proof: { outcome: "not reproduced" } as never }, print(4), SHA, undefined).reproduced).toBeUndefined();
+    expect(openFindings([stored, kept(5)], { open: [], closed: [] }).map((f) => [f.fingerprint, f.reproduced === true])).toEqual([
+      [print(3), true],
+      [print(5), false],
+    ]);
+  });
+});
+
 describe("what the store keeps of a finding", () => {
   it.each([
     ["**Critical** — x", "critical"],

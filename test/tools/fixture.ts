@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Mode, SandboxInfo, ToolContext } from "../../src/tools/types.js";
@@ -75,4 +76,20 @@ export async function makeWorkspace(sandbox: SandboxInfo = NO_SANDBOX): Promise<
     }),
     cleanup: () => rm(base, { recursive: true, force: true }),
   };
+}
+
+/** Every file under `dir` (names, modes, contents; symlinks as their link text), hashed: what "untouched" means. */
+export async function treeHash(dir: string): Promise<string> {
+  const hash = createHash("sha256");
+  const walk = async (rel: string): Promise<void> => {
+    for (const e of (await readdir(path.join(dir, rel), { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
+      const p = path.join(rel, e.name);
+      hash.update(`${p}\0${(await lstat(path.join(dir, p))).mode}\0`);
+      if (e.isSymbolicLink()) hash.update(await readlink(path.join(dir, p)));
+      else if (e.isDirectory()) await walk(p);
+      else hash.update(await readFile(path.join(dir, p)));
+    }
+  };
+  await walk("");
+  return hash.digest("hex");
 }

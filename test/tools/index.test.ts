@@ -83,6 +83,7 @@ describe("summarizeArgs", () => {
     ["edit", { path: "a.ts", oldText: "x", newText: "y" }, "edit a.ts"],
     ["write", { path: "b.ts", content: "..." }, "write b.ts"],
     ["read", null, "read ?"],
+    ["prove", { finding: 1, command: "node --test t.mjs", files: [] }, "prove finding 1: node --test t.mjs"],
   ])("%s %j → %s", (name, input, expected) => {
     expect(summarizeArgs(name, input)).toBe(expected);
   });

@@ -1,0 +1,131 @@
+/**
+ * `npm run bench:review`: how often review findings are right. crewbot's reviewer with `prove` on
+ * and off and a one-pass baseline (diff in, findings out, no tools) with the same model review
+ * the same pull requests (bench/review/: buggy ones with the bug's lines as ground truth, clean
+ * ones that deserve no critical or warning finding); recall, precision, F1, false blocks, the
+ * share and precision of reproduced findings, cost and time per player, beside the goals.
+ * Without ANTHROPIC_API_KEY (or with `--player oracle|null|noisy`) the scripted players run,
+ * whose scores are known: the instrument's own check. `--check` verifies the cases (each bug
+ * case's reproducer fails on the head and passes on the base).
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { DEFAULT_BUDGETS, type Budgets } from "../src/agent/budget.js";
+import { createClient, hasApiKey } from "../src/agent/provider.js";
+import { loadDefinitions } from "../src/chain/definitions.js";
+import { commandsRefusal, sandboxFor } from "../src/tools/sandbox-policy.js";
+import { loadCases } from "./review/case-set.js";
+import { MODEL_PLAYERS, SCRIPTED_PLAYERS, type ModelPlayer, type ScriptedPlayer } from "./review/players.js";
+import { runReviewSuite } from "./review/run-suite.js";
+import { goals, renderScores, score } from "./review/score.js";
+
+const RESULTS_DIR = path.join(import.meta.dirname, "results");
+const PLAYERS = [...SCRIPTED_PLAYERS, ...MODEL_PLAYERS] as const;
+const USAGE = `npm run bench:review -- [--cases a,b] [--runs N] [--model id] [--concurrency N] [--player ${PLAYERS.join("|")}[,…]]
+                         [--max-turns N] [--max-cost USD] [--max-minutes N] [--timeout-minutes N] [--proofs N] [--proof-seconds N]
+                         [--out file.json] [--tarballs dir] [--check]`;
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      cases: { type: "string" },
+      runs: { type: "string", default: "1" },
+      model: { type: "string" },
+      concurrency: { type: "string", default: "2" },
+      player: { type: "string" },
+      "max-turns": { type: "string" },
+      "max-cost": { type: "string" },
+      "max-minutes": { type: "string" },
+      "timeout-minutes": { type: "string" },
+      proofs: { type: "string", default: "5" },
+      "proof-seconds": { type: "string", default: "120" },
+      out: { type: "string" },
+      tarballs: { type: "string" },
+      check: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  const positive = (name: string, raw: string | undefined, fallback: number): number => {
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number, got "${raw}"`);
+    return n;
+  };
+  const budgets: Budgets = {
+    maxTurns: positive("max-turns", values["max-turns"], DEFAULT_BUDGETS.maxTurns),
+    maxOutputTokens: DEFAULT_BUDGETS.maxOutputTokens,
+    maxCostUsd: positive("max-cost", values["max-cost"], 1),
+    maxMinutes: positive("max-minutes", values["max-minutes"], 10),
+  };
+  const players = values.player?.split(",").map((p) => p.trim()).filter(Boolean);
+  const unknown = players?.filter((p) => !(PLAYERS as readonly string[]).includes(p)) ?? [];
+  if (unknown.length > 0) throw new Error(`--player takes ${PLAYERS.join(", ")}; got "${unknown.join(", ")}"`);
+  return {
+    help: values.help,
+    check: values.check,
+    cases: values.cases?.split(",").map((t) => t.trim()).filter(Boolean),
+    runs: Math.floor(positive("runs", values.runs, 1)),
+    concurrency: Math.floor(positive("concurrency", values.concurrency, 2)),
+    model: values.model,
+    players: players as Array<ScriptedPlayer | ModelPlayer> | undefined,
+    budgets,
+    proofBudget: { max: Math.floor(positive("proofs", values.proofs, 5)), seconds: Math.floor(positive("proof-seconds", values["proof-seconds"], 120)) },
+    timeoutMs: positive("timeout-minutes", values["timeout-minutes"], budgets.maxMinutes + 5) * 60_000,
+    out: values.out,
+    tarballs: values.tarballs ?? path.join(RESULTS_DIR, "tarballs"),
+  };
+}
+
+async function main(): Promise<number> {
+  const opts = options();
+  if (opts.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const cases = await loadCases(opts.cases);
+  const sandbox = await sandboxFor(process.env);
+  // Reproducers run in the sandbox only (as in a review): no sandbox, no bench.
+  const refusal = commandsRefusal({ ...sandbox, allowUnsandboxed: false }, { network: false });
+  if (refusal) throw new Error(`${refusal.reason}. bench:review runs reproducers and needs the OS sandbox.`);
+  const suite = { cases, runs: opts.runs, sandbox, from: () => ({ tarballs: opts.tarballs }), proofBudget: opts.proofBudget, concurrency: opts.concurrency, timeoutMs: opts.timeoutMs };
+  const onResult = (r: { case: string; player: string; run: number; status: string; findings: unknown[]; wallMs: number }) =>
+    console.error(`  ${r.case} ${r.player} run ${r.run}: ${r.status}, ${r.findings.length} finding(s) (${(r.wallMs / 1000).toFixed(1)}s)`);
+
+  if (opts.check) {
+    const results = await runReviewSuite({ ...suite, runs: 1, players: ["oracle"], onResult });
+    const bad = cases.filter((c) => c.kind === "bug" && !results.find((r) => r.case === c.id)?.findings.every((f) => f.reproduced));
+    for (const c of bad) console.log(`✗ ${c.id}: its reproducer does not fail on the head and pass on the base`);
+    console.log(bad.length === 0 ? `all ${cases.length} cases check out (${cases.filter((c) => c.kind === "bug").length} bug cases reproduced)` : `${bad.length} case(s) are broken`);
+    return bad.length === 0 ? 0 : 1;
+  }
+
+  const scripted = opts.players ? opts.players.every((p) => (SCRIPTED_PLAYERS as readonly string[]).includes(p)) : !hasApiKey(process.env);
+  if (!scripted && !hasApiKey(process.env)) throw new Error("the model players need ANTHROPIC_API_KEY");
+  if (scripted && !opts.players) console.log("ANTHROPIC_API_KEY is not set: running the scripted oracle, null and noisy players.\n");
+  const players = opts.players ?? (scripted ? [...SCRIPTED_PLAYERS] : [...MODEL_PLAYERS]);
+  const model = opts.model ?? (await loadDefinitions()).agents.get("reviewer")?.model;
+  if (!model) throw new Error("no model: pass --model");
+  const setup = scripted ? undefined : { client: createClient({ apiKey: process.env.ANTHROPIC_API_KEY!, baseURL: process.env.ANTHROPIC_BASE_URL }), model, budgets: opts.budgets };
+  const results = await runReviewSuite({ ...suite, players, ...(setup ? { model: setup } : {}), onResult });
+
+  const scores = players.map((p) => score(p, results, cases));
+  const baseline = scores.find((s) => s.player === "one-pass");
+  const checks = scores.filter((s) => s.player.startsWith("crewbot") || s.player === "oracle").map((s) => ({ player: s.player, checks: goals(s, baseline) }));
+  const title = scripted ? `scripted players, ${cases.length} cases` : `${model}, ${cases.length} cases × ${opts.runs} run(s)`;
+  console.log(`\n${renderScores(title, cases, results, scores, checks)}`);
+  const out = opts.out ?? path.join(RESULTS_DIR, `review-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+  await mkdir(path.dirname(out), { recursive: true });
+  const report = { startedAt: new Date().toISOString(), model: scripted ? undefined : model, budgets: opts.budgets, proofBudget: opts.proofBudget, runs: opts.runs, cases: cases.map((c) => ({ id: c.id, kind: c.kind, bugKind: c.bugKind, package: `${c.package}@${c.version}`, licence: c.licence, origin: c.origin, bugLines: c.bugLines })), scores, goals: checks, results };
+  await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nwrote ${path.relative(process.cwd(), out)}`);
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`bench:review: ${(error as Error).message}`);
+    process.exit(1);
+  },
+);
