@@ -19,6 +19,7 @@ import type { InstallationOctokit } from "../github/types.js";
 import { runJob } from "../jobs/run-job.js";
 import { jobTypeOf } from "../jobs/job-types.js";
 import { finaliseThreadAnswer } from "../jobs/thread-answer-job.js";
+import { postedProgressComment } from "../jobs/job-report.js";
 import type { JobServices } from "../jobs/services.js";
 import { JobRunner, type JobHandler } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
@@ -231,12 +232,15 @@ function measured(metrics: Metrics, log: Probot["log"], secrets: string[], handl
 async function finaliseInterrupted(job: JobRecord, services: JobServices): Promise<void> {
   if (job.review?.automatic) return finaliseCheckRun(job, services);
   if (jobTypeOf(job) === "review-thread-answer") return finaliseThreadAnswer(job, services);
-  if (job.progressCommentId === undefined) return;
   const writer = services.writerFor(job.target.installationId, await services.octokitFor(job.target.installationId));
+  // A process that died between posting the comment and storing its id left it spinning: found by its marker.
+  const progressCommentId = job.progressCommentId ?? (await postedProgressComment(job, writer, services, "it stays as it was"));
+  if (progressCommentId === undefined) return;
   const cancelled = job.outcome?.startsWith("⏹");
   const terminal = cancelled ? ({ kind: "cancelled" } as const) : ({ kind: "failed", reason: "interrupted" } as const);
-  await endJobComment(job, writer, services.publicUrl, terminal, services.log);
+  await endJobComment({ ...job, progressCommentId }, writer, services.publicUrl, terminal, services.log);
 }
+
 
 /** `APP_ID` as a number, when it is one. */
 function appIdOf(env: NodeJS.ProcessEnv): number | undefined {

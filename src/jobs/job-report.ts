@@ -104,11 +104,16 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
  * found by its marker and edited, not posted twice. A first attempt has none to look for.
  */
 async function earlierComment(job: JobRecord, writer: GitHubWriter, services: JobServices): Promise<number | undefined> {
-  if (job.attempts < 2 || !services.appSlug) return undefined;
+  return job.attempts < 2 ? undefined : await postedProgressComment(job, writer, services, "a new one is posted");
+}
+
+/** The job's progress comment found by its marker (its id was never stored); a failed search is a log line, and `otherwise` says what follows. */
+export async function postedProgressComment(job: JobRecord, writer: GitHubWriter, services: Pick<JobServices, "appSlug" | "log">, otherwise: string): Promise<number | undefined> {
+  if (!services.appSlug) return undefined;
   try {
     return await findJobComment(job, writer, `${await services.appSlug()}[bot]`);
   } catch (err) {
-    services.log.warn(`job ${job.id}: could not look for the progress comment of its earlier attempt (a new one is posted): ${(err as Error).message}`);
+    services.log.warn(`job ${job.id}: could not look for its progress comment (${otherwise}): ${(err as Error).message}`);
     return undefined;
   }
 }

@@ -41,6 +41,36 @@ describe("jobs across restarts and cancels", () => {
     expect(edits[0]).toMatch(new RegExp(`^❌ Failed: interrupted · .*\\n<!-- crewbot:job:${job.id} -->`));
   });
 
+  it("ends a spinning comment whose id was never stored: the finaliser finds it by its marker", async () => {
+    const dataDir = await tempDir("crewbot-data-");
+    const before = new SqliteQueue({ dataDir });
+    await before.enqueue(newJob("died-unstored"));
+    const job = (await before.claim(`embedded:${hostname()}`, { perInstallation: 2, global: 4, leaseMs: 60_000 }))!;
+    // The agents had started (so the job is not run again) when the process died; the comment's id was never stored.
+    await before.update(job.id, { agentsStarted: true });
+    await before.close();
+
+    mockInstallationToken();
+    const marker = `<!-- crewbot:job:${job.id} -->`;
+    const edits: string[] = [];
+    nock(API)
+      .get(`${REPO_PATH}/issues/1/comments`)
+      .query((q) => q.since !== undefined)
+      .reply(200, [
+        { id: 6003, body: `> ${marker}`, user: { login: "mallory", type: "User" }, created_at: "2019-05-15T15:21:00Z", updated_at: "2019-05-15T15:21:00Z" },
+        { id: 7002, body: `⏳ Scouting · 3s\n${marker}`, user: { login: "crewbot[bot]", type: "Bot" }, created_at: "2019-05-15T15:21:01Z", updated_at: "2019-05-15T15:21:01Z" },
+      ])
+      .patch(`${REPO_PATH}/issues/comments/7002`, (b) => (edits.push(b.body), true))
+      .reply(200, {});
+    const stack = await startStack([], { dataDir });
+    const ended = await stack.waitFor(job.id);
+    for (let i = 0; i < 100 && edits.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+
+    expect(ended).toMatchObject({ state: "failed", outcome: "❌ Failed: interrupted" });
+    expect(edits).toHaveLength(1);
+    expect(edits[0]).toMatch(new RegExp(`^❌ Failed: interrupted · .*\\n${marker}`));
+  });
+
   it("finds the comment an attempt posted just before its process died by its marker, and edits it instead of posting another", async () => {
     const dataDir = await tempDir("crewbot-data-");
     const { git, cloneUrl } = await gitServer({ "README.md": "# Hello\n" });
