@@ -10,27 +10,13 @@ import { describe, expect, it } from "vitest";
 import { issueCommentCreated, reviewCommentCreated } from "../fixtures/payloads.js";
 import { gitSync } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
-import { API, mockInstallationToken, mockJobComments, mockPermission, mockPullConversation, mockRepoConfig, REPO_PATH, startStack, type Stack } from "./harness.js";
-import { lines } from "./review-harness.js";
+import { API, mockInstallationToken, mockJobComments, mockPermission, mockPullConversation, mockRepoConfig, REPO_PATH, startStack } from "./harness.js";
+import { commitOnFeature, lines } from "./review-harness.js";
 
 useNock();
 
 const FORK = "eve/Hello-World";
 const INDEX = lines(20, (i) => `console.log(${i});`);
-
-/** Commits on the remote's `feature` branch and points PR #1 at it; `links` become symlinks. */
-function commitOnFeature(stack: Stack, change: (dir: string) => Promise<void>, message: string): Promise<string> {
-  const dir = stack.remoteDir;
-  gitSync(dir, "checkout", "-q", "feature");
-  return change(dir).then(() => {
-    gitSync(dir, "add", "-A");
-    gitSync(dir, "commit", "-q", "-m", message);
-    const sha = gitSync(dir, "rev-parse", "HEAD").trim();
-    gitSync(dir, "update-ref", "refs/pull/1/head", sha);
-    gitSync(dir, "checkout", "-q", "main");
-    return sha;
-  });
-}
 
 describe("a fork's symlink to a host file, after crewbot's review comment on it", () => {
   const TOP = { id: 2001, body: "**Warning** — line 10 logs a number; is that intended?", path: "index.js", line: 10 };

@@ -16,13 +16,24 @@ export const GREET = lines(30, (i) => `const line${i} = ${i};`);
 export const OLD_TXT = lines(10, (i) => `text ${i}`);
 
 /** Commits `files` on the remote's `feature` branch (deleting those set to null) and points PR #1 at it. */
-export async function push(stack: Stack, files: Record<string, string | null>, message: string): Promise<string> {
+export function push(stack: Stack, files: Record<string, string | null>, message: string): Promise<string> {
+  return commitOnFeature(
+    stack,
+    async (dir) => {
+      for (const [name, content] of Object.entries(files)) {
+        if (content === null) gitSync(dir, "rm", "-q", name);
+        else await writeFile(path.join(dir, name), content);
+      }
+    },
+    message,
+  );
+}
+
+/** Commits what `change` does to the remote's work tree on its `feature` branch and points PR #1 at it. */
+export async function commitOnFeature(stack: Stack, change: (dir: string) => Promise<void>, message: string): Promise<string> {
   const dir = stack.remoteDir;
   gitSync(dir, "checkout", "-q", "feature");
-  for (const [name, content] of Object.entries(files)) {
-    if (content === null) gitSync(dir, "rm", "-q", name);
-    else await writeFile(path.join(dir, name), content);
-  }
+  await change(dir);
   gitSync(dir, "add", "-A");
   gitSync(dir, "commit", "-q", "-m", message);
   const sha = gitSync(dir, "rev-parse", "HEAD").trim();
