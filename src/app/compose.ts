@@ -13,7 +13,7 @@ import { applyInstallationEvent } from "../installations/apply.js";
 import { coverageRefusal } from "../installations/coverage.js";
 import { Metrics } from "../metrics/metrics.js";
 import type { JobQueue } from "../queue/job-queue.js";
-import { openInstallations, openSqliteStores, openTranscriptStore, type OpenedStores } from "../store/open-stores.js";
+import { openSqliteStores, type OpenedStores } from "../store/open-stores.js";
 import { finaliseCheckRun } from "../review/check-run.js";
 import type { InstallationOctokit } from "../github/types.js";
 import { runJob } from "../jobs/run-job.js";
@@ -31,7 +31,7 @@ import { Background } from "../triggers/background.js";
 import type { TriggerDeps } from "../triggers/deps.js";
 import { MirrorStore } from "../workspace/mirror.js";
 import { dataDir as dataDirOf } from "../jobs/job-dirs.js";
-import { openTranscripts, transcriptDays, type Transcripts } from "../transcripts/index.js";
+import { openTranscripts, type Transcripts } from "../transcripts/index.js";
 import { activeIn, DAY_MS, jobDirsTarget, jobsTarget, reviewsTarget, startRetention, type RetentionTarget } from "../store/retention.js";
 import { sqliteInstallationsTargets } from "../store/sqlite/installations-retention.js";
 import { createWebHandler, type WebHandler } from "../web/handler.js";
@@ -42,7 +42,7 @@ export interface CrewbotOptions {
   runner?: { pollMs?: number; leaseMs?: number; heartbeatMs?: number; workerId?: string };
   /** The process's metrics registry; a new one by default (tests make one without the process defaults). */
   metrics?: Metrics;
-  /** The queue and review store (`openStores`: Redis when `REDIS_URL` is set); the embedded SQLite ones by default. */
+  /** Every store (`openStores`: Redis when `REDIS_URL` is set); the embedded SQLite ones by default. */
   stores?: OpenedStores;
 }
 
@@ -82,11 +82,10 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const limits = operatorLimits(env);
   // CREWBOT_MODEL_RETRY_MINUTES and CREWBOT_PRICES: a bad value or file stops the app here, naming it.
   const modelSettings = applyModelSettings(env);
-  const installations = openInstallations(env, dataDir);
   const stores = options.stores ?? openSqliteStores(dataDir);
-  const { queue } = stores;
+  const { queue, installations } = stores;
   const metrics = options.metrics ?? new Metrics(queueDepth(queue));
-  const transcripts = openTranscripts({ env, dataDir, secrets: operatorSecrets, log, autoPrune: false, store: openTranscriptStore(env, dataDir, transcriptDays(env)) }); // pruned by the retention sweep
+  const transcripts = openTranscripts({ env, dataDir, secrets: operatorSecrets, log, autoPrune: false, store: stores.transcripts }); // pruned by the retention sweep
   // Probed once at start (a bad policy variable stops the app here), told in one log line and the gauges.
   const sandbox = sandboxFor(env, sandboxPolicy(env));
   void sandbox.then((info) => {
@@ -122,7 +121,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   // A configured model the endpoint does not list is logged once by name; never fatal.
   if (hasApiKey(env)) void checkModelsInBackground(services.anthropic, configuredModels, log);
   const retentionDays = limits.retentionDays ?? 30;
-  const retention = startRetention({ days: retentionDays, log, targets: retentionTargets(stores, transcripts, services, !env.REDIS_URL, retentionDays) });
+  const retention = startRetention({ days: retentionDays, log, targets: retentionTargets(stores, transcripts, services, stores.kind === "sqlite", retentionDays) });
 
   const handler = measured(metrics, log, operatorSecrets, (job, ctx) => runJob(job, ctx, services));
 
@@ -165,10 +164,9 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
     async close() {
       await retention.stop();
       await background.idle();
-      await stores.close();
       web.close();
-      await transcripts.close();
-      await installations.close();
+      await transcripts.close(); // the recorder's last entries first, then every store
+      await stores.close();
     },
   };
 }
