@@ -20,13 +20,13 @@ import { runJob } from "../jobs/run-job.js";
 import type { JobServices } from "../jobs/services.js";
 import { JobRunner, type JobHandler } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
-import { GitHubWriter, WriteGate } from "../report/github-writer.js";
+import { GitHubWriter, realClock, WriteGate } from "../report/github-writer.js";
 import { endJobComment } from "../report/job-comment.js";
 import { redact, redactingLogger, secretsFromEnv } from "../secrets/redact.js";
 import { describeSandbox, sandboxFor, sandboxPolicy } from "../tools/sandbox-policy.js";
 import { LabelTriggers } from "../config/label-triggers.js";
 import { createAct, enqueueJob } from "../triggers/carry-out.js";
-import { Admission, commandRateLimit } from "../triggers/admission.js";
+import { Admission, commandRateLimit, localAdmission } from "../triggers/admission.js";
 import { Background } from "../triggers/background.js";
 import type { TriggerDeps } from "../triggers/deps.js";
 import { MirrorStore } from "../workspace/mirror.js";
@@ -69,8 +69,10 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const dataDir = dataDirOf(env);
   const publicUrl = env.CREWBOT_PUBLIC_URL || `http://localhost:${env.PORT || 3000}`;
   const gates = new Map<number, WriteGate>();
+  // With Redis the installation's spacing and budget are one for every process (stores.shared).
+  const gateFor = (installationId: number) => new WriteGate(1000, realClock, {}, stores.shared && { store: stores.shared.writeBudget, installationId });
   const writerFor = (installationId: number, octokit: InstallationOctokit, secrets: string[] = []) => {
-    if (!gates.has(installationId)) gates.set(installationId, new WriteGate(1000));
+    if (!gates.has(installationId)) gates.set(installationId, gateFor(installationId));
     // A write answered 401 gets a newly minted token (redacted like the first) and one more try.
     const refreshAuth = async (): Promise<void> => writer.addSecret((await renewInstallationToken(octokit)).token);
     const writer: GitHubWriter = new GitHubWriter({ octokit, gate: gates.get(installationId), secrets: [...operatorSecrets, ...secrets], log, refreshAuth });
@@ -150,7 +152,8 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
       permissions,
       appSlug,
       ...(Number.isSafeInteger(Number(env.APP_ID)) && env.APP_ID ? { appId: Number(env.APP_ID) } : {}),
-      admission: new Admission(commandRateLimit(limits)), // redeliveries and the per-person rate limit (CREWBOT_COMMANDS_*)
+      // Redeliveries and the per-person rate limit (CREWBOT_COMMANDS_*): shared by every process on Redis.
+      admission: stores.shared?.admission(commandRateLimit(limits)) ?? localAdmission(new Admission(commandRateLimit(limits))),
       coverage: async (installationId, repository) => coverageRefusal(await installations.get(installationId), repository),
       labelTriggers: (octokit, owner, repo) => labelTriggers.get(octokit, owner, repo),
     },

@@ -9,6 +9,9 @@ import { operatorLimits } from "../installations/limits.js";
 import type { InstallationStore, UsageLedger } from "../installations/types.js";
 import { transcriptDays } from "../transcripts/index.js";
 import type { TranscriptStore } from "../transcripts/types.js";
+import type { SharedWriteBudget } from "../report/write-gate.js";
+import type { AdmissionGate, RateLimit } from "../triggers/admission.js";
+import { RedisSharedLimits } from "./redis/shared-limits.js";
 import { RedisInstallations } from "./redis/installations.js";
 import { RedisTranscriptStore } from "./redis/transcripts.js";
 import { SqliteInstallations } from "./sqlite/installations.js";
@@ -32,6 +35,11 @@ export interface OpenedStores {
   installations: InstallationStore & UsageLedger;
   /** Transcript entries (every process reads the same ones on Redis). */
   transcripts: TranscriptStore;
+  /**
+   * The limits every process shares (Redis): each installation's write budget, each person's
+   * command limits and the deliveries seen. Absent with the embedded stores: one process keeps them in memory.
+   */
+  shared?: { writeBudget: SharedWriteBudget; admission(limit: RateLimit): AdmissionGate };
   kind: "sqlite" | "redis";
   /** Closes every store (each close may be called again). */
   close(): Promise<void>;
@@ -76,8 +84,10 @@ async function openRedisStores(env: StoreEnv, url: string): Promise<OpenedStores
   const transcriptRedis = new Redis(url, { maxRetriesPerRequest: 3 });
   transcriptRedis.on("error", () => {}); // a lost server shows up as the failing call's error
   const transcripts = new RedisTranscriptStore(transcriptRedis, { days: transcriptDays(env as NodeJS.ProcessEnv), prefix: `${prefix}:transcript:` });
-  const all = [queue, reviews, ciFixRounds, installations, transcripts];
-  return { queue, reviews, ciFixRounds, installations, transcripts, kind: "redis", close: () => closeAll(all) };
+  const limits = new RedisSharedLimits(opts);
+  const shared = { writeBudget: limits, admission: (limit: RateLimit) => limits.admission(limit) };
+  const all = [queue, reviews, ciFixRounds, installations, transcripts, limits];
+  return { queue, reviews, ciFixRounds, installations, transcripts, shared, kind: "redis", close: () => closeAll(all) };
 }
 
 /** The embedded stores: `<dataDir>/crewbot.db` (queue, reviews, rounds, installations) and `<dataDir>/transcripts.db`. */

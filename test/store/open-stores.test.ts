@@ -5,6 +5,7 @@
  */
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
+import { DEFAULT_WRITE_BUDGET } from "../../src/report/write-gate.js";
 import { openStores, redisPrefix, type OpenedStores } from "../../src/store/open-stores.js";
 import { LIMITS, newJob, tempDataDir } from "../queue/helpers.js";
 import { startRedis } from "../queue/redis-server.js";
@@ -22,6 +23,11 @@ async function useEvery(stores: OpenedStores, tag: string): Promise<void> {
   await stores.installations.recordStart(7, job.id, Date.now());
   await stores.installations.recordCost(7, job.id, 0.5);
   await stores.transcripts.append(job.id, [{ at: Date.now(), type: "job_end", terminal: "done", outcome: tag }]);
+  if (!stores.shared) return;
+  await stores.shared.writeBudget.take(7, { spacingMs: 0, budget: DEFAULT_WRITE_BUDGET, keep: { minute: 0, hour: 0 }, peek: false });
+  const admission = stores.shared.admission({ burst: 2, perMinute: 1 });
+  await admission.newDelivery(`guid-${tag}`);
+  await admission.take(7, "Codertocat");
 }
 
 async function allKeys(url: string): Promise<string[]> {
@@ -56,7 +62,7 @@ describe("openStores with REDIS_URL", () => {
       // Each store wrote under each prefix: the queue (crewbot's and BullMQ's), reviews, rounds, ledger, transcripts.
       for (const prefix of [a, b]) {
         const mine = keys.filter((k) => k.startsWith(`${prefix}:`)).map((k) => k.slice(prefix.length + 1));
-        for (const part of ["job:", "bull:jobs:", "review:", "cifix:", "installation:", "usage:", "transcript:"]) {
+        for (const part of ["job:", "bull:jobs:", "review:", "cifix:", "installation:", "usage:", "transcript:", "writes:", "commands:", "webhook:"]) {
           expect(mine.some((k) => k.startsWith(part)), `${prefix}: a key ${part}…`).toBe(true);
         }
       }
