@@ -32,6 +32,7 @@ import type { TriggerDeps } from "../triggers/deps.js";
 import { MirrorStore } from "../workspace/mirror.js";
 import { dataDir as dataDirOf } from "../jobs/job-dirs.js";
 import { openTranscripts, type Transcripts } from "../transcripts/index.js";
+import { JobFiles, withSharedFiles } from "../transcripts/job-files.js";
 import { activeIn, DAY_MS, jobDirsTarget, jobsTarget, reviewsTarget, startRetention, type RetentionTarget } from "../store/retention.js";
 import { sqliteInstallationsTargets } from "../store/sqlite/installations-retention.js";
 import { createWebHandler, type WebHandler } from "../web/handler.js";
@@ -125,13 +126,16 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const retentionDays = limits.retentionDays ?? 30;
   const retention = startRetention({ days: retentionDays, log, targets: retentionTargets(stores, transcripts, services, stores.kind === "sqlite", retentionDays) });
 
-  const handler = measured(metrics, log, operatorSecrets, (job, ctx) => runJob(job, ctx, services));
+  // Stable per host: after a restart this process's old running jobs are recovered at once.
+  const workerId = options.runner?.workerId ?? `embedded:${hostname()}`;
+  // With Redis a job's files reach every process: the app's pages, a worker resuming the job.
+  const jobFiles = stores.jobFiles && new JobFiles(stores.jobFiles, dataDir, workerId);
+  const handler = measured(metrics, log, operatorSecrets, (job, ctx) => withSharedFiles(jobFiles, job.id, log, () => runJob(job, ctx, services)));
 
   const runner = new JobRunner({
     queue,
     handler,
-    // Stable per host: after a restart this process's old running jobs are recovered at once.
-    workerId: `embedded:${hostname()}`,
+    workerId,
     limits: { perInstallation: limits.perInstallation, global: limits.global ?? Number.MAX_SAFE_INTEGER },
     maxActive: limits.perWorker,
     ...options.runner,
@@ -142,7 +146,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const labelTriggers = new LabelTriggers(log);
   const actDeps = { queue, runner, writerFor, background, publicUrl, log };
   const act = createAct(actDeps);
-  const web = createWebHandler({ env, publicUrl, queue, store: transcripts.store, dataDir, secrets: operatorSecrets, log });
+  const web = createWebHandler({ env, publicUrl, queue, store: transcripts.store, dataDir, secrets: operatorSecrets, log, ...(jobFiles ? { jobFiles } : {}) });
   return {
     triggers: {
       log,
@@ -189,6 +193,7 @@ function retentionTargets(stores: OpenedStores, transcripts: Transcripts, servic
     ...(sqlite ? sqliteInstallationsTargets(services.dataDir) : []),
     { name: "transcripts", prune: (_before, now) => transcripts.prune(now) },
     jobDirsTarget(services.dataDir, activeIn(stores.queue)),
+    ...(stores.jobFiles ? [{ name: "shared job files", prune: (before: number) => stores.jobFiles!.prune(before) }] : []),
     { name: "mirrors", prune: async () => (await services.mirrors.pruneMirrors(days * DAY_MS)).length },
   ];
 }

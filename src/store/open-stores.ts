@@ -12,6 +12,8 @@ import type { TranscriptStore } from "../transcripts/types.js";
 import type { SharedWriteBudget } from "../report/write-gate.js";
 import type { AdmissionGate, RateLimit } from "../triggers/admission.js";
 import { RedisSharedLimits } from "./redis/shared-limits.js";
+import type { JobFileStore } from "../transcripts/job-files.js";
+import { RedisJobFiles } from "./redis/job-files.js";
 import { RedisInstallations } from "./redis/installations.js";
 import { RedisTranscriptStore } from "./redis/transcripts.js";
 import { SqliteInstallations } from "./sqlite/installations.js";
@@ -40,6 +42,8 @@ export interface OpenedStores {
    * command limits and the deliveries seen. Absent with the embedded stores: one process keeps them in memory.
    */
   shared?: { writeBudget: SharedWriteBudget; admission(limit: RateLimit): AdmissionGate };
+  /** Job files (artifacts, scratch files, the refused commits' patch) for every process (Redis); the data dir alone without. */
+  jobFiles?: JobFileStore;
   kind: "sqlite" | "redis";
   /** Closes every store (each close may be called again). */
   close(): Promise<void>;
@@ -86,8 +90,9 @@ async function openRedisStores(env: StoreEnv, url: string): Promise<OpenedStores
   const transcripts = new RedisTranscriptStore(transcriptRedis, { days: transcriptDays(env as NodeJS.ProcessEnv), prefix: `${prefix}:transcript:` });
   const limits = new RedisSharedLimits(opts);
   const shared = { writeBudget: limits, admission: (limit: RateLimit) => limits.admission(limit) };
-  const all = [queue, reviews, ciFixRounds, installations, transcripts, limits];
-  return { queue, reviews, ciFixRounds, installations, transcripts, shared, kind: "redis", close: () => closeAll(all) };
+  const jobFiles = new RedisJobFiles({ ...opts, retentionDays });
+  const all = [queue, reviews, ciFixRounds, installations, transcripts, limits, jobFiles];
+  return { queue, reviews, ciFixRounds, installations, transcripts, shared, jobFiles, kind: "redis", close: () => closeAll(all) };
 }
 
 /** The embedded stores: `<dataDir>/crewbot.db` (queue, reviews, rounds, installations) and `<dataDir>/transcripts.db`. */

@@ -23,6 +23,7 @@ async function useEvery(stores: OpenedStores, tag: string): Promise<void> {
   await stores.installations.recordStart(7, job.id, Date.now());
   await stores.installations.recordCost(7, job.id, 0.5);
   await stores.transcripts.append(job.id, [{ at: Date.now(), type: "job_end", terminal: "done", outcome: tag }]);
+  await stores.jobFiles?.put(job.id, "tool-1.txt", Buffer.from(tag), "v1");
   if (!stores.shared) return;
   await stores.shared.writeBudget.take(7, { spacingMs: 0, budget: DEFAULT_WRITE_BUDGET, keep: { minute: 0, hour: 0 }, peek: false });
   const admission = stores.shared.admission({ burst: 2, perMinute: 1 });
@@ -62,7 +63,7 @@ describe("openStores with REDIS_URL", () => {
       // Each store wrote under each prefix: the queue (crewbot's and BullMQ's), reviews, rounds, ledger, transcripts.
       for (const prefix of [a, b]) {
         const mine = keys.filter((k) => k.startsWith(`${prefix}:`)).map((k) => k.slice(prefix.length + 1));
-        for (const part of ["job:", "bull:jobs:", "review:", "cifix:", "installation:", "usage:", "transcript:", "writes:", "commands:", "webhook:"]) {
+        for (const part of ["job:", "bull:jobs:", "review:", "cifix:", "installation:", "usage:", "transcript:", "writes:", "commands:", "webhook:", "jobfiles:"]) {
           expect(mine.some((k) => k.startsWith(part)), `${prefix}: a key ${part}…`).toBe(true);
         }
       }
