@@ -130,7 +130,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const workerId = options.runner?.workerId ?? `embedded:${hostname()}`;
   // With Redis a job's files reach every process: the app's pages, a worker resuming the job.
   const jobFiles = stores.jobFiles && new JobFiles(stores.jobFiles, dataDir, workerId);
-  const handler = measured(metrics, log, operatorSecrets, (job, ctx) => withSharedFiles(jobFiles, job.id, log, () => runJob(job, ctx, services)));
+  const handler = measured(metrics, log, operatorSecrets, (job, ctx) => withSharedFiles(jobFiles, job.id, log, () => runJob(job, ctx, services), () => transcripts.recorder.flush(job.id)));
 
   const runner = new JobRunner({
     queue,

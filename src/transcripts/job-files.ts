@@ -216,9 +216,10 @@ export type ShareLog = { warn(message: string): void };
 /**
  * Runs `run` (one job's handler) with its files shared: the stored ones brought back first (a job
  * resumed on another worker finds its scratch files), new and changed ones copied every
- * SHARE_EVERY_MS while it runs, and all of them once more when it returns or throws.
+ * SHARE_EVERY_MS while it runs, and all of them once more when it returns or throws (after
+ * `settle`: the files still being written).
  */
-export async function withSharedFiles<T>(files: JobFiles | undefined, jobId: string, log: ShareLog, run: () => Promise<T>): Promise<T> {
+export async function withSharedFiles<T>(files: JobFiles | undefined, jobId: string, log: ShareLog, run: () => Promise<T>, settle?: () => Promise<unknown>): Promise<T> {
   if (!files) return run();
   const warn = (what: string) => (err: Error) => log.warn(`job ${jobId}: ${what} the shared store failed: ${err.message}`);
   await files.fetch(jobId).catch(warn("bringing its files back from"));
@@ -230,6 +231,7 @@ export async function withSharedFiles<T>(files: JobFiles | undefined, jobId: str
   } finally {
     clearInterval(timer);
     await sharing;
+    await settle?.().catch(() => undefined); // files still being written (the recorder's artifacts)
     await files.share(jobId).catch(warn("copying its files to"));
     files.forget(jobId);
   }
