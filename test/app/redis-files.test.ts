@@ -1,9 +1,9 @@
 /**
  * Scale-out with no shared volume: the app and two workers on one Redis, each with its own data dir.
- * A /plan's scout writes a scratch file, the planner asks a question; the worker that ran it stops,
- * and the other worker resumes the job with the scratch file the first one wrote. The transcript's
- * scratch link opens from the app, which ran nothing (top-level artifacts take the same path:
- * test/store/job-files.test.ts).
+ * A /plan's scout writes a scratch file and runs a long command (its whole output an artifact), the
+ * planner asks a question; the worker that ran it stops, and the other worker resumes the job with
+ * the scratch file the first one wrote. The transcript's artifact and scratch links open from the
+ * app, which ran nothing.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -53,7 +53,7 @@ async function post(port: number, payload: unknown, id: string): Promise<void> {
 describe("REDIS_URL, an app and two workers with their own data dirs", () => {
   it("a job paused on one worker resumes on the other with its scratch files, and its files open from the app", async () => {
     const fake = await startFakeAnthropic([
-      { content: [use("scratch_write", { path: "local://notes/db.md", content: "# DB notes\nThe tests already use SQLite.\n" }, "toolu_scratch"), use("read", { path: "README.md" }, "toolu_readme")] },
+      { content: [use("scratch_write", { path: "local://notes/db.md", content: "# DB notes\nThe tests already use SQLite.\n" }, "toolu_scratch"), use("bash", { command: "seq 1 30000" }, "toolu_seq")] },
       { text: "Scout report: see local://notes/db.md." },
       { content: [use("ask_user", { question: "Which database should it use?", options: ["SQLite", "Postgres"] }, "toolu_ask")] },
       { content: [use("read", { path: "local://notes/db.md" }, "toolu_notes")] },
@@ -112,6 +112,9 @@ describe("REDIS_URL, an app and two workers with their own data dirs", () => {
     expect(notes).toContain("The tests already use SQLite.");
     expect(edits.at(-1)).toMatch(/^✅ Done/);
     await other.crewbot.background.idle();
+    // The command's whole output is an artifact in the first worker's data dir (the tool said where).
+    const artifact = /\/artifacts\/(bash-[A-Za-z0-9-]+\.log);/.exec(JSON.stringify(fake.requests[1]!.body.messages.at(-1)))?.[1];
+    expect(artifact).toBeDefined();
 
     // From the app, which ran nothing: the scratch file and the long read's artifact.
     const base_ = `http://127.0.0.1:${appPort}/jobs/${job.id}`;
@@ -122,5 +125,10 @@ describe("REDIS_URL, an app and two workers with their own data dirs", () => {
     const scratch = await fetch(`${base_}/artifacts/local/notes/db.md`);
     expect(scratch.status).toBe(200);
     expect(await scratch.text()).toBe("# DB notes\nThe tests already use SQLite.\n");
+    const whole = await fetch(`${base_}/artifacts/${artifact}`);
+    expect(whole.status).toBe(200);
+    const text = await whole.text();
+    expect(text).toMatch(/^1\n2\n3\n/);
+    expect(text).toContain("\n30000\n");
   }, 90_000);
 });
