@@ -58,9 +58,8 @@ export async function runCiFixJob(job: JobRecord, ctx: JobContext, services: Job
 
   // A push since the suite (or a closed PR) makes this suite old news: the newer head gets its own checks.
   const { data: pr } = (await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner, repo, pull_number: number })) as { data: PullData };
-  if (pr.state !== "open") return quiet(`⏹ Cancelled: pull request #${number} is ${pr.state}`);
-  if (pr.head.sha !== request.headSha) return quiet(`⏹ Superseded: the branch moved on to ${pr.head.sha.slice(0, 7)} after the failed suite`);
-  if (pr.head.repo?.full_name.toLowerCase() !== pr.base.repo.full_name.toLowerCase()) return quiet("⏹ Cancelled: the pull request comes from a fork");
+  const gone = pullGone(pr, request);
+  if (gone) return quiet(gone);
 
   // The head's other suites: wait while some still run (no round taken, nothing written meanwhile).
   const ignoreApps = { slugs: services.appSlug ? [await services.appSlug()] : [] };
@@ -118,6 +117,14 @@ export async function runCiFixJob(job: JobRecord, ctx: JobContext, services: Job
     // A round stopped from outside (a newer suite, a cancel) before it pushed, or with nothing to fix, is given back.
     if (!pushedAny && (ctx.signal.aborted || nothingToFix)) await rounds.release(repoKey(owner, repo), number, claim.round).catch(() => undefined);
   }
+}
+
+/** Why the pull request is no longer this round's business (closed, moved on, from a fork); undefined when it is. */
+function pullGone(pr: PullData, request: CiFixRequest): string | undefined {
+  if (pr.state !== "open") return `⏹ Cancelled: pull request #${pr.number} is ${pr.state}`;
+  if (pr.head.sha !== request.headSha) return `⏹ Superseded: the branch moved on to ${pr.head.sha.slice(0, 7)} after the failed suite`;
+  if (pr.head.repo?.full_name.toLowerCase() !== pr.base.repo.full_name.toLowerCase()) return "⏹ Cancelled: the pull request comes from a fork";
+  return undefined;
 }
 
 /** A chain stopped by a newer suite says so (not "a newer review"); other endings stay. */
