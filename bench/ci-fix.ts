@@ -79,6 +79,9 @@ export async function ciFixBench(): Promise<string> {
     .get(new RegExp(`${REPO}/pulls/2/(comments|reviews)`))
     .query(true)
     .reply(200, [])
+    .get(`${REPO}/commits/${headSha}/check-suites`)
+    .query(true)
+    .reply(200, { total_count: 1, check_suites: [{ id: SUITE, head_sha: headSha, status: "completed", conclusion: "failure", app: { id: 15368, slug: "github-actions" }, latest_check_runs_count: 1 }] })
     .get(`${REPO}/check-suites/${SUITE}/check-runs`)
     .query(true)
     .reply(200, {

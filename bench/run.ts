@@ -8,7 +8,7 @@
  *  - a failed check suite on crewbot's PR → the ci-fix worker's first model request, with a 5 MB log (bench/ci-fix.ts)
  *  - plan-wide (two scouts in parallel) against plan, with a fake model at 1 s per reply (bench/plan-wide.ts)
  *  - a question's answer (a ticked option) → the paused planner's next model request (bench/ask-resume.ts)
- * `BENCH_ONLY=review` (comma-separated: chain, cache, checkout, ack, plan, implement, review, throughput, edits, ci-fix, plan-wide, ask) runs only those.
+ * `BENCH_ONLY=review` (comma-separated: chain, cache, checkout, ack, plan, implement, review, throughput, edits, ci-fix, plan-wide, ask, shared-budget) runs only those.
  */
 import { performance } from "node:perf_hooks";
 import { BudgetTracker, DEFAULT_BUDGETS } from "../src/agent/budget.js";
@@ -28,6 +28,7 @@ import { askResumeBench } from "./ask-resume.js";
 import { planWideBench } from "./plan-wide.js";
 import { progressBench } from "./progress.js";
 import { selected } from "./only.js";
+import { sharedBudgetBench } from "./shared-budget.js";
 import { throughputBench } from "./throughput.js";
 
 const use = (name: string, input: unknown) => ({ type: "tool_use" as const, name, input });
@@ -118,6 +119,7 @@ async function main() {
 
   if (selected("plan-wide")) console.log(await planWideBench());
   if (selected("ask")) console.log(await askResumeBench());
+  if (selected("shared-budget")) console.log((await sharedBudgetBench()).join("\n"));
 }
 
 await main();

@@ -1,6 +1,6 @@
 /**
  * `npm run worker`: a process that only runs jobs — any number of them, on any machines that
- * share `REDIS_URL` (and the data volume for mirrors and artifacts, or their own). It takes the
+ * share `REDIS_URL`, each with its own data dir (job files reach the others through Redis). It takes the
  * app's credentials to act as the installation, receives no webhooks, and serves `/healthz` and
  * `/metrics` on `CREWBOT_WORKER_PORT` when set.
  */

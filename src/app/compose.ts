@@ -13,7 +13,7 @@ import { applyInstallationEvent } from "../installations/apply.js";
 import { coverageRefusal } from "../installations/coverage.js";
 import { Metrics } from "../metrics/metrics.js";
 import type { JobQueue } from "../queue/job-queue.js";
-import { openInstallations, openSqliteStores, openTranscriptStore, type OpenedStores } from "../store/open-stores.js";
+import { openSqliteStores, type OpenedStores } from "../store/open-stores.js";
 import { finaliseCheckRun } from "../review/check-run.js";
 import type { InstallationOctokit } from "../github/types.js";
 import { runJob } from "../jobs/run-job.js";
@@ -23,19 +23,20 @@ import { postedProgressComment } from "../jobs/job-report.js";
 import type { JobServices } from "../jobs/services.js";
 import { JobRunner, type JobHandler } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
-import { GitHubWriter, WriteGate } from "../report/github-writer.js";
+import { GitHubWriter, realClock, WriteGate } from "../report/github-writer.js";
 import { endJobComment } from "../report/job-comment.js";
 import { redact, redactingLogger, secretsFromEnv } from "../secrets/redact.js";
 import { describeSandbox, sandboxFor, sandboxPolicy } from "../tools/sandbox-policy.js";
 import { LabelTriggers } from "../config/label-triggers.js";
 import { createAct, enqueueJob } from "../triggers/carry-out.js";
-import { Admission, commandRateLimit } from "../triggers/admission.js";
+import { Admission, commandRateLimit, localAdmission } from "../triggers/admission.js";
 import { Background } from "../triggers/background.js";
 import { ReplyLimiter } from "../triggers/stranger-replies.js";
 import type { TriggerDeps } from "../triggers/deps.js";
 import { MirrorStore } from "../workspace/mirror.js";
 import { dataDir as dataDirOf } from "../jobs/job-dirs.js";
-import { openTranscripts, transcriptDays, type Transcripts } from "../transcripts/index.js";
+import { openTranscripts, type Transcripts } from "../transcripts/index.js";
+import { JobFiles, withSharedFiles } from "../transcripts/job-files.js";
 import { activeIn, DAY_MS, jobDirsTarget, jobsTarget, reviewsTarget, startRetention, type RetentionTarget } from "../store/retention.js";
 import { sqliteInstallationsTargets } from "../store/sqlite/installations-retention.js";
 import { createWebHandler, type WebHandler } from "../web/handler.js";
@@ -46,7 +47,7 @@ export interface CrewbotOptions {
   runner?: { pollMs?: number; leaseMs?: number; heartbeatMs?: number; workerId?: string };
   /** The process's metrics registry; a new one by default (tests make one without the process defaults). */
   metrics?: Metrics;
-  /** The queue and review store (`openStores`: Redis when `REDIS_URL` is set); the embedded SQLite ones by default. */
+  /** Every store (`openStores`: Redis when `REDIS_URL` is set); the embedded SQLite ones by default. */
   stores?: OpenedStores;
 }
 
@@ -73,8 +74,10 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const dataDir = dataDirOf(env);
   const publicUrl = env.CREWBOT_PUBLIC_URL || `http://localhost:${env.PORT || 3000}`;
   const gates = new Map<number, WriteGate>();
+  // With Redis the installation's spacing and budget are one for every process (stores.shared).
+  const gateFor = (installationId: number) => new WriteGate(1000, realClock, {}, stores.shared && { store: stores.shared.writeBudget, installationId });
   const writerFor = (installationId: number, octokit: InstallationOctokit, secrets: string[] = []) => {
-    if (!gates.has(installationId)) gates.set(installationId, new WriteGate(1000));
+    if (!gates.has(installationId)) gates.set(installationId, gateFor(installationId));
     // A write answered 401 gets a newly minted token (redacted like the first) and one more try.
     const refreshAuth = async (): Promise<void> => writer.addSecret((await renewInstallationToken(octokit)).token);
     const writer: GitHubWriter = new GitHubWriter({ octokit, gate: gates.get(installationId), secrets: [...operatorSecrets, ...secrets], log, refreshAuth });
@@ -86,11 +89,10 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const limits = operatorLimits(env);
   // CREWBOT_MODEL_RETRY_MINUTES and CREWBOT_PRICES: a bad value or file stops the app here, naming it.
   const modelSettings = applyModelSettings(env);
-  const installations = openInstallations(env, dataDir);
   const stores = options.stores ?? openSqliteStores(dataDir);
-  const { queue } = stores;
+  const { queue, installations } = stores;
   const metrics = options.metrics ?? new Metrics(queueDepth(queue));
-  const transcripts = openTranscripts({ env, dataDir, secrets: operatorSecrets, log, autoPrune: false, store: openTranscriptStore(env, dataDir, transcriptDays(env)) }); // pruned by the retention sweep
+  const transcripts = openTranscripts({ env, dataDir, secrets: operatorSecrets, log, autoPrune: false, store: stores.transcripts }); // pruned by the retention sweep
   // Probed once at start (a bad policy variable stops the app here), told in one log line and the gauges.
   const sandbox = sandboxFor(env, sandboxPolicy(env));
   void sandbox.then((info) => {
@@ -128,15 +130,18 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   // A configured model the endpoint does not list is logged once by name; never fatal.
   if (hasApiKey(env)) void checkModelsInBackground(services.anthropic, configuredModels, log);
   const retentionDays = limits.retentionDays ?? 30;
-  const retention = startRetention({ days: retentionDays, log, targets: retentionTargets(stores, transcripts, services, !env.REDIS_URL, retentionDays) });
+  const retention = startRetention({ days: retentionDays, log, targets: retentionTargets(stores, transcripts, services, stores.kind === "sqlite", retentionDays) });
 
-  const handler = measured(metrics, log, operatorSecrets, (job, ctx) => runJob(job, ctx, services));
+  // Stable per host: after a restart this process's old running jobs are recovered at once.
+  const workerId = options.runner?.workerId ?? `embedded:${hostname()}`;
+  // With Redis a job's files reach every process: the app's pages, a worker resuming the job.
+  const jobFiles = stores.jobFiles && new JobFiles(stores.jobFiles, dataDir, workerId);
+  const handler = measured(metrics, log, operatorSecrets, (job, ctx) => withSharedFiles(jobFiles, job.id, log, () => runJob(job, ctx, services), () => transcripts.recorder.flush(job.id)));
 
   const runner = new JobRunner({
     queue,
     handler,
-    // Stable per host: after a restart this process's old running jobs are recovered at once.
-    workerId: `embedded:${hostname()}`,
+    workerId,
     limits: { perInstallation: limits.perInstallation, global: limits.global ?? Number.MAX_SAFE_INTEGER },
     maxActive: limits.perWorker,
     ...options.runner,
@@ -145,10 +150,10 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   });
   const background = new Background(log);
   const labelTriggers = new LabelTriggers(log);
-  // Replies to people who start nothing: once per person and issue an hour, per process for now.
-  const actDeps = { queue, runner, writerFor, replies: new ReplyLimiter(), background, publicUrl, log };
+  // Replies to people who start nothing: once per person and issue an hour, counted for every process on Redis.
+  const actDeps = { queue, runner, writerFor, replies: new ReplyLimiter(stores.shared?.replyCounters), background, publicUrl, log };
   const act = createAct(actDeps);
-  const web = createWebHandler({ env, publicUrl, queue, store: transcripts.store, dataDir, secrets: operatorSecrets, log });
+  const web = createWebHandler({ env, publicUrl, queue, store: transcripts.store, dataDir, secrets: operatorSecrets, log, ...(jobFiles ? { jobFiles } : {}) });
   return {
     triggers: {
       log,
@@ -158,7 +163,8 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
       permissions,
       appSlug,
       ...(appId !== undefined ? { appId } : {}),
-      admission: new Admission(commandRateLimit(limits)), // redeliveries and the per-person rate limit (CREWBOT_COMMANDS_*)
+      // Redeliveries and the per-person rate limit (CREWBOT_COMMANDS_*): shared by every process on Redis.
+      admission: stores.shared?.admission(commandRateLimit(limits)) ?? localAdmission(new Admission(commandRateLimit(limits))),
       coverage: async (installationId, repository) => coverageRefusal(await installations.get(installationId), repository),
       labelTriggers: (octokit, owner, repo) => labelTriggers.get(octokit, owner, repo),
     },
@@ -172,10 +178,9 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
     async close() {
       await retention.stop();
       await background.idle();
-      await stores.close();
       web.close();
-      await transcripts.close();
-      await installations.close();
+      await transcripts.close(); // the recorder's last entries first, then every store
+      await stores.close();
     },
   };
 }
@@ -195,6 +200,7 @@ function retentionTargets(stores: OpenedStores, transcripts: Transcripts, servic
     ...(sqlite ? sqliteInstallationsTargets(services.dataDir) : []),
     { name: "transcripts", prune: (_before, now) => transcripts.prune(now) },
     jobDirsTarget(services.dataDir, activeIn(stores.queue)),
+    ...(stores.jobFiles ? [{ name: "shared job files", prune: (before: number) => stores.jobFiles!.prune(before) }] : []),
     { name: "mirrors", prune: async () => (await services.mirrors.pruneMirrors(days * DAY_MS)).length },
   ];
 }

@@ -100,8 +100,12 @@ export const ConfigSchema = z.strictObject({
         /** Automatic fix rounds on crewbot's own pull requests when their checks fail; 0 turns them off. */
         ciFix: z
           .strictObject(
-            { rounds: z.number(expect("a whole number of rounds")).int(expect("a whole number of rounds")).min(0, expect("0 (off) or more rounds")).max(10, expect("at most 10 rounds")).default(2) },
-            expect("a map with rounds: a whole number (0 turns automatic fixes off)"),
+            {
+              rounds: z.number(expect("a whole number of rounds")).int(expect("a whole number of rounds")).min(0, expect("0 (off) or more rounds")).max(10, expect("at most 10 rounds")).default(2),
+              /** Minutes a round waits for the head's other check suites still running (0: it starts at once). */
+              waitMinutes: z.number(expect("a number of minutes")).min(0, expect("0 or more minutes")).max(60, expect("at most 60 minutes")).default(10),
+            },
+            expect("a map with rounds: a whole number (0 turns automatic fixes off), and waitMinutes"),
           )
           .prefault({}),
         /** How step commits reach GitHub: pushed with git, or made through the Git Data API (GitHub signs those: Verified). */

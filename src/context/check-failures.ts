@@ -94,6 +94,43 @@ export function suiteFailures(options: CheckFailureOptions, suiteId: number): Pr
   return failuresOf(options, completedRuns(options, "GET /repos/{owner}/{repo}/check-suites/{check_suite_id}/check-runs", { check_suite_id: suiteId }));
 }
 
+/** The failed check runs of several suites of one commit, read as one list: one artifact budget, one cap on details. */
+export async function suitesFailures(options: CheckFailureOptions, suiteIds: number[]): Promise<FailedCheck[]> {
+  const lists = await Promise.all(
+    [...new Set(suiteIds)].map((id) => completedRuns(options, "GET /repos/{owner}/{repo}/check-suites/{check_suite_id}/check-runs", { check_suite_id: id })),
+  );
+  const seen = new Set<number>();
+  return failuresOf(options, Promise.resolve(lists.flat().filter((run) => !seen.has(run.id) && (seen.add(run.id), true))));
+}
+
+/** A check suite of a commit, as the ci-fix round reads it. */
+export interface HeadSuite {
+  id: number;
+  /** The app's slug. */
+  app: string;
+  status: string;
+  conclusion: string | null;
+  /** Check runs GitHub counts in it (`latest_check_runs_count`). */
+  runs: number;
+}
+
+interface CheckSuiteData {
+  id: number;
+  status?: string | null;
+  conclusion?: string | null;
+  app?: { id?: number; slug?: string } | null;
+  latest_check_runs_count?: number;
+}
+
+/** Every check suite of a commit, all pages, but the ignored apps' (crewbot's own). */
+export async function headSuites(options: CheckFailureOptions, sha: string): Promise<HeadSuite[]> {
+  const { octokit, owner, repo } = options;
+  const suites = await octokit.paginate<CheckSuiteData>("GET /repos/{owner}/{repo}/commits/{ref}/check-suites", { owner, repo, ref: sha, per_page: 100 });
+  return suites
+    .filter((s) => !isIgnored(options, s.app))
+    .map((s) => ({ id: s.id, app: s.app?.slug ?? "unknown", status: s.status ?? "queued", conclusion: s.conclusion ?? null, runs: s.latest_check_runs_count ?? 0 }));
+}
+
 /** The failed check runs of a commit (a pull request's head), every app but the ignored ones. */
 export function headFailures(options: CheckFailureOptions, sha: string): Promise<FailedCheck[]> {
   return failuresOf(options, completedRuns(options, "GET /repos/{owner}/{repo}/commits/{ref}/check-runs", { ref: sha }));
@@ -106,15 +143,16 @@ function completedRuns(options: CheckFailureOptions, route: string, params: Reco
 }
 
 async function failuresOf(options: CheckFailureOptions, list: Promise<CheckRunData[]>): Promise<FailedCheck[]> {
-  const ignored = (run: CheckRunData) =>
-    (run.app?.id !== undefined && (options.ignoreApps?.ids ?? []).includes(run.app.id)) ||
-    (run.app?.slug !== undefined && (options.ignoreApps?.slugs ?? []).includes(run.app.slug));
-  const failed = (await list).filter((run) => FAILED_CONCLUSIONS.has(run.conclusion ?? "") && !ignored(run));
+  const failed = (await list).filter((run) => FAILED_CONCLUSIONS.has(run.conclusion ?? "") && !isIgnored(options, run.app));
   const detailed = options.maxDetailed ?? MAX_DETAILED_RUNS;
   const out: FailedCheck[] = [];
   const artifactBudget = { left: MAX_LOG_ARTIFACT_BYTES };
   for (const [i, run] of failed.entries()) out.push(i < detailed ? await readRun(options, run, artifactBudget) : brief(run));
   return out;
+}
+
+function isIgnored(options: CheckFailureOptions, app: { id?: number; slug?: string } | null | undefined): boolean {
+  return (app?.id !== undefined && (options.ignoreApps?.ids ?? []).includes(app.id)) || (app?.slug !== undefined && (options.ignoreApps?.slugs ?? []).includes(app.slug));
 }
 
 function brief(run: CheckRunData): FailedCheck {

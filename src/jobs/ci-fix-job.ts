@@ -1,24 +1,28 @@
 /**
  * A check suite failed on the head of one of crewbot's own pull requests: the worker (→ reviewer,
  * as `implement.chain` says) on the PR's branch, with the failing checks as its task, through the
- * same path as PR feedback (setup, worker, checks, push). `implement.ciFix.rounds` bounds the
- * rounds per pull request; once they are used, crewbot says so in one comment and stops.
+ * same path as PR feedback (setup, worker, checks, push). A round covers the head: it waits
+ * (deferred, `implement.ciFix.waitMinutes`) while other suites of the head still run, then reads the
+ * failures of every failed suite; a round superseded by a later suite pushes nothing.
+ * `implement.ciFix.rounds` bounds the rounds per pull request; once they are used, crewbot says so
+ * in one comment and stops.
  */
 import { loadRepoConfig } from "../config/load.js";
 import type { CrewbotConfig } from "../config/schema.js";
 import { ConfigError } from "../config/validate.js";
-import { checkNames, failureSections, suiteFailures, type FailedCheck } from "../context/check-failures.js";
+import { checkNames, failureSections, headSuites, suitesFailures, type CheckFailureOptions, type FailedCheck } from "../context/check-failures.js";
 import { repoKey } from "../review/review-store.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { CiFixRequest, JobRecord } from "../queue/types.js";
 import { jobMarker } from "../report/types.js";
 import { git } from "../workspace/git.js";
 import type { PullData } from "../github/types.js";
+import { headDecision, outlastedNote, waitingLine } from "./ci-fix-head.js";
 import type { Ending } from "./outcome.js";
-import { checkoutTrust, trustRefusal } from "./checkout-trust.js";
+import { checkoutTrust, trustRefusal, type CheckoutTrust } from "./checkout-trust.js";
 import { fromWorker, implementChain, inJobFrame, prepareJob } from "./prepare.js";
 import { publishToPullRequest } from "./publish-branch.js";
-import type { JobServices } from "./services.js";
+import { ownCheckApps, type JobServices } from "./services.js";
 import { runWriteChain } from "./write-run.js";
 
 const CI_FIX_TASK =
@@ -55,17 +59,27 @@ export async function runCiFixJob(job: JobRecord, ctx: JobContext, services: Job
 
   // A push since the suite (or a closed PR) makes this suite old news: the newer head gets its own checks.
   const { data: pr } = (await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner, repo, pull_number: number })) as { data: PullData };
-  if (pr.state !== "open") return quiet(`⏹ Cancelled: pull request #${number} is ${pr.state}`);
-  if (pr.head.sha !== request.headSha) return quiet(`⏹ Superseded: the branch moved on to ${pr.head.sha.slice(0, 7)} after the failed suite`);
   const headRepo = pr.head.repo?.full_name ?? null;
-  // Automatic, asked by nobody: refused quietly, like every other reason not to fix.
-  if (trustRefusal("ci-fix", checkoutTrust(job.target, headRepo))) return quiet("⏹ Cancelled: the pull request comes from a fork");
+  const gone = pullGone(pr, request, checkoutTrust(job.target, headRepo));
+  if (gone) return quiet(gone);
+
+  // The head's other suites: wait while some still run (no round taken, nothing written meanwhile).
+  const ignoreApps = await ownCheckApps(services);
+  const waitMinutes = config.implement.ciFix.waitMinutes;
+  const deadline = job.createdAt + waitMinutes * 60_000;
+  const head = headDecision(await headSuites({ octokit, owner, repo, ignoreApps }, request.headSha), request.suiteId, Date.now(), deadline);
+  if (head.kind === "wait") {
+    services.log.info(`job ${job.id}: waits for the head's check suites ${head.running.map((s) => s.id).join(", ")}`);
+    return { state: "deferred", runAt: head.runAt, outcome: waitingLine(head.running, request.headSha, deadline) };
+  }
+  const readFailures = (options: Omit<CheckFailureOptions, "owner" | "repo" | "ignoreApps">) => suitesFailures({ ...options, owner, repo, ignoreApps }, head.failed);
+  const outlasted = outlastedNote(head.stillRunning, waitMinutes);
 
   const claim = await rounds.claim(repoKey(owner, repo), number, limit, job.id);
   if (claim.kind === "exhausted") {
     if (!claim.announce) return quiet(`⏹ Cancelled: no ci-fix rounds left (${claim.rounds} used); the stop was announced before`);
     const writer = services.writerFor(installationId, octokit);
-    const names = checkNames(await suiteFailures({ octokit, owner, repo, maxDetailed: 0 }, request.suiteId).catch(() => []));
+    const names = checkNames(await readFailures({ octokit, maxDetailed: 0 }).catch(() => []));
     await writer.write("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner, repo, issue_number: number, body: stopComment(job, request, claim.rounds, names) });
     return quiet(`⏸ Stopped: the checks still fail after ${claim.rounds} automatic fix round${claim.rounds === 1 ? "" : "s"}`, "failed");
   }
@@ -74,16 +88,18 @@ export async function runCiFixJob(job: JobRecord, ctx: JobContext, services: Job
   try {
     return await inJobFrame(job, ctx, services, async (report, dirs, access) => {
       const prepared = await prepareJob(job, { access, report }, services, dirs, { config, headRepo });
-      const failures = await suiteFailures({ octokit: access.octokit, owner, repo, artifactsDir: dirs.artifactsDir }, request.suiteId);
-      const head = request.headSha.slice(0, 7);
+      const failures = await readFailures({ octokit: access.octokit, artifactsDir: dirs.artifactsDir });
+      const sha = request.headSha.slice(0, 7);
       if (failures.length === 0) {
         nothingToFix = true;
-        return report.finish({ terminal: { kind: "failed", reason: `the suite failed on ${head}, but GitHub lists no failed check run in it to fix` } });
+        const suites = head.failed.length === 1 ? "the suite" : `${head.failed.length} suites`;
+        return report.finish({ terminal: { kind: "failed", reason: `${suites} failed on ${sha}, but GitHub lists no failed check run in ${head.failed.length === 1 ? "it" : "them"} to fix` } });
       }
       const names = checkNames(failures);
       prepared.context.push(...failureSections(failures, request.headSha, prepared.root));
-      const round = `Automatic fix, round ${claim.round} of ${limit}: ${failures.length === 1 ? "the check" : "the checks"} that failed on ${head}: ${names.map((n) => `\`${n}\``).join(", ")}`;
-      report.set({ notes: [round, ...problemNotes(failures)] });
+      const round = `Automatic fix, round ${claim.round} of ${limit}: ${failures.length === 1 ? "the check" : "the checks"} that failed on ${sha}: ${names.map((n) => `\`${n}\``).join(", ")}`;
+      const roundNotes = [round, ...(outlasted ? [outlasted] : []), ...problemNotes(failures)];
+      report.set({ notes: roundNotes });
       const chain = fromWorker(implementChain(prepared), "ci-fix", CI_FIX_TASK);
       const run = await runWriteChain(job, ctx, services, { report, access }, prepared, dirs, {
         chain,
@@ -91,11 +107,13 @@ export async function runCiFixJob(job: JobRecord, ctx: JobContext, services: Job
         restMessage: `Fix failing checks: ${names.join(", ")}`.slice(0, 200),
       });
       if (run.setupFailed) return report.finish(run.setupFailed);
+      // A round stopped from outside (a later suite of the head, a cancel) pushes nothing of its half-done tree.
+      if (ctx.signal.aborted) return report.finish({ ...(stoppedEnding(ctx.signal) ?? run.failed ?? { terminal: { kind: "cancelled" } }), patch: { notes: [...roundNotes, ...run.notes] } });
       const outcome = { ...run, failed: supersededEnding(run.failed, ctx.signal) };
       const { pushed, ending } = await publishToPullRequest({ job, report, access, prepared, dirs, publicUrl: services.publicUrl, headRef: pr.head.ref, run: outcome, unchanged: "the worker changed no files" });
       pushedAny = pushed.pushed;
       if (pushed.pushed) run.notes.push(await changedNote(prepared.root, prepared.sha, pushed.sha, pr.head.ref));
-      return report.finish({ ...ending, patch: { notes: [round, ...problemNotes(failures), ...run.notes], commands: run.checks.results } });
+      return report.finish({ ...ending, patch: { notes: [...roundNotes, ...run.notes], commands: run.checks.results } });
     });
   } finally {
     // A round stopped from outside (a newer suite, a cancel) before it pushed, or with nothing to fix, is given back.
@@ -103,11 +121,24 @@ export async function runCiFixJob(job: JobRecord, ctx: JobContext, services: Job
   }
 }
 
+/** Why the pull request is no longer this round's business (closed, moved on, from a fork); undefined when it is. */
+function pullGone(pr: PullData, request: CiFixRequest, trust: CheckoutTrust): string | undefined {
+  if (pr.state !== "open") return `⏹ Cancelled: pull request #${pr.number} is ${pr.state}`;
+  if (pr.head.sha !== request.headSha) return `⏹ Superseded: the branch moved on to ${pr.head.sha.slice(0, 7)} after the failed suite`;
+  // Automatic, asked by nobody: refused quietly, like every other reason not to fix.
+  if (trustRefusal("ci-fix", trust)) return "⏹ Cancelled: the pull request comes from a fork";
+  return undefined;
+}
+
 /** A chain stopped by a newer suite says so (not "a newer review"); other endings stay. */
 function supersededEnding(failed: Ending | undefined, signal: AbortSignal): Ending | undefined {
+  return failed && signal.aborted ? (stoppedEnding(signal) ?? failed) : failed;
+}
+
+/** The ending of a round a newer check suite took over; undefined for any other stop. */
+function stoppedEnding(signal: AbortSignal): Ending | undefined {
   const reason = signal.reason as { kind?: string; by?: string } | undefined;
-  if (failed && signal.aborted && reason?.kind === "superseded") return { terminal: { kind: "cancelled", reason: `a newer check suite took over (job ${reason.by})` } };
-  return failed;
+  return reason?.kind === "superseded" ? { terminal: { kind: "cancelled", reason: `a newer check suite took over (job ${reason.by})` } } : undefined;
 }
 
 function problemNotes(failures: FailedCheck[]): string[] {

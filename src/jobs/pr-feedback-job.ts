@@ -7,7 +7,7 @@ import { neutraliseMentions } from "../report/markdown.js";
 import { checkoutTrust, trustRefusal } from "./checkout-trust.js";
 import { fromWorker, implementChain, inJobFrame, prepareJob } from "./prepare.js";
 import { publishToPullRequest } from "./publish-branch.js";
-import type { JobServices } from "./services.js";
+import { ownCheckApps, type JobServices } from "./services.js";
 import { runWriteChain } from "./write-run.js";
 
 const FEEDBACK_TASK =
@@ -35,7 +35,7 @@ export async function runFeedbackJob(job: JobRecord, ctx: JobContext, services: 
     if (refusal) return report.finish({ terminal: { kind: "failed", reason: refusal } });
     const prepared = await prepareJob(job, { access, report }, services, dirs, { headRepo });
     // The failing checks of the PR's head are part of what the person is looking at (crewbot's own review check aside).
-    const failures = await headFailures({ octokit: access.octokit, owner, repo, artifactsDir: dirs.artifactsDir, ignoreApps: await ownApp(services) }, pr.head.sha).catch((err: unknown) => {
+    const failures = await headFailures({ octokit: access.octokit, owner, repo, artifactsDir: dirs.artifactsDir, ignoreApps: await ownCheckApps(services) }, pr.head.sha).catch((err: unknown) => {
       services.log.warn(`job ${job.id}: the failing checks of ${pr.head.sha.slice(0, 7)} could not be read: ${(err as Error).message}`);
       return [];
     });
@@ -60,14 +60,6 @@ export async function runFeedbackJob(job: JobRecord, ctx: JobContext, services: 
   });
 }
 
-/**
- * crewbot's own check runs, by the app's id (`APP_ID`); only where that is unknown by its slug.
- * Never by `CREWBOT_BOT_NAME`, the commits' display name: another app named so is not crewbot.
- */
-async function ownApp(services: JobServices): Promise<{ ids?: number[]; slugs?: string[] }> {
-  if (services.appId !== undefined) return { ids: [services.appId] };
-  return services.appSlug ? { slugs: [await services.appSlug()] } : {};
-}
 
 /**
  * The answer in the review thread of the triggering comment. GitHub threads are flat: a reply

@@ -50,3 +50,12 @@ export interface JobServices {
   /** `users.noreply.github.com`, or `users.noreply.<GHE_HOST>`: the requester's co-author address. */
   noreplyDomain?: string;
 }
+
+/**
+ * crewbot's own check runs, by the app's id (`APP_ID`); only where that is unknown by its slug.
+ * Never by `CREWBOT_BOT_NAME`, the commits' display name: another app named so is not crewbot.
+ */
+export async function ownCheckApps(services: Pick<JobServices, "appId" | "appSlug">): Promise<{ ids?: number[]; slugs?: string[] }> {
+  if (services.appId !== undefined) return { ids: [services.appId] };
+  return services.appSlug ? { slugs: [await services.appSlug()] } : {};
+}

@@ -6,6 +6,8 @@
  * and only while a reserve is left, so comments, final edits and reviews never starve behind them.
  * Replies to people who started nothing have a budget of their own (triggers/stranger-replies.ts):
  * they are spaced like any write but take none of these tokens.
+ * With a shared budget (Redis), the spacing and both buckets are one per installation across every
+ * process; the order of this process's own writes is still kept here.
  */
 
 export interface Clock {
@@ -38,6 +40,19 @@ export const DEFAULT_WRITE_BUDGET: WriteBudget = {
   perHour: 400,
   progressReserve: { minute: 5, hour: 30 },
 };
+
+/**
+ * The spacing and buckets of an installation kept outside the process (every process's gate of the
+ * installation asks the same one). One call is one atomic step: it answers how long to wait, and
+ * takes a write when the answer is 0.
+ */
+export interface SharedWriteBudget {
+  /**
+   * Takes one write when `spacingMs` passed since the last one and both buckets hold more than
+   * `keep` of theirs; else takes nothing and returns the ms to wait. `peek` only answers.
+   */
+  take(installationId: number, ask: { spacingMs: number; budget: WriteBudget; keep: { minute: number; hour: number }; peek: boolean; now?: number }): Promise<number>;
+}
 
 /** A progress edit that a newer write of the same comment replaced before it was sent. */
 export class WriteSuperseded extends Error {
@@ -76,9 +91,18 @@ interface Bucket {
 /** Waits while only progress edits are queued are cut into steps this long, so other writes are not held up. */
 const POLL_MS = 250;
 
+/** Where a gate's budget lives when it is shared between processes. */
+export interface SharedBudgetOption {
+  store: SharedWriteBudget;
+  installationId: number;
+  /** Pass the gate's clock to the store (tests with a fake clock); by default the store's own time counts. */
+  useClock?: boolean;
+}
+
 /**
  * Share one gate between the writers of one installation (jobs running side by side) so their
- * writes are spaced and budgeted together. Per process: workers of a Redis setup each have their own.
+ * writes are spaced and budgeted together. Without `shared`, per process; with it, the spacing and
+ * budget hold for every process of the deployment together.
  */
 export class WriteGate {
   /** Writes started, by this gate (retries included). */
@@ -99,6 +123,7 @@ export class WriteGate {
     readonly minSpacingMs = 1000,
     readonly clock: Clock = realClock,
     budget: Partial<WriteBudget> = {},
+    private readonly shared?: SharedBudgetOption,
   ) {
     this.budget = { ...DEFAULT_WRITE_BUDGET, ...budget };
     const { minuteBurst, perMinute, perHour, hourBurst } = this.budget;
@@ -129,6 +154,8 @@ export class WriteGate {
   /** Inside `run`: waits until the next write may start (spacing and budget), and counts it started. */
   async turn(): Promise<void> {
     const apart = this.current?.apart === true;
+    // Budgeted apart: spaced from this process's writes, and no token of the jobs' buckets, shared or not.
+    if (this.shared && !apart) return this.sharedTurn();
     for (;;) {
       const wait = apart ? this.lastStart + this.minSpacingMs - this.clock.now() : this.waitMs(false);
       if (wait <= 0) break;
@@ -149,7 +176,8 @@ export class WriteGate {
       for (;;) {
         let entry = this.urgent.shift() ?? this.apart.shift();
         if (!entry && this.progress.length > 0) {
-          const wait = this.waitMs(true);
+          // A shared budget that cannot answer (Redis away) only holds the progress edits back a step.
+          const wait = this.shared ? await this.sharedWait(true, true).catch(() => POLL_MS) : this.waitMs(true);
           if (wait > 0) {
             // Checked again after a short step: a final edit arriving meanwhile goes first.
             await this.clock.sleep(Math.min(wait, POLL_MS));
@@ -165,6 +193,23 @@ export class WriteGate {
     } finally {
       this.pumping = false;
     }
+  }
+
+  private async sharedTurn(): Promise<void> {
+    for (;;) {
+      const wait = await this.sharedWait(false, false);
+      if (wait <= 0) break;
+      await this.clock.sleep(Math.min(wait, POLL_MS * 4));
+    }
+    this.lastStart = this.clock.now();
+    this.started += 1;
+  }
+
+  /** The shared budget's answer: ms to wait (0: `peek` false took the write). A progress edit keeps the reserve. */
+  private sharedWait(progress: boolean, peek: boolean): Promise<number> {
+    const { store, installationId, useClock } = this.shared!;
+    const keep = progress ? this.budget.progressReserve : { minute: 0, hour: 0 };
+    return store.take(installationId, { spacingMs: this.minSpacingMs, budget: this.budget, keep, peek, ...(useClock ? { now: this.clock.now() } : {}) });
   }
 
   private dropQueuedProgress(key: string): void {

@@ -1,12 +1,20 @@
 /**
- * Chooses crewbot's durable stores: BullMQ on Redis when `REDIS_URL` is set (any number of worker
- * processes on any machines share it), else the embedded SQLite file in the data directory. The
- * rest of the app sees only the interfaces (`JobQueue`, `ReviewStore`, `InstallationStore`, …).
+ * Chooses crewbot's durable stores: Redis when `REDIS_URL` is set (any number of app and worker
+ * processes on any machines share it, every key under `REDIS_PREFIX`), else the embedded SQLite
+ * files in the data directory. The rest of the app sees only the interfaces (`JobQueue`,
+ * `ReviewStore`, `InstallationStore`, …); this file is the one place that opens them.
  */
 import { Redis } from "ioredis";
 import { operatorLimits } from "../installations/limits.js";
 import type { InstallationStore, UsageLedger } from "../installations/types.js";
+import { transcriptDays } from "../transcripts/index.js";
 import type { TranscriptStore } from "../transcripts/types.js";
+import type { SharedWriteBudget } from "../report/write-gate.js";
+import type { AdmissionGate, RateLimit } from "../triggers/admission.js";
+import type { CounterStore } from "../triggers/stranger-replies.js";
+import { RedisSharedLimits } from "./redis/shared-limits.js";
+import type { JobFileStore } from "../transcripts/job-files.js";
+import { RedisJobFiles } from "./redis/job-files.js";
 import { RedisInstallations } from "./redis/installations.js";
 import { RedisTranscriptStore } from "./redis/transcripts.js";
 import { SqliteInstallations } from "./sqlite/installations.js";
@@ -14,7 +22,7 @@ import { SqliteTranscriptStore } from "./sqlite/transcripts.js";
 import type { CiFixRounds } from "../queue/ci-fix-rounds.js";
 import type { JobQueue } from "../queue/job-queue.js";
 import { RedisCiFixRounds } from "./redis/ci-fix-rounds.js";
-import { RedisQueue } from "./redis/job-queue.js";
+import { DEFAULT_REDIS_PREFIX, RedisQueue } from "./redis/job-queue.js";
 import { RedisReviewStore } from "./redis/review-store.js";
 import type { ReviewStore } from "../review/review-store.js";
 import { SqliteCiFixRounds } from "./sqlite/ci-fix-rounds.js";
@@ -26,62 +34,89 @@ export interface OpenedStores {
   reviews: ReviewStore;
   /** Automatic ci-fix rounds per pull request, in the same store; absent in stand-ins that run no ci-fix. */
   ciFixRounds?: CiFixRounds;
+  /** The installations ledger: coverage, usage, limits. */
+  installations: InstallationStore & UsageLedger;
+  /** Transcript entries (every process reads the same ones on Redis). */
+  transcripts: TranscriptStore;
+  /**
+   * The limits every process shares (Redis): each installation's write budget, each person's
+   * command limits and the deliveries seen. Absent with the embedded stores: one process keeps them in memory.
+   */
+  shared?: { writeBudget: SharedWriteBudget; admission(limit: RateLimit): AdmissionGate; replyCounters: CounterStore };
+  /** Job files (artifacts, scratch files, the refused commits' patch) for every process (Redis); the data dir alone without. */
+  jobFiles?: JobFileStore;
   kind: "sqlite" | "redis";
-  /** Closes both stores. */
+  /** Closes every store (each close may be called again). */
   close(): Promise<void>;
 }
 
 export interface StoreEnv {
-  /** Set: the Redis queue at this url. */
+  /** Set: the Redis stores at this url. */
   REDIS_URL?: string | undefined;
-  /** The Redis key prefix (default `crewbot`): deployments sharing one Redis keep apart by it. */
+  /** The Redis key prefix (default `crewbot`): deployments sharing one Redis keep apart by it, in every key. */
   REDIS_PREFIX?: string | undefined;
-  /** Days review records are kept (their Redis keys expire then); a bad value stops the app, naming it. */
+  /** Days records are kept (their Redis keys expire then); a bad value stops the app, naming it. */
   CREWBOT_RETENTION_DAYS?: string | undefined;
+  /** Older deployments' transcript retention (else CREWBOT_RETENTION_DAYS). */
+  CREWBOT_TRANSCRIPT_DAYS?: string | undefined;
 }
 
-/** Opens the job queue, the review store and the ci-fix rounds; with Redis, fails when the server cannot be reached. */
+/** Letters, digits and `._:-`: never a SCAN glob character, never whitespace. */
+const PREFIX = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/;
+
+/** `REDIS_PREFIX`, checked (a bad one stops the app, naming it), or the default. */
+export function redisPrefix(env: StoreEnv): string {
+  const prefix = env.REDIS_PREFIX?.trim();
+  if (!prefix) return DEFAULT_REDIS_PREFIX;
+  if (!PREFIX.test(prefix)) throw new Error("REDIS_PREFIX must be letters, digits and . _ : - (at most 100), starting with a letter or digit");
+  return prefix;
+}
+
+/** Opens every store; with Redis, fails when the server cannot be reached. */
 export async function openStores(env: StoreEnv, dataDir: string): Promise<OpenedStores> {
   const url = env.REDIS_URL?.trim();
-  if (url) {
-    const prefix = env.REDIS_PREFIX?.trim() || undefined;
-    const opts = prefix ? { url, prefix } : { url };
-    const queue = await RedisQueue.connect(opts);
-    const retentionDays = operatorLimits({ CREWBOT_RETENTION_DAYS: env.CREWBOT_RETENTION_DAYS }).retentionDays;
-    const reviews = new RedisReviewStore({ ...opts, retentionDays });
-    const ciFixRounds = new RedisCiFixRounds({ ...opts, retentionDays });
-    return { queue, reviews, ciFixRounds, kind: "redis", close: () => closeBoth(queue, reviews, ciFixRounds) };
-  }
-  return openSqliteStores(dataDir);
+  return url ? openRedisStores(env, url) : openSqliteStores(dataDir);
 }
 
-/** The embedded stores, all in `<dataDir>/crewbot.db`. */
+async function openRedisStores(env: StoreEnv, url: string): Promise<OpenedStores> {
+  const prefix = redisPrefix(env);
+  const retentionDays = operatorLimits({ CREWBOT_RETENTION_DAYS: env.CREWBOT_RETENTION_DAYS }).retentionDays;
+  const opts = { url, prefix };
+  const queue = await RedisQueue.connect(opts);
+  const reviews = new RedisReviewStore({ ...opts, retentionDays });
+  const ciFixRounds = new RedisCiFixRounds({ ...opts, retentionDays });
+  const installations = new RedisInstallations(opts);
+  const transcriptRedis = new Redis(url, { maxRetriesPerRequest: 3 });
+  transcriptRedis.on("error", () => {}); // a lost server shows up as the failing call's error
+  const transcripts = new RedisTranscriptStore(transcriptRedis, { days: transcriptDays(env as NodeJS.ProcessEnv), prefix: `${prefix}:transcript:` });
+  const limits = new RedisSharedLimits(opts);
+  const shared = { writeBudget: limits, admission: (limit: RateLimit) => limits.admission(limit), replyCounters: limits.replyCounters() };
+  const jobFiles = new RedisJobFiles({ ...opts, retentionDays });
+  const all = [queue, reviews, ciFixRounds, installations, transcripts, limits, jobFiles];
+  return { queue, reviews, ciFixRounds, installations, transcripts, shared, jobFiles, kind: "redis", close: () => closeAll(all) };
+}
+
+/** The embedded stores: `<dataDir>/crewbot.db` (queue, reviews, rounds, installations) and `<dataDir>/transcripts.db`. */
 export function openSqliteStores(dataDir: string): OpenedStores {
-  const queue = new SqliteQueue({ dataDir });
-  let reviews: SqliteReviewStore;
-  let ciFixRounds: SqliteCiFixRounds;
+  const opened: Array<{ close(): Promise<void> }> = [];
+  const open = <T extends { close(): Promise<void> }>(make: () => T): T => {
+    const store = make();
+    opened.push(store);
+    return store;
+  };
   try {
-    reviews = new SqliteReviewStore({ dataDir });
-    ciFixRounds = new SqliteCiFixRounds({ dataDir });
+    const queue = open(() => new SqliteQueue({ dataDir }));
+    const reviews = open(() => new SqliteReviewStore({ dataDir }));
+    const ciFixRounds = open(() => new SqliteCiFixRounds({ dataDir }));
+    const installations = open(() => new SqliteInstallations({ dataDir }));
+    const transcripts = open(() => new SqliteTranscriptStore({ dataDir }));
+    return { queue, reviews, ciFixRounds, installations, transcripts, kind: "sqlite", close: () => closeAll(opened) };
   } catch (err) {
-    void queue.close();
+    void closeAll(opened);
     throw err;
   }
-  return { queue, reviews, ciFixRounds, kind: "sqlite", close: () => closeBoth(queue, reviews, ciFixRounds) };
 }
 
-/** The installations ledger (coverage, usage, limits): Redis when `REDIS_URL` is set, else SQLite. */
-export function openInstallations(env: StoreEnv, dataDir: string): InstallationStore & UsageLedger {
-  return env.REDIS_URL ? new RedisInstallations({ url: env.REDIS_URL }) : new SqliteInstallations({ dataDir });
-}
-
-/** Transcripts: Redis when `REDIS_URL` is set (every process reads the same), else `<dataDir>/transcripts.db`. */
-export function openTranscriptStore(env: StoreEnv, dataDir: string, days: number): TranscriptStore {
-  return env.REDIS_URL
-    ? new RedisTranscriptStore(new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 }), { days })
-    : new SqliteTranscriptStore({ dataDir });
-}
-
-async function closeBoth(queue: JobQueue, reviews: ReviewStore, rounds?: CiFixRounds): Promise<void> {
-  await Promise.allSettled([queue.close(), reviews.close(), rounds?.close()]);
+async function closeAll(stores: Array<{ close(): Promise<void> }>): Promise<void> {
+  await Promise.allSettled(stores.map((store) => store.close()));
 }

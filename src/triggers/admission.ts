@@ -116,3 +116,25 @@ export function renderSlowDown(login: string, seconds: number, limit: RateLimit)
     `This command and any more in the next ${Math.max(1, seconds)} s were not started; nothing else will be said about them.`
   );
 }
+
+/** What the handlers ask: this process's Admission (the embedded default), or one every process shares (Redis). */
+export interface AdmissionGate {
+  readonly limit: RateLimit;
+  /** True the first time any process asked about this delivery id (named apart from Admission's synchronous `firstDelivery`). */
+  newDelivery(id: string): Promise<boolean>;
+  /** A delivery whose handling failed: GitHub's redelivery of it is handled again. */
+  forget(id: string): Promise<void>;
+  take(installationId: number, login: string): Promise<RateVerdict>;
+  waitSeconds(installationId: number, login: string): Promise<number>;
+}
+
+/** The in-memory Admission behind the handlers' interface: one process. */
+export function localAdmission(admission: Admission): AdmissionGate {
+  return {
+    limit: admission.limit,
+    newDelivery: async (id) => admission.firstDelivery(id),
+    forget: async (id) => admission.forget(id),
+    take: async (installationId, login) => admission.take(installationId, login),
+    waitSeconds: async (installationId, login) => admission.waitSeconds(installationId, login),
+  };
+}

@@ -3,7 +3,7 @@ import type { PermissionCache } from "../github/permission-cache.js";
 import type { InstallationOctokit } from "../github/types.js";
 import type { InstallationPayload } from "../installations/events.js";
 import type { NewJob } from "../queue/types.js";
-import type { Admission } from "./admission.js";
+import type { AdmissionGate } from "./admission.js";
 import type { CommentPayload, Decision } from "./comment-command.js";
 
 /** pino's logger (Probot's `app.log`): takes an object with ids first, or a plain message. */
@@ -20,8 +20,8 @@ export interface TriggerDeps {
   act(decision: Decision, octokit: InstallationOctokit, payload: CommentPayload): Promise<void>;
   /** Records an installation event; an uninstall or a removed repository cancels the jobs queued there. */
   installationEvent(event: "installation" | "installation_repositories", payload: InstallationPayload): Promise<void>;
-  /** Redelivered webhooks and the per-person rate limit, decided in memory before any request. */
-  admission: Admission;
+  /** Redelivered webhooks and the per-person rate limit, decided before any request (in memory, or shared on Redis). */
+  admission: AdmissionGate;
   /**
    * Why the installation no longer covers the repository (uninstalled, suspended, the repository
    * removed), from crewbot's local record of installation events; undefined when it does.

@@ -62,6 +62,6 @@ export async function takeFixClick(deliveryId: string, payload: CheckRunActionPa
   if (uncovered) return deps.log.info({ ...ids, reason: uncovered }, "Fix these findings on a repository not covered: ignored");
   const permission = await deps.permissions.get(octokit, owner, repo, decision.login);
   if (!canWrite(permission)) return deps.log.info({ ...ids, permission }, "Fix these findings clicked by someone without write access: nothing done");
-  if (deps.admission.take(payload.installation!.id, decision.login) !== "go") return deps.log.info(ids, "Fix these findings rate-limited for this person: nothing done");
+  if ((await deps.admission.take(payload.installation!.id, decision.login)) !== "go") return deps.log.info(ids, "Fix these findings rate-limited for this person: nothing done");
   await deps.enqueue(fixFindingsJob(payload, decision.number, deliveryId), octokit);
 }

@@ -11,6 +11,6 @@ export async function onCheckRunAction(context: Context<"check_run.requested_act
   const payload = context.payload as unknown as CheckRunActionPayload;
   const decision = decideFixClick(payload, deps.appId !== undefined ? { id: deps.appId } : { slug: await deps.appSlug() });
   if (decision.action === "ignore") return deps.log.debug({ deliveryId: context.id, checkRunId: payload.check_run.id, reason: decision.reason }, "check_run action ignored");
-  if (!deps.admission.firstDelivery(context.id)) return deps.log.info({ deliveryId: context.id }, "redelivered check_run action dropped");
+  if (!(await deps.admission.newDelivery(context.id))) return deps.log.info({ deliveryId: context.id }, "redelivered check_run action dropped");
   await takeFixClick(context.id, payload, decision, context.octokit as unknown as InstallationOctokit, deps);
 }

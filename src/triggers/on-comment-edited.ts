@@ -18,7 +18,7 @@ export async function onCommentEdited(context: Context<"issue_comment.edited">, 
     if (tick.answered) return onQuestionTick(context, deps, payload, tick);
     return deps.log.debug({ deliveryId: context.id, reason: approval.reason, question: tick.reason }, "edit ignored");
   }
-  if (!deps.admission.firstDelivery(context.id)) return deps.log.info({ deliveryId: context.id }, "redelivered edit dropped");
+  if (!(await deps.admission.newDelivery(context.id))) return deps.log.info({ deliveryId: context.id }, "redelivered edit dropped");
   try {
     const { owner, name } = { owner: payload.repository.owner.login, name: payload.repository.name };
     const uncovered = await deps.coverage(payload.installation!.id, repositoryOf(payload));
@@ -29,7 +29,7 @@ export async function onCommentEdited(context: Context<"issue_comment.edited">, 
     }
     await deps.act(approvalDecision(payload, approval), context.octokit, payload);
   } catch (error) {
-    deps.admission.forget(context.id);
+    await deps.admission.forget(context.id);
     throw error;
   }
 }
@@ -41,7 +41,7 @@ async function onQuestionTick(
   payload: CommentEditedPayload & CommentPayload,
   tick: Extract<TickAnswer, { answered: true }>,
 ): Promise<void> {
-  if (!deps.admission.firstDelivery(context.id)) return deps.log.info({ deliveryId: context.id }, "redelivered edit dropped");
+  if (!(await deps.admission.newDelivery(context.id))) return deps.log.info({ deliveryId: context.id }, "redelivered edit dropped");
   try {
     const { owner, name } = { owner: payload.repository.owner.login, name: payload.repository.name };
     const uncovered = await deps.coverage(payload.installation!.id, repositoryOf(payload));
@@ -52,7 +52,7 @@ async function onQuestionTick(
     }
     await deps.act({ action: "answer", by: tick.by, jobId: tick.jobId, option: tick.option }, context.octokit, payload);
   } catch (error) {
-    deps.admission.forget(context.id);
+    await deps.admission.forget(context.id);
     throw error;
   }
 }

@@ -17,7 +17,7 @@ export async function onComment(context: CommentContext, deps: TriggerDeps): Pro
   const pre = preflight(payload);
   if (!pre.go) return deps.log.debug({ deliveryId: context.id, reason: pre.reason }, "comment ignored");
   // Synchronous, before any await: the same delivery twice at once passes here once.
-  if (!deps.admission.firstDelivery(context.id)) return deps.log.info({ deliveryId: context.id }, "redelivered comment dropped");
+  if (!(await deps.admission.newDelivery(context.id))) return deps.log.info({ deliveryId: context.id }, "redelivered comment dropped");
   try {
     const { owner, name } = { owner: payload.repository.owner.login, name: payload.repository.name };
     const installationId = payload.installation!.id;
@@ -27,15 +27,15 @@ export async function onComment(context: CommentContext, deps: TriggerDeps): Pro
     const permission = pre.command.kind === "help" ? undefined : await deps.permissions.get(context.octokit, owner, name, pre.login);
     const decision = decide(payload, pre, permission, context.id, kind);
     // Stopping work is never rate-limited; everything else that writes or queues is.
-    const verdict = decision.action === "cancel" ? "go" : deps.admission.take(installationId, pre.login);
+    const verdict = decision.action === "cancel" ? "go" : await deps.admission.take(installationId, pre.login);
     if (verdict === "drop") return deps.log.info({ deliveryId: context.id, login: pre.login }, "rate-limited again: ignored");
     if (verdict === "slow-down") {
-      const body = renderSlowDown(pre.login, deps.admission.waitSeconds(installationId, pre.login), deps.admission.limit);
+      const body = renderSlowDown(pre.login, await deps.admission.waitSeconds(installationId, pre.login), deps.admission.limit);
       return await deps.act({ action: "reply", body, reason: "rate limited" }, context.octokit, payload);
     }
     await deps.act(decision, context.octokit, payload);
   } catch (error) {
-    deps.admission.forget(context.id); // GitHub's redelivery of a failed delivery is handled again
+    await deps.admission.forget(context.id); // GitHub's redelivery of a failed delivery is handled again
     throw error;
   }
 }

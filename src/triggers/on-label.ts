@@ -14,7 +14,7 @@ export async function onLabeled(context: Context<"issues.labeled">, deps: Trigge
   const { login } = payload.sender;
   if (!payload.label || !payload.installation) return deps.log.debug({ deliveryId: context.id }, "label ignored");
   // Synchronous, before any await: the same delivery twice at once passes here once.
-  if (!deps.admission.firstDelivery(context.id)) return deps.log.info({ deliveryId: context.id }, "redelivered label dropped");
+  if (!(await deps.admission.newDelivery(context.id))) return deps.log.info({ deliveryId: context.id }, "redelivered label dropped");
   const [owner, repo] = [payload.repository.owner.login, payload.repository.name];
   try {
     if (login === `${await deps.appSlug()}[bot]`) return deps.log.debug({ deliveryId: context.id }, "our own label");
@@ -23,13 +23,13 @@ export async function onLabeled(context: Context<"issues.labeled">, deps: Trigge
     const uncovered = await deps.coverage(payload.installation.id, repositoryOf(payload));
     if (uncovered) return deps.log.info({ deliveryId: context.id, owner, repo, reason: uncovered }, "label on a repository not covered: ignored");
     const permission = payload.sender.type === "Bot" ? undefined : await deps.permissions.get(context.octokit, owner, repo, login);
-    const verdict = deps.admission.take(payload.installation.id, login);
+    const verdict = await deps.admission.take(payload.installation.id, login);
     if (verdict === "drop") return deps.log.info({ deliveryId: context.id, login }, "rate-limited again: ignored");
     const as = payload as unknown as CommentPayload;
-    if (verdict === "slow-down") return await deps.act({ action: "reply", body: renderSlowDown(login, deps.admission.waitSeconds(payload.installation.id, login), deps.admission.limit), reason: "rate limited" }, context.octokit, as);
+    if (verdict === "slow-down") return await deps.act({ action: "reply", body: renderSlowDown(login, await deps.admission.waitSeconds(payload.installation.id, login), deps.admission.limit), reason: "rate limited" }, context.octokit, as);
     await deps.act(decideLabel(payload, kind, permission, context.id), context.octokit, as);
   } catch (error) {
-    deps.admission.forget(context.id); // GitHub's redelivery of a failed delivery is handled again
+    await deps.admission.forget(context.id); // GitHub's redelivery of a failed delivery is handled again
     throw error;
   }
 }

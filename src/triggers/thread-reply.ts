@@ -68,7 +68,7 @@ export async function onThreadReply(context: Context<"pull_request_review_commen
   const pre = threadReplyPreflight(payload);
   if (!pre.go) return deps.log.debug({ deliveryId: context.id, reason: pre.reason }, "review comment: no thread answer");
   // Synchronous, before any await: the same delivery twice at once passes here once (one answer per reply).
-  if (!deps.admission.firstDelivery(context.id)) return deps.log.info({ deliveryId: context.id }, "redelivered thread reply dropped");
+  if (!(await deps.admission.newDelivery(context.id))) return deps.log.info({ deliveryId: context.id }, "redelivered thread reply dropped");
   const { owner: { login: owner }, name: repo } = payload.repository;
   const uncovered = await deps.coverage(payload.installation!.id, repositoryOf(payload));
   if (uncovered) return deps.log.info({ deliveryId: context.id, owner, repo, reason: uncovered }, "thread reply on a repository not covered: ignored");
@@ -78,6 +78,6 @@ export async function onThreadReply(context: Context<"pull_request_review_commen
   }
   const permission = await deps.permissions.get(context.octokit, owner, repo, pre.login);
   if (!permission || !canWrite(permission)) return deps.log.info({ deliveryId: context.id, login: pre.login }, "thread reply by someone without write access: left alone");
-  if (deps.admission.take(payload.installation!.id, pre.login) !== "go") return deps.log.info({ deliveryId: context.id, login: pre.login }, "thread reply rate-limited: not answered");
+  if ((await deps.admission.take(payload.installation!.id, pre.login)) !== "go") return deps.log.info({ deliveryId: context.id, login: pre.login }, "thread reply rate-limited: not answered");
   await deps.enqueue(threadAnswerJob(payload, context.id, Date.now()), octokit);
 }

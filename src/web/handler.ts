@@ -40,6 +40,8 @@ export interface WebOptions {
   dataDir: string;
   /** The operator's secrets: redacted from everything shown. */
   secrets: string[];
+  /** With Redis: brings a job's files (written by whichever worker) into `dataDir` before they are listed or served. */
+  jobFiles?: { fetch(jobId: string): Promise<unknown> };
   log?: { warn(message: string): void };
   github?: GitHubWeb;
   /** How often a live page's stream looks for new entries (ms). */
@@ -240,6 +242,7 @@ export function createWebHandler(options: WebOptions): WebHandler {
     const live = !timeline.ended;
     const nonce = randomBytes(16).toString("base64");
     const steps = timeline.renderSteps() || (live ? "" : `<p class="muted">No transcript was recorded for this job.</p>`);
+    await fetchFiles(job.id);
     const body = `${timeline.renderHead()}
 <div id="steps">${steps}</div>
 ${renderScratchList(await scratchFiles(options.dataDir, job.id), `/jobs/${encodeURIComponent(job.id)}/artifacts/`, clean)}
@@ -289,9 +292,15 @@ ${renderScratchList(await scratchFiles(options.dataDir, job.id), `/jobs/${encode
     return true;
   }
 
+  /** A shared store that fails leaves the page with what this data dir has. */
+  async function fetchFiles(id: string): Promise<void> {
+    await options.jobFiles?.fetch(id).catch((err: Error) => options.log?.warn(`job ${id}: its files could not be read from the shared store: ${err.message}`));
+  }
+
   async function artifact(req: IncomingMessage, url: URL, res: ServerResponse, id: string, segments: string[]): Promise<true> {
     const session = sessionOf(req);
     if (!(session ? await readableJob(session, id) : await publicJob(id))) return toLogin(url, res);
+    await fetchFiles(id);
     const file = await artifactFile(options.dataDir, id, segments);
     if (file === undefined) throw new HttpError(404, "Not found");
     await sendTextFile(req, res, file, clean);

@@ -10,14 +10,14 @@ import nock from "nock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkSuiteCompleted } from "../fixtures/check-suite.js";
 import { pullRequestEvent } from "../fixtures/payloads.js";
-import { checkRun, mockAnnotations, mockJobLogRedirect, mockSuiteCheckRuns } from "../helpers/check-runs.js";
+import { checkRun, checkSuite, mockAnnotations, mockHeadCheckSuites, mockJobLogRedirect, mockSuiteCheckRuns } from "../helpers/check-runs.js";
 import { gitSync } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
-import { API, CONFIG_URL_PATH, mockBotUser, mockInstallationToken, mockJobComments, mockRepoConfig, REPO_PATH, startStack, TOKEN, type Stack } from "./harness.js";
+import { BRANCH, crewbotBranch, pull } from "./ci-fix-harness.js";
+import { API, CONFIG_URL_PATH, mockBotUser, mockInstallationToken, mockJobComments, mockRepoConfig, REPO_PATH, startStack, TOKEN } from "./harness.js";
 
 useNock();
 
-const BRANCH = "crewbot/issue-1-greet";
 const use = (name: string, input: unknown) => ({ type: "tool_use" as const, name, input });
 const DONE = { text: "## Completed\nFixed the greeting.\n## Files Changed\n- greet.txt\n## Notes\nNone." };
 
@@ -53,25 +53,6 @@ function serveBig(res: import("node:http").ServerResponse) {
   pump();
 }
 
-/** The pull request as `GET …/pulls/2` answers: crewbot's, open, from its branch of this repository. */
-function pull(sha: string, o: { state?: string; ref?: string; headRepo?: string } = {}) {
-  return {
-    number: 2,
-    state: o.state ?? "open",
-    title: "Greet with hi",
-    body: "Closes #1",
-    user: { login: "crewbot[bot]", type: "Bot" },
-    head: { ref: o.ref ?? BRANCH, sha, repo: { full_name: o.headRepo ?? "Codertocat/Hello-World" } },
-    base: { ref: "main", sha: "b".repeat(40), repo: { full_name: "Codertocat/Hello-World" } },
-  };
-}
-
-async function crewbotBranch(stack: Stack): Promise<string> {
-  gitSync(stack.remoteDir, "branch", BRANCH);
-  gitSync(stack.remoteDir, "update-ref", "refs/pull/2/head", BRANCH);
-  return gitSync(stack.remoteDir, "rev-parse", BRANCH).trim();
-}
-
 /** A suite's failing test run: its output, one annotation, and its log behind GitHub's redirect. */
 function mockFailingSuite(suiteId: number, runId: number) {
   mockSuiteCheckRuns(suiteId, [
@@ -82,9 +63,10 @@ function mockFailingSuite(suiteId: number, runId: number) {
   mockJobLogRedirect(runId, `${logHost.url}/job/${runId}?sig=s3cr3t`);
 }
 
-/** A round's own traffic: the PR read twice (trigger, job), its comment, its conversation, the author's permission. */
-function mockRound(sha: string, progressId: number, edits: string[]) {
+/** A round's own traffic: the PR read twice (trigger, job), the head's suites (`suiteId` failed), its comment, its conversation, the author's permission. */
+function mockRound(sha: string, progressId: number, edits: string[], suiteId: number) {
   nock(API).get(`${REPO_PATH}/pulls/2`).times(2).reply(200, pull(sha));
+  mockHeadCheckSuites(sha, [checkSuite({ id: suiteId, headSha: sha }), checkSuite({ id: suiteId + 50, headSha: sha, conclusion: "success" }), checkSuite({ id: suiteId + 51, headSha: sha, status: "queued", runs: 0, app: { id: 9, slug: "idle-app" } })]);
   nock(API).get(`${REPO_PATH}/collaborators/crewbot%5Bbot%5D/permission`).optionally().reply(404, { message: "Not Found" });
   mockJobComments({ progressId, edits, number: 2, pull: {} });
 }
@@ -108,7 +90,7 @@ describe("ci-fix on crewbot's own pull request", () => {
 
     // Round 1.
     const edits1: string[] = [];
-    mockRound(sha1, 301, edits1);
+    mockRound(sha1, 301, edits1, 9001);
     mockFailingSuite(9001, 501);
     const seenBefore = logHost.seen.length;
     const job1 = await stack.runToEnd("check_suite", checkSuiteCompleted({ suiteId: 9001, headSha: sha1, headBranch: BRANCH, cloneUrl: stack.cloneUrl }), "suite-1");
@@ -138,7 +120,7 @@ describe("ci-fix on crewbot's own pull request", () => {
     // Round 2, on the pushed head.
     gitSync(stack.remoteDir, "update-ref", "refs/pull/2/head", BRANCH);
     const edits2: string[] = [];
-    mockRound(sha2, 302, edits2);
+    mockRound(sha2, 302, edits2, 9002);
     mockFailingSuite(9002, 601);
     const job2 = await stack.runToEnd("check_suite", checkSuiteCompleted({ suiteId: 9002, headSha: sha2, headBranch: BRANCH, cloneUrl: stack.cloneUrl }), "suite-2");
     expect(job2.outcome).toMatch(/^✅ Done/);
@@ -151,6 +133,7 @@ describe("ci-fix on crewbot's own pull request", () => {
     let stop = "";
     nock(API).get(`${REPO_PATH}/pulls/2`).times(2).reply(200, pull(sha3));
     mockRepoConfig({});
+    mockHeadCheckSuites(sha3, [checkSuite({ id: 9003, headSha: sha3 })]);
     mockSuiteCheckRuns(9003, [checkRun({ id: 701, name: "test (node 20)" })]);
     nock(API).post(`${REPO_PATH}/issues/2/comments`, (b) => ((stop = b.body), true)).reply(201, { id: 303 });
     const job3 = await stack.runToEnd("check_suite", checkSuiteCompleted({ suiteId: 9003, headSha: sha3, headBranch: BRANCH, cloneUrl: stack.cloneUrl }), "suite-3");
@@ -163,6 +146,7 @@ describe("ci-fix on crewbot's own pull request", () => {
     // A fourth: said before, so nothing is written.
     nock(API).get(`${REPO_PATH}/pulls/2`).times(2).reply(200, pull(sha3));
     mockRepoConfig({});
+    mockHeadCheckSuites(sha3, [checkSuite({ id: 9003, headSha: sha3 }), checkSuite({ id: 9004, headSha: sha3 })]);
     const job4 = await stack.runToEnd("check_suite", checkSuiteCompleted({ suiteId: 9004, headSha: sha3, headBranch: BRANCH, cloneUrl: stack.cloneUrl }), "suite-4");
     expect(job4.outcome).toMatch(/^⏹ Cancelled: no ci-fix rounds left/);
     expect(await stack.crewbot.services.ciFixRounds!.get("codertocat/hello-world", 2)).toEqual({ rounds: 2, stopped: true });
@@ -186,6 +170,7 @@ describe("ci-fix on crewbot's own pull request", () => {
     nock(API).get(`${REPO_PATH}/collaborators/crewbot%5Bbot%5D/permission`).optionally().reply(404, { message: "Not Found" });
     const config = 'implement:\n  chain: implement-and-review\n  setup: ["echo ready"]\n  check: ["grep -q hi greet.txt"]\n';
     mockJobComments({ progressId: 306, edits, number: 2, pull: {}, config: { repo: config } });
+    mockHeadCheckSuites(sha, [checkSuite({ id: 9160, headSha: sha, app: { id: 5, slug: "other-ci" } }), checkSuite({ id: 9161, headSha: sha, app: { id: 1, slug: "crewbot" }, status: "in_progress" })]);
     mockSuiteCheckRuns(9160, [checkRun({ id: 161, name: "unit", app: { id: 5, slug: "other-ci" }, output: { summary: "greet failed" } })]);
 
     const job = await stack.runToEnd("check_suite", checkSuiteCompleted({ suiteId: 9160, headSha: sha, headBranch: BRANCH, cloneUrl: stack.cloneUrl, app: { id: 5, slug: "other-ci" } }), "suite-review");
@@ -203,7 +188,7 @@ describe("ci-fix on crewbot's own pull request", () => {
     const sha = await crewbotBranch(stack);
     mockInstallationToken();
     const edits: string[] = [];
-    mockRound(sha, 305, edits);
+    mockRound(sha, 305, edits, 9150);
     mockSuiteCheckRuns(9150, [checkRun({ id: 991, name: "lint", conclusion: "success" }), checkRun({ id: 992, name: "flaky", conclusion: "cancelled" })]);
     const job = await stack.runToEnd("check_suite", checkSuiteCompleted({ suiteId: 9150, headSha: sha, headBranch: BRANCH, cloneUrl: stack.cloneUrl }), "suite-empty");
     expect(job.outcome).toMatch(new RegExp(`^❌ Failed: the suite failed on ${sha.slice(0, 7)}, but GitHub lists no failed check run in it to fix`));
@@ -232,7 +217,7 @@ describe("ci-fix with bad input", () => {
     mockInstallationToken();
     mockBotUser();
     const edits: string[] = [];
-    mockRound(sha, 401, edits);
+    mockRound(sha, 401, edits, 9500);
     mockSuiteCheckRuns(9500, [
       checkRun({ id: 801, name: "build", output: { title: "Build failed", annotations_count: 1 } }),
       checkRun({ id: 802, name: "external-ci", app: { id: 4, slug: "external-ci" }, output: null }),
@@ -328,6 +313,7 @@ describe("a newer push or suite while a ci-fix waits", () => {
     nock(API).get(`${REPO_PATH}/collaborators/crewbot%5Bbot%5D/permission`).optionally().reply(404, { message: "Not Found" });
     mockJobComments({ progressId: 311, edits: first, number: 2, pull: {} });
     const runs = (id: number, slug: string) => [checkRun({ id, name: `${slug} tests`, app: { id: id, slug }, output: { title: "failed", annotations_count: 0 } })];
+    mockHeadCheckSuites(sha, [checkSuite({ id: 9600, headSha: sha, app: { id: 31, slug: "ci-one" } })]);
     mockSuiteCheckRuns(9600, runs(31, "ci-one"));
     await stack.probot.receive({ id: "running-1", name: "check_suite", payload: checkSuiteCompleted({ suiteId: 9600, headSha: sha, headBranch: BRANCH, cloneUrl: stack.cloneUrl, app: { id: 31, slug: "ci-one" } }) } as never);
     const [running] = await stack.crewbot.queue.listRecent();
@@ -335,6 +321,8 @@ describe("a newer push or suite while a ci-fix waits", () => {
     expect(stack.fake.requests).toHaveLength(1);
 
     mockJobComments({ progressId: 312, edits: second, number: 2, pull: {} });
+    mockHeadCheckSuites(sha, [checkSuite({ id: 9600, headSha: sha, app: { id: 31, slug: "ci-one" } }), checkSuite({ id: 9601, headSha: sha, app: { id: 32, slug: "ci-two" } })]);
+    mockSuiteCheckRuns(9600, runs(31, "ci-one"));
     mockSuiteCheckRuns(9601, runs(32, "ci-two"));
     const newer = await stack.runToEnd("check_suite", checkSuiteCompleted({ suiteId: 9601, headSha: sha, headBranch: BRANCH, cloneUrl: stack.cloneUrl, app: { id: 32, slug: "ci-two" } }), "running-2");
     const stopped = await stack.waitFor(running!.id);
@@ -342,8 +330,8 @@ describe("a newer push or suite while a ci-fix waits", () => {
     expect(stopped.state).toBe("cancelled");
     expect(first.at(-1)).toMatch(new RegExp(`^⏹ Cancelled: a newer check suite took over \\(job ${newer.id}\\)`));
     expect(newer.outcome).toMatch(/^✅ Done/);
-    expect(second.at(-1)).toContain("Automatic fix, round 1 of 2: the check that failed on");
-    expect(second.at(-1)).toContain("`ci-two tests`");
+    // The newer round covers the head: both suites' failures.
+    expect(second.at(-1)).toContain(`Automatic fix, round 1 of 2: the checks that failed on ${sha.slice(0, 7)}: \`ci-one tests\`, \`ci-two tests\``);
     expect(await stack.crewbot.services.ciFixRounds!.get("codertocat/hello-world", 2)).toEqual({ rounds: 1, stopped: false });
   }, 60_000);
 

@@ -39,3 +39,26 @@ export function mockAnnotations(checkRunId: number, annotations: unknown[]): noc
 export function mockJobLogRedirect(jobId: number, location: string): nock.Scope {
   return nock(API).get(`${REPO}/actions/jobs/${jobId}/logs`).reply(302, "", { Location: location });
 }
+
+/** A check suite as `GET …/commits/{ref}/check-suites` lists it (the fields crewbot reads, and the ones around them). */
+export function checkSuite(o: { id: number; app?: { id: number; slug: string }; status?: string; conclusion?: string | null; runs?: number; headSha?: string }) {
+  const app = o.app ?? { id: 15368, slug: "github-actions" };
+  const status = o.status ?? "completed";
+  return {
+    id: o.id,
+    node_id: `CS_${o.id}`,
+    head_branch: "crewbot/issue-1-greet",
+    head_sha: o.headSha ?? "a".repeat(40),
+    status,
+    conclusion: o.conclusion !== undefined ? o.conclusion : status === "completed" ? "failure" : null,
+    app: { id: app.id, slug: app.slug, name: app.slug },
+    latest_check_runs_count: o.runs ?? 1,
+    url: `https://api.github.com${REPO}/check-suites/${o.id}`,
+    check_runs_url: `https://api.github.com${REPO}/check-suites/${o.id}/check-runs`,
+  };
+}
+
+/** `GET …/commits/{sha}/check-suites`: every suite of a head, `times` times (a waiting round reads them again). */
+export function mockHeadCheckSuites(sha: string, suites: unknown[], times = 1): nock.Scope {
+  return nock(API).get(`${REPO}/commits/${sha}/check-suites`).query(true).times(times).reply(200, { total_count: suites.length, check_suites: suites });
+}
