@@ -13,7 +13,8 @@
  * saying so. The whole file stays on the worker that wrote it.
  */
 import { randomBytes } from "node:crypto";
-import { lstat, mkdir, open, readdir, readFile, realpath, rename, rm, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { lstat, mkdir, open, readdir, realpath, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { isInside } from "../tools/paths.js";
 import { isArtifactName } from "./recorder.js";
@@ -175,11 +176,12 @@ export class JobFiles {
 /** The last `keep` bytes of a file of `bytes`. */
 async function tail(file: string, bytes: number, keep: number): Promise<Buffer> {
   if (keep === 0) return Buffer.alloc(0);
-  if (keep >= bytes) return readFile(file);
-  const handle = await open(file, "r");
+  // Never through a link, even one planted between the listing and this read.
+  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
   try {
-    const buffer = Buffer.alloc(keep);
-    const { bytesRead } = await handle.read(buffer, 0, keep, bytes - keep);
+    const size = Math.min(keep, bytes);
+    const buffer = Buffer.alloc(size);
+    const { bytesRead } = await handle.read(buffer, 0, size, bytes - size);
     return buffer.subarray(0, bytesRead);
   } finally {
     await handle.close();

@@ -47,7 +47,9 @@ it("waits out a model that answers 529 three times and breaks off a reply, says 
     expect(edits.at(-1)).toContain("## Plan\n- [ ] Fix the README");
     const waiting = edits.filter((b) => b.startsWith("⏳ Waiting for the model · scout"));
     expect(waiting.length).toBeGreaterThanOrEqual(1);
-    expect(waiting[0]).toContain("Waiting for the model: `529 overloaded_error: Overloaded`; try 4 in 3s");
+    // Which retries an edit catches depends on the machine's pace; the long last wait is always seen.
+    expect(waiting.every((b) => /Waiting for the model: `529 overloaded_error: Overloaded`; try [2-4] in \d+s/.test(b))).toBe(true);
+    expect(waiting.some((b) => b.includes("Waiting for the model: `529 overloaded_error: Overloaded`; try 4 in "))).toBe(true);
     expect(edits.at(-1)!.split("Fix the README")).toHaveLength(2); // once: the dropped part is not repeated
     expect(stack.fake.requests).toHaveLength(6);
   } finally {

@@ -33,6 +33,8 @@ const ALLOWED: Record<string, string> = {
   "src/config/load.ts": "the operator's local config file (`crewbot config validate`)",
   "src/agent/prices-file.ts": "the operator's prices file (CREWBOT_PRICES_FILE)",
   "src/web/artifacts.ts": "the data dir's job artifacts (crewbot's own outputs), confined to the job's folder",
+  "src/transcripts/job-files.ts": "the data dir's job artifacts (crewbot's own outputs, read-only to the sandbox), regular files only, opened with O_NOFOLLOW",
+  "src/tools/prove.ts": "copies the checkout into a throwaway folder (symlinks copied as links, never followed) and opens reproducer files for writing only (O_NOFOLLOW, parent realpath-confined)",
   "src/store/retention.ts": "the data dir's job folders, swept by age",
   "src/store/sqlite/database.ts": "creates the data dir's database file",
   "src/workspace/mirror.ts": "the data dir's bare mirrors, listed for pruning and sizes",
