@@ -8,10 +8,7 @@
  * whose scores are known: the instrument's own check. `--check` verifies the cases (each bug
  * case's reproducer fails on the head and passes on the base).
  */
-import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { parseArgs } from "node:util";
-import { DEFAULT_BUDGETS, type Budgets } from "../src/agent/budget.js";
 import { createClient, hasApiKey } from "../src/agent/provider.js";
 import { loadDefinitions } from "../src/chain/definitions.js";
 import { commandsRefusal, sandboxFor } from "../src/tools/sandbox-policy.js";
@@ -19,6 +16,7 @@ import { loadCases } from "./review/case-set.js";
 import { MODEL_PLAYERS, SCRIPTED_PLAYERS, type ModelPlayer, type ScriptedPlayer } from "./review/players.js";
 import { runReviewSuite } from "./review/run-suite.js";
 import { goals, renderScores, score } from "./review/score.js";
+import { positive, runBench, suiteOptions, writeResults } from "./suite-options.js";
 
 const RESULTS_DIR = path.join(import.meta.dirname, "results");
 const PLAYERS = [...SCRIPTED_PLAYERS, ...MODEL_PLAYERS] as const;
@@ -27,53 +25,16 @@ const USAGE = `npm run bench:review -- [--cases a,b] [--runs N] [--model id] [--
                          [--out file.json] [--tarballs dir] [--check]`;
 
 function options() {
-  const { values } = parseArgs({
-    options: {
-      cases: { type: "string" },
-      runs: { type: "string", default: "1" },
-      model: { type: "string" },
-      concurrency: { type: "string", default: "2" },
-      player: { type: "string" },
-      "max-turns": { type: "string" },
-      "max-cost": { type: "string" },
-      "max-minutes": { type: "string" },
-      "timeout-minutes": { type: "string" },
-      proofs: { type: "string", default: "5" },
-      "proof-seconds": { type: "string", default: "120" },
-      out: { type: "string" },
-      tarballs: { type: "string" },
-      check: { type: "boolean", default: false },
-      help: { type: "boolean", short: "h", default: false },
-    },
-  });
-  const positive = (name: string, raw: string | undefined, fallback: number): number => {
-    if (raw === undefined) return fallback;
-    const n = Number(raw);
-    if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number, got "${raw}"`);
-    return n;
-  };
-  const budgets: Budgets = {
-    maxTurns: positive("max-turns", values["max-turns"], DEFAULT_BUDGETS.maxTurns),
-    maxOutputTokens: DEFAULT_BUDGETS.maxOutputTokens,
-    maxCostUsd: positive("max-cost", values["max-cost"], 1),
-    maxMinutes: positive("max-minutes", values["max-minutes"], 10),
-  };
-  const players = values.player?.split(",").map((p) => p.trim()).filter(Boolean);
+  const o = suiteOptions({ cases: { type: "string" }, proofs: { type: "string", default: "5" }, "proof-seconds": { type: "string", default: "120" } }, RESULTS_DIR, { maxCostUsd: 1, maxMinutes: 10 });
+  const players = o.player?.split(",").map((p) => p.trim()).filter(Boolean);
   const unknown = players?.filter((p) => !(PLAYERS as readonly string[]).includes(p)) ?? [];
   if (unknown.length > 0) throw new Error(`--player takes ${PLAYERS.join(", ")}; got "${unknown.join(", ")}"`);
+  const cases = o.values.cases as string | undefined;
   return {
-    help: values.help,
-    check: values.check,
-    cases: values.cases?.split(",").map((t) => t.trim()).filter(Boolean),
-    runs: Math.floor(positive("runs", values.runs, 1)),
-    concurrency: Math.floor(positive("concurrency", values.concurrency, 2)),
-    model: values.model,
+    ...o,
+    cases: cases?.split(",").map((t) => t.trim()).filter(Boolean),
     players: players as Array<ScriptedPlayer | ModelPlayer> | undefined,
-    budgets,
-    proofBudget: { max: Math.floor(positive("proofs", values.proofs, 5)), seconds: Math.floor(positive("proof-seconds", values["proof-seconds"], 120)) },
-    timeoutMs: positive("timeout-minutes", values["timeout-minutes"], budgets.maxMinutes + 5) * 60_000,
-    out: values.out,
-    tarballs: values.tarballs ?? path.join(RESULTS_DIR, "tarballs"),
+    proofBudget: { max: Math.floor(positive("proofs", o.values.proofs as string, 5)), seconds: Math.floor(positive("proof-seconds", o.values["proof-seconds"] as string, 120)) },
   };
 }
 
@@ -114,18 +75,8 @@ async function main(): Promise<number> {
   const checks = scores.filter((s) => s.player.startsWith("crewbot") || s.player === "oracle").map((s) => ({ player: s.player, checks: goals(s, baseline) }));
   const title = scripted ? `scripted players, ${cases.length} cases` : `${model}, ${cases.length} cases × ${opts.runs} run(s)`;
   console.log(`\n${renderScores(title, cases, results, scores, checks)}`);
-  const out = opts.out ?? path.join(RESULTS_DIR, `review-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-  await mkdir(path.dirname(out), { recursive: true });
-  const report = { startedAt: new Date().toISOString(), model: scripted ? undefined : model, budgets: opts.budgets, proofBudget: opts.proofBudget, runs: opts.runs, cases: cases.map((c) => ({ id: c.id, kind: c.kind, bugKind: c.bugKind, package: `${c.package}@${c.version}`, licence: c.licence, origin: c.origin, bugLines: c.bugLines })), scores, goals: checks, results };
-  await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
-  console.log(`\nwrote ${path.relative(process.cwd(), out)}`);
+  await writeResults(opts.out, RESULTS_DIR, "review", { startedAt: new Date().toISOString(), model: scripted ? undefined : model, budgets: opts.budgets, proofBudget: opts.proofBudget, runs: opts.runs, cases: cases.map((c) => ({ id: c.id, kind: c.kind, bugKind: c.bugKind, package: `${c.package}@${c.version}`, licence: c.licence, origin: c.origin, bugLines: c.bugLines })), scores, goals: checks, results });
   return 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(`bench:review: ${(error as Error).message}`);
-    process.exit(1);
-  },
-);
+runBench("bench:review", main);

@@ -5,10 +5,7 @@
  * fake Anthropic server, which must score 100 % and 0 % — the instrument's own check.
  * `--check` verifies the task set instead (hidden tests fail on each start, pass with the reference).
  */
-import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { parseArgs } from "node:util";
-import { DEFAULT_BUDGETS, type Budgets } from "../src/agent/budget.js";
 import { hasApiKey } from "../src/agent/provider.js";
 import { loadDefinitions } from "../src/chain/definitions.js";
 import { commandsRefusal, sandboxFor } from "../src/tools/sandbox-policy.js";
@@ -17,6 +14,7 @@ import { runSuite, type Attempt } from "./tasks/run-suite.js";
 import { runScriptedSuite, SCRIPTED_PLAYERS, type ScriptedPlayer } from "./tasks/scripted-players.js";
 import { renderSummary, summarise } from "./tasks/summary.js";
 import { loadTasks, TASKS_DIR } from "./tasks/task-set.js";
+import { runBench, suiteOptions, writeResults } from "./suite-options.js";
 
 const RESULTS_DIR = path.join(TASKS_DIR, "..", "results");
 const USAGE = `npm run bench:tasks -- [--tasks a,b] [--runs N] [--model id] [--concurrency N] [--player oracle|null]
@@ -24,50 +22,10 @@ const USAGE = `npm run bench:tasks -- [--tasks a,b] [--runs N] [--model id] [--c
                         [--tarballs dir] [--check]`;
 
 function options() {
-  const { values } = parseArgs({
-    options: {
-      tasks: { type: "string" },
-      runs: { type: "string", default: "1" },
-      model: { type: "string" },
-      concurrency: { type: "string", default: "2" },
-      player: { type: "string" },
-      "max-turns": { type: "string" },
-      "max-cost": { type: "string" },
-      "max-minutes": { type: "string" },
-      "timeout-minutes": { type: "string" },
-      out: { type: "string" },
-      tarballs: { type: "string" },
-      check: { type: "boolean", default: false },
-      help: { type: "boolean", short: "h", default: false },
-    },
-  });
-  const positive = (name: string, raw: string | undefined, fallback: number): number => {
-    if (raw === undefined) return fallback;
-    const n = Number(raw);
-    if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number, got "${raw}"`);
-    return n;
-  };
-  const budgets: Budgets = {
-    maxTurns: positive("max-turns", values["max-turns"], DEFAULT_BUDGETS.maxTurns),
-    maxOutputTokens: DEFAULT_BUDGETS.maxOutputTokens,
-    maxCostUsd: positive("max-cost", values["max-cost"], DEFAULT_BUDGETS.maxCostUsd),
-    maxMinutes: positive("max-minutes", values["max-minutes"], DEFAULT_BUDGETS.maxMinutes),
-  };
-  if (values.player !== undefined && !SCRIPTED_PLAYERS.includes(values.player as ScriptedPlayer)) throw new Error(`--player takes oracle or null, got "${values.player}"`);
-  return {
-    help: values.help,
-    check: values.check,
-    tasks: values.tasks?.split(",").map((t) => t.trim()).filter(Boolean),
-    runs: Math.floor(positive("runs", values.runs, 1)),
-    concurrency: Math.floor(positive("concurrency", values.concurrency, 2)),
-    model: values.model,
-    player: values.player as ScriptedPlayer | undefined,
-    budgets,
-    // crewbot stops itself at maxMinutes; the margin covers its clean-up and the grading.
-    timeoutMs: positive("timeout-minutes", values["timeout-minutes"], budgets.maxMinutes + 5) * 60_000,
-    out: values.out,
-    tarballs: values.tarballs ?? path.join(RESULTS_DIR, "tarballs"),
-  };
+  const o = suiteOptions({ tasks: { type: "string" } }, RESULTS_DIR);
+  if (o.player !== undefined && !SCRIPTED_PLAYERS.includes(o.player as ScriptedPlayer)) throw new Error(`--player takes oracle or null, got "${o.player}"`);
+  const tasks = o.values.tasks as string | undefined;
+  return { ...o, tasks: tasks?.split(",").map((t) => t.trim()).filter(Boolean), player: o.player as ScriptedPlayer | undefined };
 }
 
 async function main(): Promise<number> {
@@ -117,17 +75,8 @@ async function main(): Promise<number> {
     }
     reports.push({ player, model, summary, attempts });
   }
-  const out = opts.out ?? path.join(RESULTS_DIR, `tasks-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-  await mkdir(path.dirname(out), { recursive: true });
-  await writeFile(out, `${JSON.stringify({ startedAt: new Date().toISOString(), budgets: opts.budgets, runs: opts.runs, tasks: tasks.map((t) => ({ id: t.id, package: `${t.package}@${t.version}`, licence: t.licence, origin: t.origin })), reports }, null, 2)}\n`);
-  console.log(`\nwrote ${path.relative(process.cwd(), out)}`);
+  await writeResults(opts.out, RESULTS_DIR, "tasks", { startedAt: new Date().toISOString(), budgets: opts.budgets, runs: opts.runs, tasks: tasks.map((t) => ({ id: t.id, package: `${t.package}@${t.version}`, licence: t.licence, origin: t.origin })), reports });
   return expectationsMet ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(`bench:tasks: ${(error as Error).message}`);
-    process.exit(1);
-  },
-);
+runBench("bench:tasks", main);
