@@ -51,18 +51,8 @@ export interface ReviewCase {
   repro: ReproducerFile[];
 }
 
-interface CaseJson {
-  id: string;
-  package: string;
-  version: string;
-  integrity: string;
-  licence: string;
-  origin: string;
-  kind: "bug" | "clean";
-  bugKind: string;
-  title: string;
-  body: string;
-}
+/** case.json: everything but what the case folder holds as files (the patch, the bug lines, the reproducer). */
+type CaseJson = Omit<ReviewCase, "patch" | "bugLines" | "repro">;
 
 const CODE = /\.(?:[cm]?js|ts)$/;
 const isCode = (p: string) => CODE.test(p) && !p.endsWith(".d.ts");

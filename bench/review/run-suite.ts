@@ -10,6 +10,7 @@ import type { SandboxInfo } from "../../src/tools/types.js";
 import { materialiseCase, type MaterialisedCase, type ReviewCase } from "./case-set.js";
 import { cleanPlay, exportBaseTree, playModel, playScripted, type ModelPlayer, type ModelSetup, type PlayGround, type ScriptedPlayer } from "./players.js";
 import type { CaseResult } from "./score.js";
+import { pool } from "../pool.js";
 
 export interface ReviewSuiteOptions {
   cases: ReviewCase[];
@@ -28,20 +29,6 @@ export interface ReviewSuiteOptions {
 }
 
 const SCRIPTED: readonly string[] = ["oracle", "null", "noisy"];
-
-async function pool<T>(jobs: Array<() => Promise<T>>, size: number, onDone: (t: T) => void): Promise<T[]> {
-  const results: T[] = new Array(jobs.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < jobs.length) {
-      const i = next++;
-      results[i] = await jobs[i]!();
-      onDone(results[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(size, jobs.length) }, worker));
-  return results;
-}
 
 export async function runReviewSuite(opts: ReviewSuiteOptions): Promise<CaseResult[]> {
   const work = await realpath(await mkdtemp(path.join(os.tmpdir(), "crewbot-bench-review-")));

@@ -14,6 +14,7 @@ import type { RunReport } from "../../src/cli/report.js";
 import type { SandboxInfo } from "../../src/tools/types.js";
 import { runBaseline } from "../baseline-agent.js";
 import { applyDiff, freshCopy, grade, materialise, useSandbox, type Materialised, type Task } from "./task-set.js";
+import { pool } from "../pool.js";
 
 export type Scaffold = "crewbot" | "baseline";
 export const SCAFFOLDS: readonly Scaffold[] = ["crewbot", "baseline"];
@@ -74,20 +75,6 @@ export async function runSuite(opts: SuiteOptions): Promise<{ attempts: Attempt[
   } finally {
     await rm(work, { recursive: true, force: true });
   }
-}
-
-async function pool<T>(jobs: Array<() => Promise<T>>, size: number, onDone: (t: T) => void): Promise<T[]> {
-  const results: T[] = new Array(jobs.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < jobs.length) {
-      const i = next++;
-      results[i] = await jobs[i]!();
-      onDone(results[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(size, jobs.length) }, worker));
-  return results;
 }
 
 async function attempt(opts: SuiteOptions, task: Task, m: Materialised, run: number, scaffold: Scaffold, work: string): Promise<Attempt> {
