@@ -25,26 +25,32 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => logs.server.close(() => r())));
 
+/** `/implement make the tests pass` on PR #1 (branch feature-x of this repository), GitHub's side mocked up to the head's checks. */
+async function feedbackOnPullRequest(progressId: number, env: Record<string, string> = {}) {
+  const stack = await startStack(
+    [
+      { content: [{ type: "tool_use", name: "edit", input: { path: "greet.txt", oldText: "hello", newText: "hi" } }] },
+      { text: "## Completed\nFixed.\n## Files Changed\n- greet.txt\n## Notes\nNone." },
+    ],
+    { files: { "greet.txt": "hello\n" }, env },
+  );
+  gitSync(stack.remoteDir, "branch", "feature-x");
+  gitSync(stack.remoteDir, "update-ref", "refs/pull/1/head", "feature-x");
+  const head = gitSync(stack.remoteDir, "rev-parse", "feature-x").trim();
+  const payload = issueCommentCreated("/implement make the tests pass", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
+  payload.issue.pull_request = { url: `${API}${REPO_PATH}/pulls/1` };
+  mockInstallationToken();
+  mockBotUser();
+  mockPermission("Codertocat", "write");
+  mockJobComments({ progressId, edits: [], trigger: { id: payload.comment.id }, pull: {} })
+    .get(`${REPO_PATH}/pulls/1`)
+    .reply(200, { head: { ref: "feature-x", sha: head, repo: { full_name: "Codertocat/Hello-World" } }, base: { repo: { full_name: "Codertocat/Hello-World" } } });
+  return { stack, head, payload };
+}
+
 describe("/implement on a pull request whose head fails its checks", () => {
   it("gives the worker the failing checks of the head, without crewbot's own review check", async () => {
-    const stack = await startStack(
-      [
-        { content: [{ type: "tool_use", name: "edit", input: { path: "greet.txt", oldText: "hello", newText: "hi" } }] },
-        { text: "## Completed\nFixed.\n## Files Changed\n- greet.txt\n## Notes\nNone." },
-      ],
-      { files: { "greet.txt": "hello\n" } },
-    );
-    gitSync(stack.remoteDir, "branch", "feature-x");
-    gitSync(stack.remoteDir, "update-ref", "refs/pull/1/head", "feature-x");
-    const head = gitSync(stack.remoteDir, "rev-parse", "feature-x").trim();
-    const payload = issueCommentCreated("/implement make the tests pass", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
-    payload.issue.pull_request = { url: `${API}${REPO_PATH}/pulls/1` };
-    mockInstallationToken();
-    mockBotUser();
-    mockPermission("Codertocat", "write");
-    mockJobComments({ progressId: 95, edits: [], trigger: { id: payload.comment.id }, pull: {} })
-      .get(`${REPO_PATH}/pulls/1`)
-      .reply(200, { head: { ref: "feature-x", sha: head, repo: { full_name: "Codertocat/Hello-World" } }, base: { repo: { full_name: "Codertocat/Hello-World" } } });
+    const { stack, head, payload } = await feedbackOnPullRequest(95);
     mockHeadCheckRuns(
       [
         checkRun({ id: 901, name: "unit tests", headSha: head, output: { title: "2 failed", summary: "see the log", annotations_count: 1 } }),
@@ -70,24 +76,7 @@ describe("/implement on a pull request whose head fails its checks", () => {
   });
 
   it("tells crewbot's own checks by the app's id: another app named like crewbot (or like CREWBOT_BOT_NAME) counts as failing", async () => {
-    const stack = await startStack(
-      [
-        { content: [{ type: "tool_use", name: "edit", input: { path: "greet.txt", oldText: "hello", newText: "hi" } }] },
-        { text: "## Completed\nFixed.\n## Files Changed\n- greet.txt\n## Notes\nNone." },
-      ],
-      { files: { "greet.txt": "hello\n" }, env: { CREWBOT_BOT_NAME: "lint-bot" } },
-    );
-    gitSync(stack.remoteDir, "branch", "feature-x");
-    gitSync(stack.remoteDir, "update-ref", "refs/pull/1/head", "feature-x");
-    const head = gitSync(stack.remoteDir, "rev-parse", "feature-x").trim();
-    const payload = issueCommentCreated("/implement make the tests pass", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
-    payload.issue.pull_request = { url: `${API}${REPO_PATH}/pulls/1` };
-    mockInstallationToken();
-    mockBotUser();
-    mockPermission("Codertocat", "write");
-    mockJobComments({ progressId: 96, edits: [], trigger: { id: payload.comment.id }, pull: {} })
-      .get(`${REPO_PATH}/pulls/1`)
-      .reply(200, { head: { ref: "feature-x", sha: head, repo: { full_name: "Codertocat/Hello-World" } }, base: { repo: { full_name: "Codertocat/Hello-World" } } });
+    const { stack, head, payload } = await feedbackOnPullRequest(96, { CREWBOT_BOT_NAME: "lint-bot" });
     mockHeadCheckRuns(
       [
         // APP_ID is 1 in the stack: this one is crewbot's own.
