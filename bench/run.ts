@@ -6,9 +6,10 @@
  *  - throughput of 200 queued /plan jobs, embedded vs BullMQ with 1 and 2 workers, and peak RSS (bench/throughput.ts)
  *  - edits of one progress comment over a 30-minute job, and one installation's writes with 8 jobs at once (bench/progress.ts)
  *  - a failed check suite on crewbot's PR → the ci-fix worker's first model request, with a 5 MB log (bench/ci-fix.ts)
+ *  - three workflows failing 0, 90 and 180 s apart on one head → ci-fix rounds used, virtual clock (bench/ci-fix-head.ts)
  *  - plan-wide (two scouts in parallel) against plan, with a fake model at 1 s per reply (bench/plan-wide.ts)
  *  - a question's answer (a ticked option) → the paused planner's next model request (bench/ask-resume.ts)
- * `BENCH_ONLY=review` (comma-separated: chain, cache, checkout, ack, plan, implement, review, throughput, edits, ci-fix, plan-wide, ask, shared-budget) runs only those.
+ * `BENCH_ONLY=review` (comma-separated: chain, cache, checkout, ack, plan, implement, review, throughput, edits, ci-fix, ci-fix-head, plan-wide, ask, shared-budget) runs only those.
  */
 import { performance } from "node:perf_hooks";
 import { BudgetTracker, DEFAULT_BUDGETS } from "../src/agent/budget.js";
@@ -22,6 +23,7 @@ import { startFakeAnthropic, type FakeReply } from "../test/helpers/fake-anthrop
 import { makeRepo, tempDir } from "../test/helpers/git-repo.js";
 import { benchApp } from "./app.js";
 import { ciFixBench } from "./ci-fix.js";
+import { ciFixHeadBench } from "./ci-fix-head.js";
 import { checkoutBench } from "./checkout.js";
 import { cacheBench, overloadBench } from "./model.js";
 import { askResumeBench } from "./ask-resume.js";
@@ -116,6 +118,7 @@ async function main() {
   if (selected("edits")) for (const line of await progressBench()) console.log(line);
 
   if (selected("ci-fix")) console.log(await ciFixBench());
+  if (selected("ci-fix-head")) console.log(await ciFixHeadBench());
 
   if (selected("plan-wide")) console.log(await planWideBench());
   if (selected("ask")) console.log(await askResumeBench());
