@@ -1,8 +1,9 @@
 /**
  * Throughput and memory, printed by `npm run bench` (`BENCH_ONLY=throughput` for this one alone):
  *  - 200 `/plan` jobs on 200 issues of one repository, queued first, then run by: the embedded queue
- *    (SQLite, `npm start`'s in-process worker), BullMQ/Redis with 1 worker process, and with 2;
- *    jobs/s from the workers' start to the last job's end, and the ratios
+ *    (SQLite, `npm start`'s in-process worker), BullMQ/Redis with 1, 2 and 4 worker processes (each
+ *    its own CREWBOT_DATA_DIR, sharing only the redis-server); jobs/s from the workers' start to the
+ *    last job's end, and the speed-up over 1 worker (goal ≥ 3.5× at 4), jobs spread across installations
  *  - peak RSS of the embedded app process with 8 jobs running at once (goal < 1 GiB)
  * Every crewbot process is a child running the compiled app (bench/throughput-child.mjs) with GitHub as
  * nock inside it; this process serves the fake model (instant, or 2 s a reply for the RSS run), the git
@@ -321,6 +322,8 @@ export async function throughputBench(): Promise<string[]> {
     const embedded = await throughputRun(false, 1, served, model);
     const one = await throughputRun(true, 1, served, model);
     const two = await throughputRun(true, 2, served, model);
+    const four = await throughputRun(true, 4, served, model);
+    const speedUp = four.perSecond / one.perSecond;
     const describe = (name: string, r: Run) =>
       `${name} ${r.perSecond.toFixed(2)} jobs/s (${r.seconds.toFixed(1)} s, up to ${r.maxRunning} at once, mean job ${(r.meanJobMs / 1000).toFixed(1)} s, ` +
       `${(r.writes / JOBS).toFixed(1)} GitHub writes a job, worker CPU ${r.workerCpu.toFixed(1)} s + bench process ${r.parentCpu.toFixed(1)} s on ${cpus().length} CPUs${r.byWorker.length > 1 ? `, per process ${r.byWorker.map((w) => `${w.jobs} jobs (up to ${w.atOnce} at once)`).join(" / ")}` : ""})${notSucceeded(r.jobs)}`;
@@ -329,8 +332,9 @@ export async function throughputBench(): Promise<string[]> {
         `timed from the workers' start to the last job's end; ${PER_PROCESS} jobs at once per worker process; each job in its own installation ` +
         `(the app spaces GitHub writes 1 s apart per installation, so a job lasts at least its writes' spacing and one installation would cap this at ~1 write/s); ` +
         `CREWBOT_GLOBAL_CONCURRENCY counts per queue, so it is ${PER_PROCESS} × worker processes, and a process may take more than ${PER_PROCESS} of them: ` +
-        [describe("embedded (SQLite, in-process worker)", embedded), describe("BullMQ/Redis 1 worker process", one), describe("BullMQ/Redis 2 worker processes", two)].join("; "),
-      `throughput ratios: BullMQ 2 workers / 1 worker ${(two.perSecond / one.perSecond).toFixed(2)}×, BullMQ 1 worker / embedded ${(one.perSecond / embedded.perSecond).toFixed(2)}×`,
+        [describe("embedded (SQLite, in-process worker)", embedded), describe("BullMQ/Redis 1 worker process", one), describe("BullMQ/Redis 2 worker processes", two), describe("BullMQ/Redis 4 worker processes", four)].join("; "),
+      `throughput speed-up across installations (jobs/s over 1 worker process, each its own data dir, one Redis): 2 workers ${(two.perSecond / one.perSecond).toFixed(2)}×, ` +
+        `4 workers ${speedUp.toFixed(2)}× (goal ≥ 3.5× at 4) ${speedUp >= 3.5 ? "✓" : "✗"}${cpus().length < 4 ? ` — on ${cpus().length} CPUs, which 4 processes and this one share` : ""}; BullMQ 1 worker / embedded ${(one.perSecond / embedded.perSecond).toFixed(2)}×`,
     );
     const rss = await peakRss(served);
     const goal = 1024 ** 3;
