@@ -36,13 +36,21 @@ const INSTALLATION_BASE = 700_000;
 const ENDS = ["succeeded", "failed", "cancelled"];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Child {
+/** One GitHub write a child answered: when (epoch ms), what, and the comment it created. */
+export interface WriteRecord {
+  t: number;
+  method: string;
+  path: string;
+  id?: number;
+}
+
+export interface Child {
   pid: number;
   port?: number;
   /** Starts its worker; resolves when it runs. */
   go(): Promise<void>;
   /** Stops it gracefully; resolves with the GitHub writes it made. */
-  stop(): Promise<number>;
+  stop(): Promise<{ writes: number; log: WriteRecord[] }>;
   kill(): void;
 }
 
@@ -53,7 +61,7 @@ process.once("exit", () => {
 });
 
 /** A crewbot process (bench/throughput-child.mjs), ready: modules loaded, nock set, server listening. */
-async function spawnChild(env: Record<string, string>): Promise<Child> {
+export async function spawnChild(env: Record<string, string>): Promise<Child> {
   const script = fileURLToPath(new URL("./throughput-child.mjs", import.meta.url));
   const base = Object.fromEntries(["PATH", "HOME", "TMPDIR", "LANG"].filter((k) => process.env[k]).map((k) => [k, process.env[k]!]));
   const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [script], { env: { ...base, ...env }, stdio: "pipe" });
@@ -89,18 +97,19 @@ async function spawnChild(env: Record<string, string>): Promise<Child> {
     async stop() {
       const stopped = expect("stopped");
       child.stdin.write("stop\n");
-      return (await stopped).writes as number;
+      const { writes, log } = await stopped;
+      return { writes: writes as number, log: log as WriteRecord[] };
     },
     kill: () => void child.kill("SIGKILL"),
   };
 }
 
-interface Served {
+export interface Served {
   cloneUrl: string;
   close(): Promise<void>;
 }
 
-async function serveRepo(): Promise<Served> {
+export async function serveRepo(): Promise<Served> {
   const root = await tempDir("crewbot-bench-served-");
   const git = await startGitHttpServer({ root, token: TOKEN });
   await makeRepo({ "README.md": "# bench\n", "src/a.ts": "export const a = 1;\n" }, `${root}/${REPO_OWNER}/${REPO_NAME}.git`);
@@ -116,7 +125,9 @@ function fakeModel(delay = 0): Promise<FakeServer> {
   );
 }
 
-function appEnv(role: "app" | "worker", name: string, model: FakeServer, extra: Record<string, string>): Promise<Record<string, string>> {
+let commentBase = 0;
+
+export function appEnv(role: "app" | "worker", name: string, model: FakeServer, extra: Record<string, string>): Promise<Record<string, string>> {
   return freePort().then(async (port) => ({
     BENCH_ROLE: role,
     BENCH_HOSTNAME: name,
@@ -131,18 +142,23 @@ function appEnv(role: "app" | "worker", name: string, model: FakeServer, extra: 
     PORT: String(port),
     HOST: "127.0.0.1",
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "silent",
+    BENCH_COMMENT_BASE: String((commentBase += 1_000_000)),
     ...extra,
   }));
 }
 
-/** `count` signed `/plan` comments on issues 1…count, each issue in its own installation; all must be acknowledged. */
-async function deliver(port: number, count: number, cloneUrl: string): Promise<void> {
+/**
+ * `count` signed `/plan` comments on issues 1…count, each issue in its own installation unless
+ * `installationOf` says; each issue titled `bench-issue-<n>` (its jobs' model requests carry it). All must be acknowledged.
+ */
+export async function deliver(port: number, count: number, cloneUrl: string, installationOf = (i: number) => INSTALLATION_BASE + i): Promise<void> {
   const post = signedPoster(port);
   const payloads = Array.from({ length: count }, (_, i) => {
     const payload = issueCommentCreated("/plan", { cloneUrl, defaultBranch: "main" });
     payload.issue.number = i + 1;
     payload.comment.id = 9_000_000 + i;
-    payload.installation.id = INSTALLATION_BASE + i;
+    payload.installation.id = installationOf(i);
+    payload.issue.title = `bench-issue-${i + 1}`;
     return payload;
   });
   let next = 0;
@@ -163,7 +179,7 @@ async function all(queue: OpenedStores["queue"]): Promise<JobRecord[]> {
 }
 
 /** Waits for `count` jobs in the queue, then for all of them to end; samples how many run at once. */
-async function watch(queue: OpenedStores["queue"], count: number, timeoutMs: number, onTick?: () => void): Promise<{ jobs: JobRecord[]; maxRunning: number }> {
+export async function watch(queue: OpenedStores["queue"], count: number, timeoutMs: number, onTick?: () => void): Promise<{ jobs: JobRecord[]; maxRunning: number }> {
   const t0 = Date.now();
   let maxRunning = 0;
   for (;;) {
@@ -179,7 +195,7 @@ async function watch(queue: OpenedStores["queue"], count: number, timeoutMs: num
   }
 }
 
-async function waitQueued(queue: OpenedStores["queue"], count: number): Promise<void> {
+export async function waitQueued(queue: OpenedStores["queue"], count: number): Promise<void> {
   const t0 = Date.now();
   while ((await all(queue)).length < count) {
     if (Date.now() - t0 > 20_000) throw new Error(`only ${(await all(queue)).length} of ${count} jobs queued after 20 s`);
@@ -198,7 +214,7 @@ function maxOverlap(jobs: JobRecord[]): number {
 }
 
 /** Outcomes of jobs that did not succeed, counted: "3× ❌ Failed: …". */
-function notSucceeded(jobs: JobRecord[]): string {
+export function notSucceeded(jobs: JobRecord[]): string {
   const bad = jobs.filter((j) => j.state !== "succeeded");
   if (bad.length === 0) return "";
   const counts = new Map<string, number>();
@@ -251,7 +267,7 @@ async function throughputRun(redis: boolean, workers: number, served: Served, mo
     const workerCpu = (await Promise.all(starting.map((c) => cpuSeconds(c.pid)))).reduce((a, b) => a + b, 0) - cpuBefore;
     const parentCpu = (process.cpuUsage().user + process.cpuUsage().system) / 1e6 - parentBefore;
     let writes = 0;
-    for (const c of children.splice(0)) writes += await c.stop();
+    for (const c of children.splice(0)) writes += (await c.stop()).writes;
     const timed = jobs.filter((j) => j.startedAt && j.finishedAt);
     return {
       jobs,
