@@ -59,6 +59,9 @@ async function run(workers: number, served: Served): Promise<string> {
       REDIS_URL: redis.url,
       CREWBOT_INSTALLATION_CONCURRENCY: String(PER_PROCESS * workers),
       CREWBOT_GLOBAL_CONCURRENCY: String(PER_PROCESS * workers),
+      CREWBOT_WORKER_CONCURRENCY: String(PER_PROCESS),
+      // All 40 come from one person: above the default burst (20) the rest would be told to slow down.
+      CREWBOT_COMMANDS_BURST: String(JOBS),
     };
     const appEnvironment = await appEnv("app", "bench-budget-app", model, limits);
     const app = await spawnChild(appEnvironment);

@@ -30,8 +30,11 @@ import { signedPoster, TOKEN } from "./app.js";
 
 const SECRET = "bench-secret";
 const JOBS = Number(process.env.BENCH_THROUGHPUT_JOBS) || 200;
-/** Jobs at once per worker process (CREWBOT_GLOBAL_CONCURRENCY counts per queue, so it is this × processes). */
-const PER_PROCESS = 8;
+/**
+ * Jobs at once per worker process (CREWBOT_WORKER_CONCURRENCY, its default; CREWBOT_GLOBAL_CONCURRENCY counts
+ * per queue, so it is this × processes). At 8 a process, one of 80 jobs with 4 processes stayed running.
+ */
+const PER_PROCESS = 4;
 const INSTALLATION_BASE = 700_000;
 const ENDS = ["succeeded", "failed", "cancelled"];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -189,7 +192,8 @@ export async function watch(queue: OpenedStores["queue"], count: number, timeout
     if (jobs.length >= count && jobs.every((j) => ENDS.includes(j.state))) return { jobs, maxRunning };
     if (Date.now() - t0 > timeoutMs) {
       const states = jobs.reduce<Record<string, number>>((m, j) => ((m[j.state] = (m[j.state] ?? 0) + 1), m), {});
-      throw new Error(`after ${timeoutMs / 1000} s: ${jobs.length} of ${count} jobs, ${JSON.stringify(states)}`);
+      const stuck = jobs.filter((j) => !ENDS.includes(j.state)).slice(0, 5).map((j) => `${j.id} ${j.state} on ${j.workerId ?? "?"} (${j.outcome ?? "no outcome"})`);
+      throw new Error(`after ${timeoutMs / 1000} s: ${jobs.length} of ${count} jobs, ${JSON.stringify(states)}; not ended: ${stuck.join("; ")}`);
     }
     await sleep(100);
   }
@@ -245,6 +249,7 @@ async function throughputRun(redis: boolean, workers: number, served: Served, mo
     const limits = {
       CREWBOT_INSTALLATION_CONCURRENCY: String(PER_PROCESS),
       CREWBOT_GLOBAL_CONCURRENCY: String(PER_PROCESS * workers),
+      CREWBOT_WORKER_CONCURRENCY: String(PER_PROCESS),
       ...(server ? { REDIS_URL: server.url } : {}),
     };
     const appEnvironment = await appEnv("app", "bench-app", model, limits);
@@ -259,7 +264,9 @@ async function throughputRun(redis: boolean, workers: number, served: Served, mo
     const parentBefore = (process.cpuUsage().user + process.cpuUsage().system) / 1e6;
     const t0 = Date.now();
     await Promise.all(starting.map((c) => c.go()));
-    const { jobs, maxRunning } = await watch(view.queue, JOBS, 150_000);
+    const { jobs, maxRunning } = await watch(view.queue, JOBS, 150_000).catch((e: Error) => {
+      throw new Error(`${redis ? `BullMQ/Redis ${workers} worker process(es)` : "embedded"}: ${e.message}`);
+    });
     const last = Math.max(...jobs.map((j) => j.finishedAt ?? 0));
     const seconds = (last - t0) / 1000;
     const byWorker = new Map<string, JobRecord[]>();
@@ -306,7 +313,7 @@ async function memoryOf(pid: number): Promise<{ rss: number; hwm: number }> {
 async function peakRss(served: Served): Promise<{ peak: number; hwm: number; idle: number; overlap: number; jobs: JobRecord[] }> {
   const count = 8;
   const model = await fakeModel(2_000);
-  const env = await appEnv("app", "bench-rss", model, { CREWBOT_INSTALLATION_CONCURRENCY: String(count), CREWBOT_GLOBAL_CONCURRENCY: String(count) });
+  const env = await appEnv("app", "bench-rss", model, { CREWBOT_INSTALLATION_CONCURRENCY: String(count), CREWBOT_GLOBAL_CONCURRENCY: String(count), CREWBOT_WORKER_CONCURRENCY: String(count) });
   const app = await spawnChild(env);
   const view = await openStores({}, env.CREWBOT_DATA_DIR!);
   try {
@@ -347,7 +354,7 @@ export async function throughputBench(): Promise<string[]> {
       `throughput: ${JOBS} /plan jobs on ${JOBS} issues of one repository, instant fake model, GitHub nock at once; queued by signed webhooks with no worker running, ` +
         `timed from the workers' start to the last job's end; ${PER_PROCESS} jobs at once per worker process; each job in its own installation ` +
         `(the app spaces GitHub writes 1 s apart per installation, so a job lasts at least its writes' spacing and one installation would cap this at ~1 write/s); ` +
-        `CREWBOT_GLOBAL_CONCURRENCY counts per queue, so it is ${PER_PROCESS} × worker processes, and a process may take more than ${PER_PROCESS} of them: ` +
+        `CREWBOT_WORKER_CONCURRENCY ${PER_PROCESS} and CREWBOT_GLOBAL_CONCURRENCY (counted per queue) ${PER_PROCESS} × worker processes: ` +
         [describe("embedded (SQLite, in-process worker)", embedded), describe("BullMQ/Redis 1 worker process", one), describe("BullMQ/Redis 2 worker processes", two), describe("BullMQ/Redis 4 worker processes", four)].join("; "),
       `throughput speed-up across installations (jobs/s over 1 worker process, each its own data dir, one Redis): 2 workers ${(two.perSecond / one.perSecond).toFixed(2)}×, ` +
         `4 workers ${speedUp.toFixed(2)}× (goal ≥ 3.5× at 4) ${speedUp >= 3.5 ? "✓" : "✗"}${cpus().length < 4 ? ` — on ${cpus().length} CPUs, which 4 processes and this one share` : ""}; BullMQ 1 worker / embedded ${(one.perSecond / embedded.perSecond).toFixed(2)}×`,
