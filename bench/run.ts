@@ -3,12 +3,14 @@
  *  - orchestration overhead of a 3-agent chain with 20 tool calls against an instant fake model
  *  - the prompt-cache share over a 10-turn run of 8 parallel reads a turn, and a job through a 60 s overload (bench/model.ts)
  *  - checkout, and the app's figures (bench/app.ts): webhook latency, jobs' writes, an automatic review
- *  - throughput of 200 queued /plan jobs, embedded vs BullMQ with 1 and 2 workers, and peak RSS (bench/throughput.ts)
+ *  - throughput of 200 queued /plan jobs, embedded vs BullMQ with 1, 2 and 4 worker processes across installations (speed-up, goal ≥ 3.5× at 4), and peak RSS (bench/throughput.ts)
  *  - edits of one progress comment over a 30-minute job, and one installation's writes with 8 jobs at once (bench/progress.ts)
  *  - a failed check suite on crewbot's PR → the ci-fix worker's first model request, with a 5 MB log (bench/ci-fix.ts)
+ *  - three workflows failing 0, 90 and 180 s apart on one head → ci-fix rounds used, virtual clock (bench/ci-fix-head.ts)
  *  - plan-wide (two scouts in parallel) against plan, with a fake model at 1 s per reply (bench/plan-wide.ts)
  *  - a question's answer (a ticked option) → the paused planner's next model request (bench/ask-resume.ts)
- * `BENCH_ONLY=review` (comma-separated: chain, cache, checkout, ack, plan, implement, review, throughput, edits, ci-fix, plan-wide, ask, shared-budget) runs only those.
+ *  - 40 /plan jobs on one installation: through 2 and 4 gates on a virtual clock (bench/shared-budget.ts), and through 2 and 4 real worker processes (bench/budget-workers.ts, real minutes)
+ * `BENCH_ONLY=review` (comma-separated: chain, cache, checkout, ack, plan, implement, review, throughput, edits, ci-fix, ci-fix-head, plan-wide, ask, shared-budget, budget-workers) runs only those.
  */
 import { performance } from "node:perf_hooks";
 import { BudgetTracker, DEFAULT_BUDGETS } from "../src/agent/budget.js";
@@ -22,9 +24,11 @@ import { startFakeAnthropic, type FakeReply } from "../test/helpers/fake-anthrop
 import { makeRepo, tempDir } from "../test/helpers/git-repo.js";
 import { benchApp } from "./app.js";
 import { ciFixBench } from "./ci-fix.js";
+import { ciFixHeadBench } from "./ci-fix-head.js";
 import { checkoutBench } from "./checkout.js";
 import { cacheBench, overloadBench } from "./model.js";
 import { askResumeBench } from "./ask-resume.js";
+import { budgetWorkersBench } from "./budget-workers.js";
 import { planWideBench } from "./plan-wide.js";
 import { progressBench } from "./progress.js";
 import { selected } from "./only.js";
@@ -116,10 +120,12 @@ async function main() {
   if (selected("edits")) for (const line of await progressBench()) console.log(line);
 
   if (selected("ci-fix")) console.log(await ciFixBench());
+  if (selected("ci-fix-head")) console.log(await ciFixHeadBench());
 
   if (selected("plan-wide")) console.log(await planWideBench());
   if (selected("ask")) console.log(await askResumeBench());
   if (selected("shared-budget")) console.log((await sharedBudgetBench()).join("\n"));
+  if (selected("budget-workers")) console.log((await budgetWorkersBench()).join("\n"));
 }
 
 await main();

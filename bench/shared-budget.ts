@@ -5,6 +5,8 @@
  * separate processes have — on one real redis-server. A virtual clock (passed to the Redis script)
  * stands in for the minutes this takes. Figures: the most content-creating requests in any 60 s and
  * any hour (GitHub's limits: 80 and 500), the final edits' waits, and the jobs' writes done per minute.
+ * It measures the gates and the Redis script alone (no app, no jobs, no GitHub stand-in): bench/budget-workers.ts
+ * runs the same 40 jobs through real worker processes on the real clock.
  */
 import { WriteGate, type Clock } from "../src/report/write-gate.js";
 import { RedisSharedLimits } from "../src/store/redis/shared-limits.js";
@@ -34,7 +36,7 @@ class VirtualClock implements Clock {
   }
 }
 
-function mostIn(times: number[], windowMs: number): number {
+export function mostIn(times: number[], windowMs: number): number {
   const t = [...times].sort((a, b) => a - b);
   let most = 0;
   for (let i = 0, j = 0; j < t.length; j++) {

@@ -5,7 +5,8 @@
 //   BENCH_ROLE=worker  `startWorker()` (BullMQ/Redis), started on "go"
 //   BENCH_HOSTNAME     os.hostname() for this process (the runner's worker id is `embedded:<hostname>`)
 // Protocol, one JSON line each way: it prints {"ready":true,"port":…}; "go\n" on stdin starts the
-// worker (it prints {"going":true}); "stop\n" stops it gracefully and prints {"stopped":true,"writes":…}.
+// worker (it prints {"going":true}); "stop\n" stops it gracefully and prints {"stopped":true,"writes":…,"log":[…]}:
+// every POST/PATCH/PUT/DELETE to GitHub but the installation tokens, as {t (epoch ms), method, path, id?}.
 import os from "node:os";
 import { syncBuiltinESMExports } from "node:module";
 import readline from "node:readline";
@@ -24,7 +25,13 @@ const { startWorker } = await import("../dist/worker.js");
 
 const API = "https://api.github.com";
 let writes = 0;
-let commentId = 1000;
+let commentId = Number(process.env.BENCH_COMMENT_BASE) || 1000; // apart per process: one installation's comments are shared
+const log = [];
+/** Counts and timestamps one write; `id`: the comment it created. */
+function wrote(method, path, id) {
+  writes += 1;
+  log.push({ t: Date.now(), method, path, ...(id === undefined ? {} : { id }) });
+}
 nock.disableNetConnect();
 nock.enableNetConnect((host) => /^(127\.0\.0\.1|localhost)(:\d+)?$/.test(host));
 nock(API)
@@ -43,11 +50,15 @@ nock(API)
   .get(/^\/users\/[^/]+%5Bbot%5D$/)
   .reply(200, { id: 41898282, type: "Bot" })
   .post(/\/reactions$/)
-  .reply(201, () => ((writes += 1), {}))
+  .reply(201, (path) => (wrote("POST", path), {}))
   .post(/\/issues\/\d+\/comments$/)
-  .reply(201, () => ((writes += 1), { id: ++commentId }))
+  .reply(201, (path) => (wrote("POST", path, ++commentId), { id: commentId }))
   .patch(/\/issues\/comments\/\d+$/)
-  .reply(200, () => ((writes += 1), {}));
+  .reply(200, (path) => (wrote("PATCH", path), {}))
+  .put(/.*/)
+  .reply(200, (path) => (wrote("PUT", path), {}))
+  .delete(/.*/)
+  .reply(204, (path) => (wrote("DELETE", path), ""));
 
 const Octokit = ProbotOctokit.defaults((o) => ({ ...o, retry: { enabled: false }, throttle: { enabled: false } }));
 const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
@@ -82,7 +93,7 @@ lines.on("line", async (line) => {
     send({ going: true });
   } else if (line === "stop") {
     await stop();
-    send({ stopped: true, writes });
+    send({ stopped: true, writes, log });
     process.exit(0);
   }
 });

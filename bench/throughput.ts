@@ -1,8 +1,9 @@
 /**
  * Throughput and memory, printed by `npm run bench` (`BENCH_ONLY=throughput` for this one alone):
  *  - 200 `/plan` jobs on 200 issues of one repository, queued first, then run by: the embedded queue
- *    (SQLite, `npm start`'s in-process worker), BullMQ/Redis with 1 worker process, and with 2;
- *    jobs/s from the workers' start to the last job's end, and the ratios
+ *    (SQLite, `npm start`'s in-process worker), BullMQ/Redis with 1, 2 and 4 worker processes (each
+ *    its own CREWBOT_DATA_DIR, sharing only the redis-server); jobs/s from the workers' start to the
+ *    last job's end, and the speed-up over 1 worker (goal ≥ 3.5× at 4), jobs spread across installations
  *  - peak RSS of the embedded app process with 8 jobs running at once (goal < 1 GiB)
  * Every crewbot process is a child running the compiled app (bench/throughput-child.mjs) with GitHub as
  * nock inside it; this process serves the fake model (instant, or 2 s a reply for the RSS run), the git
@@ -29,19 +30,30 @@ import { signedPoster, TOKEN } from "./app.js";
 
 const SECRET = "bench-secret";
 const JOBS = Number(process.env.BENCH_THROUGHPUT_JOBS) || 200;
-/** Jobs at once per worker process (CREWBOT_GLOBAL_CONCURRENCY counts per queue, so it is this × processes). */
-const PER_PROCESS = 8;
+/**
+ * Jobs at once per worker process (CREWBOT_WORKER_CONCURRENCY, its default; CREWBOT_GLOBAL_CONCURRENCY counts
+ * per queue, so it is this × processes). At 8 a process, one of 80 jobs with 4 processes stayed running.
+ */
+const PER_PROCESS = 4;
 const INSTALLATION_BASE = 700_000;
 const ENDS = ["succeeded", "failed", "cancelled"];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Child {
+/** One GitHub write a child answered: when (epoch ms), what, and the comment it created. */
+export interface WriteRecord {
+  t: number;
+  method: string;
+  path: string;
+  id?: number;
+}
+
+export interface Child {
   pid: number;
   port?: number;
   /** Starts its worker; resolves when it runs. */
   go(): Promise<void>;
   /** Stops it gracefully; resolves with the GitHub writes it made. */
-  stop(): Promise<number>;
+  stop(): Promise<{ writes: number; log: WriteRecord[] }>;
   kill(): void;
 }
 
@@ -52,7 +64,7 @@ process.once("exit", () => {
 });
 
 /** A crewbot process (bench/throughput-child.mjs), ready: modules loaded, nock set, server listening. */
-async function spawnChild(env: Record<string, string>): Promise<Child> {
+export async function spawnChild(env: Record<string, string>): Promise<Child> {
   const script = fileURLToPath(new URL("./throughput-child.mjs", import.meta.url));
   const base = Object.fromEntries(["PATH", "HOME", "TMPDIR", "LANG"].filter((k) => process.env[k]).map((k) => [k, process.env[k]!]));
   const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [script], { env: { ...base, ...env }, stdio: "pipe" });
@@ -88,18 +100,19 @@ async function spawnChild(env: Record<string, string>): Promise<Child> {
     async stop() {
       const stopped = expect("stopped");
       child.stdin.write("stop\n");
-      return (await stopped).writes as number;
+      const { writes, log } = await stopped;
+      return { writes: writes as number, log: log as WriteRecord[] };
     },
     kill: () => void child.kill("SIGKILL"),
   };
 }
 
-interface Served {
+export interface Served {
   cloneUrl: string;
   close(): Promise<void>;
 }
 
-async function serveRepo(): Promise<Served> {
+export async function serveRepo(): Promise<Served> {
   const root = await tempDir("crewbot-bench-served-");
   const git = await startGitHttpServer({ root, token: TOKEN });
   await makeRepo({ "README.md": "# bench\n", "src/a.ts": "export const a = 1;\n" }, `${root}/${REPO_OWNER}/${REPO_NAME}.git`);
@@ -115,7 +128,9 @@ function fakeModel(delay = 0): Promise<FakeServer> {
   );
 }
 
-function appEnv(role: "app" | "worker", name: string, model: FakeServer, extra: Record<string, string>): Promise<Record<string, string>> {
+let commentBase = 0;
+
+export function appEnv(role: "app" | "worker", name: string, model: FakeServer, extra: Record<string, string>): Promise<Record<string, string>> {
   return freePort().then(async (port) => ({
     BENCH_ROLE: role,
     BENCH_HOSTNAME: name,
@@ -130,18 +145,23 @@ function appEnv(role: "app" | "worker", name: string, model: FakeServer, extra: 
     PORT: String(port),
     HOST: "127.0.0.1",
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "silent",
+    BENCH_COMMENT_BASE: String((commentBase += 1_000_000)),
     ...extra,
   }));
 }
 
-/** `count` signed `/plan` comments on issues 1…count, each issue in its own installation; all must be acknowledged. */
-async function deliver(port: number, count: number, cloneUrl: string): Promise<void> {
+/**
+ * `count` signed `/plan` comments on issues 1…count, each issue in its own installation unless
+ * `installationOf` says; each issue titled `bench-issue-<n>` (its jobs' model requests carry it). All must be acknowledged.
+ */
+export async function deliver(port: number, count: number, cloneUrl: string, installationOf = (i: number) => INSTALLATION_BASE + i): Promise<void> {
   const post = signedPoster(port);
   const payloads = Array.from({ length: count }, (_, i) => {
     const payload = issueCommentCreated("/plan", { cloneUrl, defaultBranch: "main" });
     payload.issue.number = i + 1;
     payload.comment.id = 9_000_000 + i;
-    payload.installation.id = INSTALLATION_BASE + i;
+    payload.installation.id = installationOf(i);
+    payload.issue.title = `bench-issue-${i + 1}`;
     return payload;
   });
   let next = 0;
@@ -162,7 +182,7 @@ async function all(queue: OpenedStores["queue"]): Promise<JobRecord[]> {
 }
 
 /** Waits for `count` jobs in the queue, then for all of them to end; samples how many run at once. */
-async function watch(queue: OpenedStores["queue"], count: number, timeoutMs: number, onTick?: () => void): Promise<{ jobs: JobRecord[]; maxRunning: number }> {
+export async function watch(queue: OpenedStores["queue"], count: number, timeoutMs: number, onTick?: () => void): Promise<{ jobs: JobRecord[]; maxRunning: number }> {
   const t0 = Date.now();
   let maxRunning = 0;
   for (;;) {
@@ -172,13 +192,14 @@ async function watch(queue: OpenedStores["queue"], count: number, timeoutMs: num
     if (jobs.length >= count && jobs.every((j) => ENDS.includes(j.state))) return { jobs, maxRunning };
     if (Date.now() - t0 > timeoutMs) {
       const states = jobs.reduce<Record<string, number>>((m, j) => ((m[j.state] = (m[j.state] ?? 0) + 1), m), {});
-      throw new Error(`after ${timeoutMs / 1000} s: ${jobs.length} of ${count} jobs, ${JSON.stringify(states)}`);
+      const stuck = jobs.filter((j) => !ENDS.includes(j.state)).slice(0, 5).map((j) => `${j.id} ${j.state} on ${j.workerId ?? "?"} (${j.outcome ?? "no outcome"})`);
+      throw new Error(`after ${timeoutMs / 1000} s: ${jobs.length} of ${count} jobs, ${JSON.stringify(states)}; not ended: ${stuck.join("; ")}`);
     }
     await sleep(100);
   }
 }
 
-async function waitQueued(queue: OpenedStores["queue"], count: number): Promise<void> {
+export async function waitQueued(queue: OpenedStores["queue"], count: number): Promise<void> {
   const t0 = Date.now();
   while ((await all(queue)).length < count) {
     if (Date.now() - t0 > 20_000) throw new Error(`only ${(await all(queue)).length} of ${count} jobs queued after 20 s`);
@@ -197,7 +218,7 @@ function maxOverlap(jobs: JobRecord[]): number {
 }
 
 /** Outcomes of jobs that did not succeed, counted: "3× ❌ Failed: …". */
-function notSucceeded(jobs: JobRecord[]): string {
+export function notSucceeded(jobs: JobRecord[]): string {
   const bad = jobs.filter((j) => j.state !== "succeeded");
   if (bad.length === 0) return "";
   const counts = new Map<string, number>();
@@ -228,6 +249,7 @@ async function throughputRun(redis: boolean, workers: number, served: Served, mo
     const limits = {
       CREWBOT_INSTALLATION_CONCURRENCY: String(PER_PROCESS),
       CREWBOT_GLOBAL_CONCURRENCY: String(PER_PROCESS * workers),
+      CREWBOT_WORKER_CONCURRENCY: String(PER_PROCESS),
       ...(server ? { REDIS_URL: server.url } : {}),
     };
     const appEnvironment = await appEnv("app", "bench-app", model, limits);
@@ -242,7 +264,9 @@ async function throughputRun(redis: boolean, workers: number, served: Served, mo
     const parentBefore = (process.cpuUsage().user + process.cpuUsage().system) / 1e6;
     const t0 = Date.now();
     await Promise.all(starting.map((c) => c.go()));
-    const { jobs, maxRunning } = await watch(view.queue, JOBS, 150_000);
+    const { jobs, maxRunning } = await watch(view.queue, JOBS, 150_000).catch((e: Error) => {
+      throw new Error(`${redis ? `BullMQ/Redis ${workers} worker process(es)` : "embedded"}: ${e.message}`);
+    });
     const last = Math.max(...jobs.map((j) => j.finishedAt ?? 0));
     const seconds = (last - t0) / 1000;
     const byWorker = new Map<string, JobRecord[]>();
@@ -250,7 +274,7 @@ async function throughputRun(redis: boolean, workers: number, served: Served, mo
     const workerCpu = (await Promise.all(starting.map((c) => cpuSeconds(c.pid)))).reduce((a, b) => a + b, 0) - cpuBefore;
     const parentCpu = (process.cpuUsage().user + process.cpuUsage().system) / 1e6 - parentBefore;
     let writes = 0;
-    for (const c of children.splice(0)) writes += await c.stop();
+    for (const c of children.splice(0)) writes += (await c.stop()).writes;
     const timed = jobs.filter((j) => j.startedAt && j.finishedAt);
     return {
       jobs,
@@ -289,7 +313,7 @@ async function memoryOf(pid: number): Promise<{ rss: number; hwm: number }> {
 async function peakRss(served: Served): Promise<{ peak: number; hwm: number; idle: number; overlap: number; jobs: JobRecord[] }> {
   const count = 8;
   const model = await fakeModel(2_000);
-  const env = await appEnv("app", "bench-rss", model, { CREWBOT_INSTALLATION_CONCURRENCY: String(count), CREWBOT_GLOBAL_CONCURRENCY: String(count) });
+  const env = await appEnv("app", "bench-rss", model, { CREWBOT_INSTALLATION_CONCURRENCY: String(count), CREWBOT_GLOBAL_CONCURRENCY: String(count), CREWBOT_WORKER_CONCURRENCY: String(count) });
   const app = await spawnChild(env);
   const view = await openStores({}, env.CREWBOT_DATA_DIR!);
   try {
@@ -321,6 +345,8 @@ export async function throughputBench(): Promise<string[]> {
     const embedded = await throughputRun(false, 1, served, model);
     const one = await throughputRun(true, 1, served, model);
     const two = await throughputRun(true, 2, served, model);
+    const four = await throughputRun(true, 4, served, model);
+    const speedUp = four.perSecond / one.perSecond;
     const describe = (name: string, r: Run) =>
       `${name} ${r.perSecond.toFixed(2)} jobs/s (${r.seconds.toFixed(1)} s, up to ${r.maxRunning} at once, mean job ${(r.meanJobMs / 1000).toFixed(1)} s, ` +
       `${(r.writes / JOBS).toFixed(1)} GitHub writes a job, worker CPU ${r.workerCpu.toFixed(1)} s + bench process ${r.parentCpu.toFixed(1)} s on ${cpus().length} CPUs${r.byWorker.length > 1 ? `, per process ${r.byWorker.map((w) => `${w.jobs} jobs (up to ${w.atOnce} at once)`).join(" / ")}` : ""})${notSucceeded(r.jobs)}`;
@@ -328,9 +354,10 @@ export async function throughputBench(): Promise<string[]> {
       `throughput: ${JOBS} /plan jobs on ${JOBS} issues of one repository, instant fake model, GitHub nock at once; queued by signed webhooks with no worker running, ` +
         `timed from the workers' start to the last job's end; ${PER_PROCESS} jobs at once per worker process; each job in its own installation ` +
         `(the app spaces GitHub writes 1 s apart per installation, so a job lasts at least its writes' spacing and one installation would cap this at ~1 write/s); ` +
-        `CREWBOT_GLOBAL_CONCURRENCY counts per queue, so it is ${PER_PROCESS} × worker processes, and a process may take more than ${PER_PROCESS} of them: ` +
-        [describe("embedded (SQLite, in-process worker)", embedded), describe("BullMQ/Redis 1 worker process", one), describe("BullMQ/Redis 2 worker processes", two)].join("; "),
-      `throughput ratios: BullMQ 2 workers / 1 worker ${(two.perSecond / one.perSecond).toFixed(2)}×, BullMQ 1 worker / embedded ${(one.perSecond / embedded.perSecond).toFixed(2)}×`,
+        `CREWBOT_WORKER_CONCURRENCY ${PER_PROCESS} and CREWBOT_GLOBAL_CONCURRENCY (counted per queue) ${PER_PROCESS} × worker processes: ` +
+        [describe("embedded (SQLite, in-process worker)", embedded), describe("BullMQ/Redis 1 worker process", one), describe("BullMQ/Redis 2 worker processes", two), describe("BullMQ/Redis 4 worker processes", four)].join("; "),
+      `throughput speed-up across installations (jobs/s over 1 worker process, each its own data dir, one Redis): 2 workers ${(two.perSecond / one.perSecond).toFixed(2)}×, ` +
+        `4 workers ${speedUp.toFixed(2)}× (goal ≥ 3.5× at 4) ${speedUp >= 3.5 ? "✓" : "✗"}${cpus().length < 4 ? ` — on ${cpus().length} CPUs, which 4 processes and this one share` : ""}; BullMQ 1 worker / embedded ${(one.perSecond / embedded.perSecond).toFixed(2)}×`,
     );
     const rss = await peakRss(served);
     const goal = 1024 ** 3;
