@@ -97,7 +97,7 @@ async function table(): Promise<Row[]> {
       const steps = chain.steps.map((step) => {
         const definition = agents.get(step.agent === ANSWERER ? "reviewer" : step.agent)!;
         const agentMode = stepMode(mode, step.agent);
-        const tools = toolsFor(agentMode, { sandbox: SANDBOX, trust, allow: definition.tools, agent: step.agent, numberedPlan: numberedPlan && agentMode === "write", scratch: true });
+        const tools = toolsFor(agentMode, { sandbox: SANDBOX, trust, allow: definition.tools, agent: step.agent, numberedPlan: numberedPlan && agentMode === "write", scratch: true, prove: type === "review" && DEFAULT_CONFIG.review.prove !== "off" });
         return `${step.agent}: ${tools.tools.map((t) => t.name).join(", ")}`;
       });
       rows.push({ type, checkout, trust, agents: steps, repoCommands: writesCheckout(type) && checkoutPolicy(trust).repoCommands });
@@ -123,12 +123,13 @@ describe("the trust table: every job type on every checkout it can have", () => 
     expect(Object.keys(WHERE).sort()).toEqual([...JOB_TYPES].sort());
   });
 
-  it("offers bash only on the repository's own code, and runs setup/check only there", async () => {
+  it("offers bash (and a review's prove) only on the repository's own code, and runs setup/check only there", async () => {
     const rows = await table();
     const row = (type: JobType, checkout: Checkout) => rows.find((r) => r.type === type && r.checkout === checkout)!;
     expect(row("plan", "fork PR").agents).toEqual([`scout: ${READ}, scratch_write`, `planner: ${READ}, scratch_write, submit_plan`]);
     expect(row("plan", "same-repo PR").agents).toEqual([`scout: ${READ}, bash, scratch_write`, `planner: ${READ}, bash, scratch_write, submit_plan`]);
     expect(row("review", "fork PR").agents).toEqual([`reviewer: ${READ}, scratch_write, submit_review`]);
+    expect(row("review", "same-repo PR").agents).toEqual([`reviewer: ${READ}, bash, scratch_write, prove, submit_review`]);
     expect(row("review-thread-answer", "fork PR").agents).toEqual([`reviewer-in-thread: ${READ}, scratch_write`]);
     expect(row("review-thread-answer", "same-repo PR").agents).toEqual([`reviewer-in-thread: ${READ}, bash, scratch_write`]);
     expect(row("implement-pr-feedback", "same-repo PR")).toMatchObject({ repoCommands: true, agents: expect.arrayContaining([`worker: ${READ}, bash, edit, write, scratch_write`]) });
