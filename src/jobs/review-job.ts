@@ -35,7 +35,6 @@ export async function runReviewJob(job: JobRecord, ctx: JobContext, services: Jo
   return job.review?.automatic ? runAutomaticReview(job, ctx, services) : runCommandReview(job, ctx, services);
 }
 
-const fork = (headRepo: string | null, job: JobRecord) => checkoutTrust(job.target, headRepo) === "stranger";
 
 /** The PR as it is now (for `/review`, which names no commit). */
 async function pullRequestHead(octokit: InstallationOctokit, job: JobRecord): Promise<PullRequestHead> {
@@ -44,7 +43,7 @@ async function pullRequestHead(octokit: InstallationOctokit, job: JobRecord): Pr
     data: { head: { sha: string; repo: { full_name: string } | null }; base: { ref: string } };
   };
   const headRepo = data.head.repo?.full_name ?? null;
-  return { headSha: data.head.sha, baseRef: data.base.ref, headRepo, fork: fork(headRepo, job) };
+  return { headSha: data.head.sha, baseRef: data.base.ref, headRepo };
 }
 
 function report(outcome: ReviewOutcome, terminal: Terminal, head: PullRequestHead, elapsedMs: number, transcript: string, config?: CrewbotConfig): ReviewReport {
@@ -132,7 +131,7 @@ async function runAutomaticReview(job: JobRecord, ctx: JobContext, services: Job
   const writer = services.writerFor(installationId, octokit, [token]);
   const transcriptLink = transcriptUrl(services.publicUrl, job.id);
   const check = new CheckRun(writer, { owner, repo, headSha: event.headSha, detailsUrl: transcriptLink, externalId: job.id });
-  const head: PullRequestHead = { headSha: event.headSha, baseRef: event.baseRef, headRepo: event.headRepo, fork: fork(event.headRepo, job) };
+  const head: PullRequestHead = { headSha: event.headSha, baseRef: event.baseRef, headRepo: event.headRepo };
   const started = Date.now();
   const transcript = reviewTranscript(job, token, services);
   let dirs: JobDirs | undefined;
@@ -169,7 +168,7 @@ async function runAutomaticReview(job: JobRecord, ctx: JobContext, services: Job
     const { conclusion, output, annotations } = renderReviewCheck(done);
     await transcript.end(terminal, outcomeLine(done));
     // The button only where a click can push (not a fork's branch) and there is an open thread to fix.
-    const fixable = config.review.fixAction && !head.fork && terminal.kind === "done" && (outcome.threads?.open ?? outcome.inline) > 0;
+    const fixable = config.review.fixAction && checkoutTrust(job.target, head.headRepo) === "trusted" && terminal.kind === "done" && (outcome.threads?.open ?? outcome.inline) > 0;
     await check.complete(conclusion, output, annotations, fixable ? [FIX_ACTION] : []);
     return { state: endState(terminal), outcome: outcomeLine(done) };
   } catch (error) {

@@ -27,6 +27,7 @@ import { countProofs, withProofs } from "../review/proofs.js";
 import type { ProofSession } from "../tools/prove.js";
 import { makeCheckout } from "../workspace/checkout.js";
 import { diffBetween, isAncestor, mergeBase } from "../workspace/diff.js";
+import { checkoutTrust } from "./checkout-trust.js";
 import type { JobDirs } from "./job-dirs.js";
 import type { JobReport } from "./job-report.js";
 import { chainFailure, jobTask, type Ending } from "./outcome.js";
@@ -39,8 +40,6 @@ export interface PullRequestHead {
   baseRef: string;
   /** `owner/repo` of the head (null: a fork since deleted): it decides the checkout's trust (jobs/checkout-trust.ts). */
   headRepo: string | null;
-  /** The head lives in a fork: no "Fix these findings" button (nothing can be pushed there). */
-  fork: boolean;
 }
 
 export interface ReviewRun {
@@ -206,7 +205,7 @@ function openGate(
  */
 async function proofSessionFor(run: ReviewRun): Promise<{ session?: ProofSession; why?: string }> {
   if (run.config.review.prove === "off") return { why: "review.prove: off" };
-  if (run.head.fork) return { why: "the pull request comes from a fork" };
+  if (checkoutTrust(run.job.target, run.head.headRepo) === "stranger") return { why: "the pull request comes from a fork" };
   if (run.config.review.proofBudget.max === 0) return { why: "review.proofBudget.max: 0" };
   const sandbox = await run.services.sandbox();
   if (!sandbox.available) return { why: `no OS sandbox: ${sandbox.reason ?? "unavailable"}` };
