@@ -42,9 +42,9 @@ async function appEnv(port: number, fakeUrl: string) {
   };
 }
 
-export async function boot(worker: boolean, fakeUrl: string): Promise<{ started: Started; post: (payload: unknown, event?: string) => Promise<number> }> {
+export async function boot(worker: boolean, fakeUrl: string, extraEnv: Record<string, string> = {}): Promise<{ started: Started; post: (payload: unknown, event?: string) => Promise<number> }> {
   const port = await freePort();
-  const env = await appEnv(port, fakeUrl);
+  const env = { ...(await appEnv(port, fakeUrl)), ...extraEnv };
   const started = await start({ env, Octokit, worker, runner: { pollMs: 20 } });
   return { started, post: signedPoster(port) };
 }

@@ -13,15 +13,13 @@
  * server (instant); git a local HTTP git server.
  */
 import nock from "nock";
-import { start } from "../src/main.js";
 import { detectSandbox } from "../src/tools/sandbox.js";
 import { checkSuiteCompleted } from "../test/fixtures/check-suite.js";
 import { REPO_NAME, REPO_OWNER } from "../test/fixtures/payloads.js";
-import { freePort, PRIVATE_KEY, TestOctokit as Octokit } from "../test/helpers/app-stand-ins.js";
 import { startFakeAnthropic } from "../test/helpers/fake-anthropic.js";
 import { startGitHttpServer } from "../test/helpers/git-http-server.js";
 import { gitSync, makeRepo, tempDir } from "../test/helpers/git-repo.js";
-import { API, mockGitHub, REPO, signedPoster, TOKEN } from "./app.js";
+import { API, boot, mockGitHub, REPO, TOKEN } from "./app.js";
 
 const BRANCH = "crewbot/issue-1-greet";
 const STEP_MS = 5_000;
@@ -114,14 +112,8 @@ export async function ciFixHeadBench(): Promise<string> {
   mockHead(headSha, clock.elapsed, looks);
 
   const sandbox = await detectSandbox();
-  const port = await freePort();
-  const env = {
-    APP_ID: "1", PRIVATE_KEY, WEBHOOK_SECRET: "bench-secret", ANTHROPIC_API_KEY: "sk-ant-bench", ANTHROPIC_BASE_URL: fake.url,
-    CREWBOT_DATA_DIR: await tempDir("crewbot-bench-"), PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "silent" as const,
-    ...(sandbox.available ? {} : { CREWBOT_ALLOW_UNSANDBOXED: "1" }),
-  };
-  const started = await start({ env, Octokit, worker: true, runner: { pollMs: 20 } });
-  const post = signedPoster(port);
+  // Without bubblewrap a write job runs no command at all; the bench says when it ran unsandboxed.
+  const { started, post } = await boot(true, fake.url, sandbox.available ? {} : { CREWBOT_ALLOW_UNSANDBOXED: "1" });
   const crewbot = started.crewbot!;
   try {
     const sent = new Set<number>();
