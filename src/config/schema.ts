@@ -20,7 +20,9 @@ const command = z
   .trim()
   .min(1, expect("a command, not an empty string"))
   .max(2000, expect("a command of at most 2000 characters"))
-  .refine((c) => !/[\r\n\0]/.test(c), expect("a command on one line (write several commands as several list items)"));
+  .refine((c) => !/[\r\n\0]/.test(c), expect("a command on one line (write several commands as several list items)"))
+  // The same rule for JSON Schema, which cannot trim: one line once the ends' whitespace is dropped.
+  .meta({ pattern: String.raw`^\s*[^\s\u0000](?:[^\r\n\u0000]*[^\s\u0000])?\s*$` });
 const commands = z.array(command, expect("a list of commands (strings)")).max(20, expect("at most 20 commands"));
 
 /** Model ids as the Anthropic API names them (`claude-sonnet-4-5`, `claude-3-5-haiku@20241022`). */
@@ -35,111 +37,183 @@ const labelName = z.string(expect("a label name, or \"\" to turn it off")).max(5
 
 export const ConfigSchema = z.strictObject({
   commands: z
-    .strictObject({ plan: flag(true), implement: flag(true), review: flag(true) }, expect("a map of commands to true or false"))
-    .prefault({}),
+    .strictObject(
+      {
+        plan: flag(true).describe("`/plan` on an issue or a pull request (and the plan label): the scout and the planner write a plan, read-only."),
+        implement: flag(true).describe(
+          "`/implement` on an issue or a pull request (and the implement label, and a plan's approve box): the worker commits the change on a branch and opens or updates a pull request.",
+        ),
+        review: flag(true).describe("`/review` on a pull request. Automatic reviews are not a command: `review.auto` decides them."),
+      },
+      expect("a map of commands to true or false"),
+    )
+    .prefault({})
+    .describe("Which commands crewbot answers in this repository. A command turned off is answered with a comment saying so, and nothing is cloned."),
   triggers: z
     .strictObject(
       {
         labels: z
-          .strictObject({ plan: labelName.default("crewbot:plan"), implement: labelName.default("crewbot:implement") }, expect("a map with plan and implement"))
-          .prefault({}),
+          .strictObject(
+            {
+              plan: labelName.default("crewbot:plan").describe('The label that starts `/plan`; `""` turns it off.'),
+              implement: labelName.default("crewbot:implement").describe('The label that starts `/implement`; `""` turns it off.'),
+            },
+            expect("a map with plan and implement"),
+          )
+          .prefault({})
+          .describe(
+            "Labels that start a job, without extra instructions, when someone with write permission adds one to an issue; crewbot removes the label when it takes the job, so adding it again runs again.",
+          ),
       },
       expect("a map of trigger settings"),
     )
-    .prefault({}),
+    .prefault({})
+    .describe("Ways to start a job other than a command."),
   review: z
     .strictObject(
       {
-        auto: flag(true),
-        /** Whose pull requests are reviewed automatically: trusted = author_association OWNER, MEMBER or COLLABORATOR. */
-        authors: z.enum(["trusted", "everyone"], expect("trusted or everyone")).default("trusted"),
-        drafts: flag(false),
-        ignoreAuthors: strings("logins (strings)").default([]),
-        includeBots: strings("bot logins (strings)").default([]),
-        /** Not in DESIGN §5's list, asked for by the reviews issue: labels and title words that skip a PR. */
-        ignoreLabels: strings("labels (strings)").default([]),
-        ignoreTitles: strings("title words (strings), matched anywhere in the title, any case").default([]),
+        auto: flag(true).describe(
+          "Review pull requests automatically when they are opened, reopened, marked ready for review or pushed to. `false`: no automatic review and no `crewbot/review` check run at all.",
+        ),
+        authors: z
+          .enum(["trusted", "everyone"], expect("trusted or everyone"))
+          .default("trusted")
+          .describe("Whose pull requests are reviewed automatically: `trusted` (author_association OWNER, MEMBER or COLLABORATOR) or `everyone`."),
+        drafts: flag(false).describe("Review draft pull requests automatically too; with `false` a draft is reviewed once it is marked ready."),
+        ignoreAuthors: strings("logins (strings)").default([]).describe("Logins whose pull requests are not reviewed automatically (any case)."),
+        includeBots: strings("bot logins (strings)")
+          .default([])
+          .describe("Bot logins whose pull requests are reviewed automatically; every other bot's pull requests are skipped."),
+        ignoreLabels: strings("labels (strings)").default([]).describe("Labels that skip the automatic review of a pull request that has one, e.g. `[no-review]` (any case)."),
+        ignoreTitles: strings("title words (strings), matched anywhere in the title, any case")
+          .default([])
+          .describe("Words that skip the automatic review of a pull request whose title contains one, anywhere and in any case, e.g. `[WIP]`."),
         paths: z
           .strictObject(
-            { include: strings("glob patterns (strings)").default(["**"]), exclude: strings("glob patterns (strings)").default([]) },
+            {
+              include: strings("glob patterns (strings)").default(["**"]).describe("Glob patterns of the files to review; `**` is every file."),
+              exclude: strings("glob patterns (strings)").default([]).describe("Glob patterns of files not to review, even where `include` matches them."),
+            },
             expect("a map with include and exclude"),
           )
-          .prefault({}),
-        debounceSeconds: z.number(expect("a number of seconds")).int(expect("a whole number of seconds")).min(0, expect("0 or more seconds")).max(3600, expect("at most 3600 seconds")).default(60),
-        /** Committable ```suggestion blocks for findings that come with a concrete fix. */
-        suggestions: flag(true),
-        /** The `crewbot/review` check run fails when a finding this severe or worse is open. */
-        failOn: z.enum(["never", "critical", "warning", "reproduced"], expect("never, critical, warning or reproduced")).default("never"),
-        /** The check run's "Fix these findings" button (same-repository pull requests with open findings). */
-        fixAction: flag(true),
-        /** Reproducers for findings (`prove`): auto offers the tool to the reviewer where bash runs; never on a fork's PR. */
-        prove: z.enum(["auto", "off"], expect("auto or off")).default("auto"),
-        /** Per review: at most `max` proofs, each (head and base runs together) at most `seconds`. */
+          .prefault({})
+          .describe("Which changed files the reviewer reads, by path (every review, `/review` too). Lockfiles, generated and vendored files are left out anyway."),
+        debounceSeconds: z
+          .number(expect("a number of seconds"))
+          .int(expect("a whole number of seconds"))
+          .min(0, expect("0 or more seconds"))
+          .max(3600, expect("at most 3600 seconds"))
+          .default(60)
+          .describe("Seconds an automatic review waits after a push for more pushes, so that a burst of pushes is reviewed once."),
+        suggestions: flag(true).describe("A finding that comes with a concrete fix carries it as a committable suggestion block (when its lines lie in one hunk)."),
+        failOn: z
+          .enum(["never", "critical", "warning", "reproduced"], expect("never, critical, warning or reproduced"))
+          .default("never")
+          .describe(
+            "When the `crewbot/review` check run fails: `never`; `critical` or `warning` while a finding that severe or worse is open; `reproduced` only on open critical or warning findings whose reproducer failed on the head.",
+          ),
+        fixAction: flag(true).describe("The `crewbot/review` check run's **Fix these findings** button (same-repository pull requests with open findings)."),
+        prove: z
+          .enum(["auto", "off"], expect("auto or off"))
+          .default("auto")
+          .describe("`auto`: the reviewer may back findings with reproducers, run in the sandbox where bash runs and never on a fork's pull request; `off`: no reproducers."),
         proofBudget: z
           .strictObject(
             {
-              max: z.number(expect("a whole number of proofs")).int(expect("a whole number of proofs")).min(0, expect("0 (none) or more proofs")).max(20, expect("at most 20 proofs")).default(5),
-              seconds: z.number(expect("a number of seconds")).int(expect("a whole number of seconds")).min(1, expect("at least 1 second")).max(600, expect("at most 600 seconds")).default(120),
+              max: z.number(expect("a whole number of proofs")).int(expect("a whole number of proofs")).min(0, expect("0 (none) or more proofs")).max(20, expect("at most 20 proofs")).default(5).describe("Reproducers run per review at most."),
+              seconds: z.number(expect("a number of seconds")).int(expect("a whole number of seconds")).min(1, expect("at least 1 second")).max(600, expect("at most 600 seconds")).default(120).describe("Seconds each reproducer may take, its runs on the head and the base together."),
             },
             expect("a map with max and seconds"),
           )
-          .prefault({}),
+          .prefault({})
+          .describe("Per review: how many reproducers run, and for how long each."),
       },
       expect("a map of review settings"),
     )
-    .prefault({}),
+    .prefault({})
+    .describe(
+      "How crewbot reviews pull requests. `auto`, `authors`, `drafts`, `ignoreAuthors`, `includeBots`, `ignoreLabels` and `ignoreTitles` decide only which pull requests are reviewed automatically: a `/review` comment skips them.",
+    ),
   implement: z
     .strictObject(
       {
-        chain: chainName.default("implement"),
-        draft: flag(true),
-        setup: commands.default([]),
-        check: commands.default([]),
-        /** Commit changes under `.github/workflows/` and `.github/actions/` (refused by default). */
-        allowWorkflowEdits: flag(false),
-        /** Automatic fix rounds on crewbot's own pull requests when their checks fail; 0 turns them off. */
+        chain: chainName
+          .default("implement")
+          .describe(
+            "The chain of `/implement`, ci-fix rounds and **Fix these findings**: `implement`, `implement-and-review` (the reviewer checks the worker, who then fixes), or one with a worker step in the repository's `.github/crewbot/prompts/<name>.md`.",
+          ),
+        draft: flag(true).describe("Open the pull request as a draft (a ready one where GitHub refuses drafts, saying so)."),
+        setup: commands.default([]).describe("Commands, one line each, run in the checkout before the agents, with network, 10 minutes each, e.g. `[npm ci]`; a failed one ends the job. Never on a fork's code."),
+        check: commands.default([]).describe("Commands, one line each, run after the worker, e.g. `[npm test]`; their result is the verdict, shown in the pull request, which is opened even when one fails."),
+        allowWorkflowEdits: flag(false).describe(
+          "Commit changes under `.github/workflows/` and `.github/actions/` (left out by default, and the comment says so); GitHub then accepts the push only if the app has the Workflows: write permission.",
+        ),
         ciFix: z
           .strictObject(
             {
-              rounds: z.number(expect("a whole number of rounds")).int(expect("a whole number of rounds")).min(0, expect("0 (off) or more rounds")).max(10, expect("at most 10 rounds")).default(2),
-              /** Minutes a round waits for the head's other check suites still running (0: it starts at once). */
-              waitMinutes: z.number(expect("a number of minutes")).min(0, expect("0 or more minutes")).max(60, expect("at most 60 minutes")).default(10),
+              rounds: z.number(expect("a whole number of rounds")).int(expect("a whole number of rounds")).min(0, expect("0 (off) or more rounds")).max(10, expect("at most 10 rounds")).default(2).describe("Fix rounds per pull request at most; `0` turns ci-fix off."),
+              waitMinutes: z.number(expect("a number of minutes")).min(0, expect("0 or more minutes")).max(60, expect("at most 60 minutes")).default(10).describe("Minutes a round waits for the head's other check suites still running (`0`: it starts at once)."),
             },
             expect("a map with rounds: a whole number (0 turns automatic fixes off), and waitMinutes"),
           )
-          .prefault({}),
-        /** How step commits reach GitHub: pushed with git, or made through the Git Data API (GitHub signs those: Verified). */
-        commits: z.enum(["git", "api"], expect("git or api")).default("git"),
+          .prefault({})
+          .describe("Automatic fix rounds on crewbot's own pull requests when their checks fail: the worker gets the failing checks and pushes a fix."),
+        commits: z
+          .enum(["git", "api"], expect("git or api"))
+          .default("git")
+          .describe(
+            "How each step's commit reaches GitHub: `git` pushes it; `api` has GitHub make it through its Git Data API and sign it (Verified), which meets a branch rule that requires signed commits.",
+          ),
       },
       expect("a map of implement settings"),
     )
-    .prefault({}),
+    .prefault({})
+    .describe("How `/implement` (and the jobs that change code) work: the chain, the pull request, the repository's own commands."),
   budgets: z
     .strictObject(
       {
-        maxTurns: positiveInt("a whole number above 0").default(DEFAULT_BUDGETS.maxTurns),
-        maxOutputTokens: positiveInt("a whole number above 0").default(DEFAULT_BUDGETS.maxOutputTokens),
-        maxCostUsd: positive("a number of US dollars above 0").default(DEFAULT_BUDGETS.maxCostUsd),
-        maxMinutes: positive("a number of minutes above 0").default(DEFAULT_BUDGETS.maxMinutes),
+        maxTurns: positiveInt("a whole number above 0").default(DEFAULT_BUDGETS.maxTurns).describe("Model turns per job."),
+        maxOutputTokens: positiveInt("a whole number above 0").default(DEFAULT_BUDGETS.maxOutputTokens).describe("Output tokens per job."),
+        maxCostUsd: positive("a number of US dollars above 0").default(DEFAULT_BUDGETS.maxCostUsd).describe("Cost per job, in US dollars."),
+        maxMinutes: positive("a number of minutes above 0").default(DEFAULT_BUDGETS.maxMinutes).describe("Minutes per job (waiting for an overloaded model counts)."),
       },
       expect("a map of budgets"),
     )
-    .prefault({}),
-  models: z.record(z.string(), modelId, expect("a map of agent names to model ids")).default({}),
-  sandbox: z.strictObject({ network: flag(false) }, expect("a map with network: true or false")).prefault({}),
-  /** `ask_user` for the read-only steps of /plan and /implement; an unanswered question ends the job after timeoutHours. */
+    .prefault({})
+    .describe("Limits per job, all agents together; a job that reaches one ends `⏸ Stopped`. An agent's own `maxTurns` (in its definition) caps that agent alone."),
+  models: z
+    .record(z.string().describe("an agent name"), modelId.describe("a model id"), expect("a map of agent names to model ids"))
+    .default({})
+    .describe("A model per agent name (`scout`, `planner`, `worker`, `reviewer` or one of the repository's agents), over the agent's own `model`, e.g. `{ worker: claude-sonnet-4-5 }`."),
+  sandbox: z
+    .strictObject(
+      {
+        network: flag(false).describe(
+          "Network for the agents' `bash` and the `check` commands: egress-only, the host's loopback, private and metadata addresses stay unreachable. `setup` commands always have it.",
+        ),
+      },
+      expect("a map with network: true or false"),
+    )
+    .prefault({})
+    .describe("The OS sandbox (bubblewrap) the agents' commands and the repository's commands run in."),
   ask: z
     .strictObject(
       {
-        enabled: flag(true),
-        timeoutHours: positive("a number of hours above 0").max(720, expect("at most 720 hours (30 days)")).default(24),
+        enabled: flag(true).describe("The read-only steps (scout, planner) of `/plan` and `/implement` may ask the person who asked a question (`ask_user`)."),
+        timeoutHours: positive("a number of hours above 0")
+          .max(720, expect("at most 720 hours (30 days)"))
+          .default(24)
+          .describe("Hours a question waits for an answer; then the job ends `⏸ Stopped: no answer`."),
       },
       expect("a map with enabled and timeoutHours"),
     )
-    .prefault({}),
-  /** Beyond DESIGN §5 (the transcripts issue asks for it): a public repository's job pages open without sign-in. */
-  transcripts: z.strictObject({ public: flag(false) }, expect("a map with public: true or false")).prefault({}),
-});
+    .prefault({})
+    .describe("Questions from the agents to the person who asked, answered by ticking an option or replying `/answer <text>`."),
+  transcripts: z
+    .strictObject({ public: flag(false).describe("A public repository's job pages open without signing in with GitHub.") }, expect("a map with public: true or false"))
+    .prefault({})
+    .describe("The job pages (transcripts) that each progress comment links to."),
+}).describe("`.github/crewbot.yml`: how crewbot works in this repository. Every key is optional; unknown keys are errors.");
 
 /** The effective configuration: every key present, defaults filled in. */
 export type CrewbotConfig = z.output<typeof ConfigSchema>;
