@@ -5,6 +5,7 @@ export const USAGE = `Usage:
   crewbot run [--repo <path>] [--chain <name>] [--json] [options] "<request>"
   crewbot config validate [<file>]
   crewbot config print [<file>]
+  crewbot config schema
 
 Runs a chain of agents on a local git checkout, without GitHub. Plan and review chains
 read the checkout in place; write chains (those with a worker) work on a fresh git
@@ -28,7 +29,8 @@ Options:
 Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL, CREWBOT_DATA_DIR (default ./data).
 
 config validate checks a crewbot config file (default .github/crewbot.yml) and prints every
-problem with its key; config print shows the effective config, defaults filled in.
+problem with its key; config print shows the effective config, defaults filled in; config
+schema prints the file's JSON Schema, for editors (docs/configuration.md says how).
 
 Exit status: 0 on success, 1 otherwise.`;
 
@@ -45,19 +47,18 @@ export interface RunArgs {
   request: string;
 }
 
-export interface ConfigArgs {
-  command: "config";
-  action: "validate" | "print";
-  file: string;
-}
+export type ConfigArgs = { command: "config"; action: "validate" | "print"; file: string } | { command: "config"; action: "schema" };
 
 export type ParsedArgs = RunArgs | ConfigArgs | { command: "help" } | { command: "error"; message: string };
 
 function parseConfigArgs(rest: string[]): ConfigArgs | { command: "help" } | { command: "error"; message: string } {
   const [action, file, ...extra] = rest;
   if (action === "--help" || action === "-h" || action === "help") return { command: "help" };
+  if (action === "schema") {
+    return file === undefined ? { command: "config", action } : { command: "error", message: `config schema takes no file, got ${rest.length - 1}` };
+  }
   if (action !== "validate" && action !== "print") {
-    return { command: "error", message: action === undefined ? "config needs validate or print" : `unknown config action "${action}"` };
+    return { command: "error", message: action === undefined ? "config needs validate, print or schema" : `unknown config action "${action}"` };
   }
   if (extra.length > 0) return { command: "error", message: `config ${action} takes one file, got ${rest.length - 1}` };
   return { command: "config", action, file: file ?? ".github/crewbot.yml" };

@@ -1,4 +1,5 @@
 import YAML from "yaml";
+import { renderJsonSchemaFile } from "../config/json-schema.js";
 import { loadConfigFile } from "../config/load.js";
 import { ConfigError } from "../config/validate.js";
 import type { ConfigArgs } from "./args.js";
@@ -7,8 +8,13 @@ import type { CliIO } from "./run.js";
 /**
  * `crewbot config validate|print <file>`: the same checks the app makes on GitHub, so a config
  * can be fixed before it is pushed. Exit 1 on any problem, each on its own line with its key.
+ * `crewbot config schema`: the file's JSON Schema, for an editor.
  */
 export async function configCommand(args: ConfigArgs, io: CliIO): Promise<number> {
+  if (args.action === "schema") {
+    io.stdout(renderJsonSchemaFile());
+    return 0;
+  }
   try {
     const { config, notes } = await loadConfigFile(args.file);
     for (const note of notes) io.stderr(`crewbot: note: ${note}`);

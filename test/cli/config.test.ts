@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import YAML from "yaml";
 import { parseCliArgs } from "../../src/cli/args.js";
 import { configCommand } from "../../src/cli/config.js";
+import { JSON_SCHEMA_PATH } from "../../src/config/json-schema.js";
 import { mergeConfig } from "../../src/config/load.js";
 import { DEFAULT_CONFIG } from "../../src/config/schema.js";
 import { tempDir } from "../helpers/git-repo.js";
@@ -48,7 +49,9 @@ describe("parseCliArgs config", () => {
     ["print with a file", ["config", "print", "x/y.yaml"], { command: "config", action: "print", file: "x/y.yaml" }],
     ["--help", ["config", "--help"], { command: "help" }],
     ["print, default file", ["config", "print"], { command: "config", action: "print", file: ".github/crewbot.yml" }],
-    ["no action", ["config"], { command: "error", message: "config needs validate or print" }],
+    ["schema", ["config", "schema"], { command: "config", action: "schema" }],
+    ["schema with a file", ["config", "schema", "my.yml"], { command: "error", message: "config schema takes no file, got 1" }],
+    ["no action", ["config"], { command: "error", message: "config needs validate, print or schema" }],
     ["an unknown action", ["config", "check"], { command: "error", message: 'unknown config action "check"' }],
     ["actions are case-sensitive", ["config", "Validate"], { command: "error", message: 'unknown config action "Validate"' }],
     ["the file before the action", ["config", "my.yml", "validate"], { command: "error", message: 'unknown config action "my.yml"' }],
@@ -155,6 +158,14 @@ describe("configCommand", () => {
     expect(YAML.parse(r.stdout)).toMatchObject({ review: { paths: { include: ["**"], exclude: ["docs/**"] } }, budgets: { maxTurns: 200 } });
   });
 
+  it("schema: prints the config file's JSON Schema, the one committed", async () => {
+    let stdout = "";
+    const stderr: string[] = [];
+    const code = await configCommand({ command: "config", action: "schema" }, { stdout: (t) => void (stdout += t), stderr: (t) => void stderr.push(t), env: {} });
+    expect({ code, stderr }).toEqual({ code: 0, stderr: [] });
+    expect(stdout).toBe(readFileSync(path.join(root, JSON_SCHEMA_PATH), "utf8"));
+  });
+
   it("prints an invalid file's problems instead of a config", async () => {
     const file = await configFile("budgets: { maxTurns: 0 }\n");
     expect(await runConfig("print", file)).toEqual({
@@ -229,7 +240,7 @@ describe("crewbot config (bin)", () => {
   });
 
   it.each<[string, string[], string]>([
-    ["no action", ["config"], "crewbot: config needs validate or print"],
+    ["no action", ["config"], "crewbot: config needs validate, print or schema"],
     ["an unknown action", ["config", "lint", "x.yml"], 'crewbot: unknown config action "lint"'],
     ["too many files", ["config", "print", "a.yml", "b.yml"], "crewbot: config print takes one file, got 2"],
   ])("%s exits 1 with the usage", async (_name, args, message) => {
@@ -239,5 +250,19 @@ describe("crewbot config (bin)", () => {
     expect(r.stderr.split("\n")[0]).toBe(message);
     expect(r.stderr).toContain("crewbot config validate [<file>]");
     expect(r.stderr).toContain("crewbot config print [<file>]");
+    expect(r.stderr).toContain("crewbot config schema");
+  });
+
+  it("schema: prints the committed JSON Schema, exit 0", async () => {
+    const r = await crewbot(["config", "schema"]);
+    expect(r).toEqual({ code: 0, stdout: readFileSync(path.join(root, JSON_SCHEMA_PATH), "utf8"), stderr: "" });
+    expect(JSON.parse(r.stdout)).toMatchObject({ $schema: "http://json-schema.org/draft-07/schema#", additionalProperties: false });
+  });
+
+  it("schema: a file after it exits 1 with the usage", async () => {
+    const r = await crewbot(["config", "schema", ".github/crewbot.yml"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr.split("\n")[0]).toBe("crewbot: config schema takes no file, got 1");
   });
 });
