@@ -5,7 +5,7 @@ import { onLabeled } from "./triggers/on-label.js";
 import { onPullRequest } from "./triggers/on-pull-request.js";
 import { onCheckSuite } from "./triggers/on-check-suite.js";
 import { onCheckRunAction } from "./triggers/on-check-run.js";
-import { onThreadReply } from "./triggers/thread-reply.js";
+import { onThreadReply } from "./triggers/on-thread-reply.js";
 import type { InstallationPayload } from "./installations/events.js";
 import type { TriggerDeps } from "./triggers/deps.js";
 

@@ -11,7 +11,7 @@ import { stripVTControlCharacters } from "node:util";
 import type { ContextSection } from "../chain/prompt.js";
 import type { InstallationOctokit } from "../github/types.js";
 import { cleanText } from "./clean-text.js";
-import { capMiddle } from "./issue-context.js";
+import { capMiddle } from "../text/cap-middle.js";
 
 /** Conclusions that mean "this check failed". */
 export const FAILED_CONCLUSIONS = new Set(["failure", "timed_out", "startup_failure"]);

@@ -3,6 +3,7 @@ import { PermissionCache } from "../github/permission-cache.js";
 import type { InstallationOctokit } from "../github/types.js";
 import { canWrite } from "../github/permission.js";
 import type { JobRecord } from "../queue/types.js";
+import { capMiddle } from "../text/cap-middle.js";
 import { cleanText } from "./clean-text.js";
 import { fetchPullItems, placeSection, pullTimeline, threadComments, threadTop, triggerPlace, type Dated } from "./pull-context.js";
 
@@ -96,13 +97,6 @@ async function rendered(items: Dated[], writers: ReturnType<typeof writersOf>): 
 }
 
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim().slice(0, 1000);
-
-/** Text over `max` keeps its start and end, with a note for what was left out in between. */
-export function capMiddle(text: string, max: number, what: string): string {
-  if (text.length <= max) return text;
-  const half = Math.floor((max - 100) / 2);
-  return `${text.slice(0, half)}\n\n[… ${(text.length - 2 * half).toLocaleString("en")} characters ${what} left out for length …]\n\n${text.slice(-half)}`;
-}
 
 const size = (sections: ContextSection[]) => sections.reduce((n, s) => n + s.text.length + s.source.length, 0);
 

@@ -9,13 +9,14 @@ import { loadRepoConfig } from "../config/load.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import { parseDiff } from "../review/diff-lines.js";
-import { describeThread, linesChanged, planThreads, type ReviewThread } from "../review/review-threads.js";
+import { describeThread, linesChanged, planThreads, type ReviewThread } from "../review/thread-plan.js";
 import type { PullData } from "../github/types.js";
 import { diffBetween } from "../workspace/diff.js";
 import { checkoutTrust, trustRefusal } from "./checkout-trust.js";
-import { fromWorker, implementChain, inJobFrame, prepareJob } from "./prepare.js";
+import { inJobFrame } from "./job-frame.js";
+import { fromWorker, implementChain, prepareJob } from "./prepare.js";
 import { publishToPullRequest } from "./publish-branch.js";
-import { readThreads } from "./review-threads.js";
+import { readThreads } from "./resolve-threads.js";
 import type { JobServices } from "./services.js";
 import { runWriteChain } from "./write-run.js";
 

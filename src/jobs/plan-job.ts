@@ -4,7 +4,8 @@ import type { ChainResult } from "../chain/run-chain.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import { chainFailure, jobTask, type Ending } from "./outcome.js";
-import { inJobFrame, prepareJob, runJobChain } from "./prepare.js";
+import { inJobFrame, runJobChain } from "./job-frame.js";
+import { prepareJob } from "./prepare.js";
 import { askOptions, askRequester, beginResume, endWait, nextRun, resumedBudget } from "./question-wait.js";
 import type { JobServices } from "./services.js";
 

@@ -1,15 +1,14 @@
+/**
+ * A job's preparation: its checkout's trust, the repository's config, the mirror and checkout,
+ * and the default branch's definitions and instructions; and which write chain it then runs.
+ */
 import path from "node:path";
-import { BudgetTracker } from "../agent/budget.js";
-import type { AgentEvent } from "../agent/events.js";
-import { chainMode, runChain, type ChainResult, type RunChainOptions } from "../chain/run-chain.js";
+import { chainMode } from "../chain/run-chain.js";
 import { DefinitionError, type ChainDefinition } from "../chain/types.js";
-import type { JobContext, JobResult } from "../queue/runner.js";
-import type { Mode } from "../tools/types.js";
 import type { ContextSection } from "../chain/prompt.js";
 import { loadDefinitions, type Definitions } from "../chain/definitions.js";
-import { REPO_RULES_DIR, RuleBook } from "../chain/rules.js";
+import { REPO_RULES_DIR } from "../chain/rules.js";
 import { loadRepoConfig } from "../config/load.js";
-import { limitReached } from "../installations/limits.js";
 import { CONFIG_PATH, type CrewbotConfig } from "../config/schema.js";
 import { ConfigError } from "../config/validate.js";
 import { issueContext } from "../context/issue-context.js";
@@ -19,40 +18,10 @@ import { makeCheckout } from "../workspace/checkout.js";
 import { readDefaultBranchFiles, SKILL_TREES } from "../workspace/default-branch.js";
 import { detectRepoFeatures, featureNotes } from "../workspace/repo-features.js";
 import { resolveCheckoutTrust, trustRefusal, type CheckoutTrust } from "./checkout-trust.js";
-import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
+import type { JobDirs } from "./job-dirs.js";
 import { jobTypeOf } from "./job-types.js";
-import { openJobReport, type JobAccess, type JobReport } from "./job-report.js";
-import { failure } from "./outcome.js";
+import type { JobAccess, JobReport } from "./job-report.js";
 import type { JobServices } from "./services.js";
-
-/**
- * Every job's frame: its comment opened first (👀, progress comment), its folders made, any
- * exception ended in the comment as `❌ Failed` (or `⏹ Cancelled`), its folders removed after.
- */
-export async function inJobFrame(
-  job: JobRecord,
-  ctx: JobContext,
-  services: JobServices,
-  body: (report: JobReport, dirs: JobDirs, access: JobAccess) => Promise<JobResult>,
-): Promise<JobResult> {
-  const { report, access } = await openJobReport(job, ctx, services);
-  const { installationId } = job.target;
-  let dirs: JobDirs | undefined;
-  try {
-    const limit = await limitReached(services.limits, services.usage, installationId);
-    if (limit) return await report.finish({ terminal: { kind: "failed", reason: limit } });
-    await services.usage.recordStart(installationId, job.id, Date.now());
-    dirs = await makeJobDirs(services.dataDir, job.id);
-    return await body(report, dirs, access);
-  } catch (error) {
-    return await report.finish(failure(error, ctx.signal));
-  } finally {
-    if (dirs) await cleanJobDirs(dirs).catch(() => undefined);
-    // What the job cost counts against the installation's monthly budget, however it ended.
-    services.metrics.jobUsage(job.kind, report.state.usage, report.state.costUsd);
-    if (report.state.costUsd > 0) await services.usage.recordCost(installationId, job.id, report.state.costUsd).catch(() => undefined);
-  }
-}
 
 export interface Prepared extends Definitions {
   /** realpath of the job's checkout. */
@@ -174,67 +143,4 @@ export function implementChain(prepared: Prepared): ChainDefinition {
     throw new ConfigError(CONFIG_PATH, [`\`implement.chain\`: expected a chain with a worker step (${available.join(", ")}); ${problem}`]);
   }
   return chain;
-}
-
-export interface JobChainOptions {
-  chain: ChainDefinition;
-  task: string;
-  mode: Mode;
-  /** Extra handling of the agents' events, after the progress comment's. */
-  observe?: (event: AgentEvent) => void;
-  betweenTurns?: RunChainOptions["betweenTurns"];
-  completeStep?: RunChainOptions["completeStep"];
-  stepContext?: RunChainOptions["stepContext"];
-  /** Extra context for every step (a review's diff), after the repository's and the issue's. */
-  context?: ContextSection[];
-  /** The job's budget so far (a job resumed after a question); default: a new one. */
-  budget?: BudgetTracker;
-  ask?: RunChainOptions["ask"];
-  resume?: RunChainOptions["resume"];
-  proof?: RunChainOptions["proof"];
-}
-
-/**
- * Runs a job's chain in its prepared checkout with the job's budget, signal and progress
- * comment. From here on an interruption is final: the agents may have changed things.
- */
-export async function runJobChain(
-  ctx: JobContext,
-  services: JobServices,
-  report: Pick<JobReport, "event">,
-  prepared: Prepared,
-  dirs: JobDirs,
-  options: JobChainOptions,
-): Promise<{ result: ChainResult; budget: BudgetTracker }> {
-  await ctx.update({ agentsStarted: true });
-  const { config } = prepared;
-  const budget = options.budget ?? new BudgetTracker(config.budgets);
-  const result = await runChain({
-    chain: options.chain,
-    agents: prepared.agents,
-    task: options.task,
-    context: [...prepared.context, ...(options.context ?? [])],
-    mode: options.mode,
-    trust: prepared.trust,
-    ...(options.proof ? { proof: options.proof } : {}),
-    workspace: { root: prepared.root, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
-    sandbox: await services.sandbox(),
-    budget,
-    models: config.models,
-    network: config.sandbox.network,
-    client: services.anthropic(),
-    signal: ctx.signal,
-    emit: (event) => {
-      report.event(event);
-      options.observe?.(event);
-    },
-    betweenTurns: options.betweenTurns,
-    completeStep: options.completeStep,
-    stepContext: options.stepContext,
-    skills: prepared.skills?.skills,
-    rules: new RuleBook(prepared.rules ?? []),
-    ...(options.ask ? { ask: options.ask } : {}),
-    ...(options.resume ? { resume: options.resume } : {}),
-  });
-  return { result, budget };
 }

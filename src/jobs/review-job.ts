@@ -26,9 +26,9 @@ import type { GitHubWriter } from "../report/github-writer.js";
 import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
 import { endState } from "./job-report.js";
 import { failure } from "./outcome.js";
-import { inJobFrame } from "./prepare.js";
+import { inJobFrame } from "./job-frame.js";
 import { reviewPullRequest, type PullRequestHead, type ReviewOutcome } from "./review-pr.js";
-import { answerRefusedResolutions, planWithoutMirror, readThreads, refusedThreadsOf } from "./review-threads.js";
+import { answerRefusedResolutions, planWithoutMirror, readThreads, refusedThreadsOf } from "./resolve-threads.js";
 import type { JobServices } from "./services.js";
 
 export async function runReviewJob(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {

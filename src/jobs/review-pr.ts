@@ -22,7 +22,7 @@ import { postedFingerprints } from "../review/fingerprint.js";
 import { withinPullRequest, type IncrementalDiff } from "../review/incremental-diff.js";
 import { reviewContext } from "../review/review-context.js";
 import { selectFiles } from "../review/select-files.js";
-import { withoutClosedFindings, type ReviewThread, type ThreadPlan } from "../review/review-threads.js";
+import { withoutClosedFindings, type ReviewThread, type ThreadPlan } from "../review/thread-plan.js";
 import { countProofs, withProofs } from "../review/proofs.js";
 import type { ProofSession } from "../tools/prove.js";
 import { makeCheckout } from "../workspace/checkout.js";
@@ -31,8 +31,9 @@ import { checkoutTrust } from "./checkout-trust.js";
 import type { JobDirs } from "./job-dirs.js";
 import type { JobReport } from "./job-report.js";
 import { chainFailure, jobTask, type Ending } from "./outcome.js";
-import { prepareJob, runJobChain } from "./prepare.js";
-import { fixedFindings, planWithMirror, readThreads, resolveThreads, threadCommits } from "./review-threads.js";
+import { runJobChain } from "./job-frame.js";
+import { prepareJob } from "./prepare.js";
+import { fixedFindings, planWithMirror, readThreads, resolveThreads, threadCommits } from "./resolve-threads.js";
 import type { JobServices } from "./services.js";
 
 export interface PullRequestHead {

@@ -2,7 +2,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { OperatorLimits } from "../installations/limits.js";
 import type { Metrics } from "../metrics/metrics.js";
 import type { UsageLedger } from "../installations/types.js";
-import type { CiFixRounds } from "../queue/ci-fix-rounds.js";
+import type { CiFixRounds } from "./ci-fix-rounds.js";
 import type { ReviewStore } from "../review/review-store.js";
 import type { TranscriptRecorder } from "../transcripts/recorder.js";
 import type { PermissionCache } from "../github/permission-cache.js";

@@ -20,7 +20,8 @@ import { diffBetween, mergeBase } from "../workspace/diff.js";
 import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
 import { endState } from "./job-report.js";
 import { chainFailure, failure } from "./outcome.js";
-import { prepareJob, runJobChain, type Prepared } from "./prepare.js";
+import { runJobChain } from "./job-frame.js";
+import { prepareJob, type Prepared } from "./prepare.js";
 import type { JobServices } from "./services.js";
 
 /** The PR's diff as the reviewer gets it here, at most this long (it reads the rest itself). */

@@ -8,7 +8,7 @@
 import type { Finding, Severity } from "../chain/types.js";
 import type { GateFinding } from "./gate.js";
 import type { StoredFinding } from "./review-store.js";
-import { threadFindingText, threadFingerprint, type ReviewThread, type ThreadPlan } from "./review-threads.js";
+import { threadFindingText, threadFingerprint, type ReviewThread, type ThreadPlan } from "./thread-plan.js";
 import { withoutSuggestionBlock } from "./suggestion.js";
 
 export interface OpenFinding extends GateFinding {

@@ -4,7 +4,7 @@
  * (`/api/graphql` under GHE_HOST); the resolve mutation is a write, so it goes through the writer.
  */
 import type { GitHubWriter } from "../report/github-writer.js";
-import type { ReviewThread } from "./review-threads.js";
+import type { ReviewThread } from "./thread-plan.js";
 
 /** GitHub's largest page; a thread's first 50 comments hold its finding and the replies that matter. */
 const THREADS_PER_PAGE = 100;

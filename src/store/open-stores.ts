@@ -19,7 +19,7 @@ import { RedisInstallations } from "./redis/installations.js";
 import { RedisTranscriptStore } from "./redis/transcripts.js";
 import { SqliteInstallations } from "./sqlite/installations.js";
 import { SqliteTranscriptStore } from "./sqlite/transcripts.js";
-import type { CiFixRounds } from "../queue/ci-fix-rounds.js";
+import type { CiFixRounds } from "../jobs/ci-fix-rounds.js";
 import type { JobQueue } from "../queue/job-queue.js";
 import { RedisCiFixRounds } from "./redis/ci-fix-rounds.js";
 import { DEFAULT_REDIS_PREFIX, RedisQueue } from "./redis/job-queue.js";

@@ -2,7 +2,12 @@ import type { z } from "zod";
 import type { Skill } from "../chain/skills.js";
 import type { ProofSession } from "./prove.js";
 
-/** plan = read-only (no edit/write, checkout mounted read-only); write = the worker's mode. */
+/**
+ * Whether agents may change the checkout: a chain's mode (`write` when it has a worker step) and,
+ * from it, each step's. `read-only`: no edit or write tool, and bash, where offered, runs in the OS
+ * sandbox on a read-only mount of the checkout. `write`: edit and write, and bash on a writable
+ * mount; in a write chain only the worker step has it (chain/run-chain.ts `stepMode`).
+ */
 export type Mode = "read-only" | "write";
 
 /**

@@ -3,7 +3,7 @@
  * of another app on the head of a pull request from one of crewbot's own `crewbot/…` branches of
  * this repository. Pure; the pull request is then verified with GitHub (on-check-suite.ts).
  */
-import { capMiddle } from "../context/issue-context.js";
+import { capMiddle } from "../text/cap-middle.js";
 import type { NewJob } from "../queue/types.js";
 import { MAX_STORED_BODY_CHARS } from "./pull-request-event.js";
 import type { PullData, PullRef } from "../github/types.js";

@@ -1,5 +1,5 @@
 import { canWrite } from "../github/permission.js";
-import { capMiddle } from "../context/issue-context.js";
+import { capMiddle } from "../text/cap-middle.js";
 import type { NewJob, ReviewCommentPlace } from "../queue/types.js";
 import { parseCommand, type Command } from "./parse-command.js";
 import { MAX_STORED_BODY_CHARS, REVIEW_GROUP } from "./pull-request-event.js";

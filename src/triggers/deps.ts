@@ -9,7 +9,7 @@ import type { CommentPayload, Decision } from "./comment-command.js";
 /** pino's logger (Probot's `app.log`): takes an object with ids first, or a plain message. */
 export type TriggerLog = Pick<Logger, "debug" | "info" | "warn" | "error">;
 
-/** What the thin handlers call; `act` carries a decision out (see act.ts). */
+/** What the thin handlers call; `act` carries a decision out (see carry-out.ts). */
 export interface TriggerDeps {
   log: TriggerLog;
   permissions: Pick<PermissionCache, "get">;

@@ -1,5 +1,5 @@
 /** A pull_request event → an automatic review job, decided without any request to GitHub. Pure. */
-import { capMiddle } from "../context/issue-context.js";
+import { capMiddle } from "../text/cap-middle.js";
 import type { NewJob } from "../queue/types.js";
 
 /**

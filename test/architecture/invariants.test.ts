@@ -50,6 +50,11 @@ describe("what may import what", () => {
     expect(breaking((s) => folderOf(s.file) === "secrets", (i) => i.startsWith("src/") && folderOf(i) !== "secrets")).toEqual([]);
   });
 
+  it("text/ (plain-text helpers) is below everything too: it imports nothing of crewbot's", () => {
+    expect(SOURCES.some((s) => s.file === "src/text/cap-middle.ts")).toBe(true);
+    expect(breaking((s) => folderOf(s.file) === "text", (i) => i.startsWith("src/") && folderOf(i) !== "text")).toEqual([]);
+  });
+
   it("only store/ opens SQLite or Redis", () => {
     const drivers = new Set(["better-sqlite3", "ioredis", "bullmq"]);
     expect(breaking((s) => folderOf(s.file) !== "store", (i) => drivers.has(i))).toEqual([]);

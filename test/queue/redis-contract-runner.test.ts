@@ -1,4 +1,4 @@
-/** The JobRunner's tests (written against SqliteQueue) run again here over RedisQueue; see redis-contract-queue.test.ts. */
+/** The JobRunner's tests (written against SqliteQueue) run again here over RedisQueue; the queue's own contract runs on both in test/store/job-queue-contract.test.ts. */
 import { afterAll } from "vitest";
 import { useRedis } from "./helpers.js";
 import { startRedis } from "./redis-server.js";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fingerprintMarker } from "../../src/review/fingerprint.js";
 import { findingTitle, labelledSeverity, openFindings, storedFinding } from "../../src/review/open-findings.js";
 import type { StoredFinding } from "../../src/review/review-store.js";
-import type { ReviewThread } from "../../src/review/review-threads.js";
+import type { ReviewThread } from "../../src/review/thread-plan.js";
 
 const SHA = "c".repeat(40);
 const print = (n: number) => n.toString(16).padStart(16, "0");

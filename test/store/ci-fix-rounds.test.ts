@@ -1,6 +1,6 @@
 /** The ci-fix round counter, the same contract on SQLite and Redis: atomic, shared, announced once, surviving a reopen. */
 import { afterAll, describe, expect, it } from "vitest";
-import type { CiFixRounds } from "../../src/queue/ci-fix-rounds.js";
+import type { CiFixRounds } from "../../src/jobs/ci-fix-rounds.js";
 import { RedisCiFixRounds } from "../../src/store/redis/ci-fix-rounds.js";
 import { SqliteCiFixRounds } from "../../src/store/sqlite/ci-fix-rounds.js";
 import { redisPrefixFor, tempDataDir } from "../queue/helpers.js";

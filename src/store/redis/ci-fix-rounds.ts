@@ -3,7 +3,7 @@
  * `<prefix>:cifix:<owner/repo>#<number>` (rounds, stopped, updatedAt), changed only by Lua scripts
  * so two workers never take the same round. Keys expire after the retention period.
  */
-import { checkLimit, checkRoundKey, type CiFixRounds, type RoundClaim } from "../../queue/ci-fix-rounds.js";
+import { checkLimit, checkRoundKey, type CiFixRounds, type RoundClaim } from "../../jobs/ci-fix-rounds.js";
 import { pruneHashes } from "./prune.js";
 import { RedisHashStore, type RedisHashStoreOptions } from "./hash-store.js";
 

@@ -1,6 +1,6 @@
 /** The ci-fix round counts in the queue's SQLite file (table `ci_fix_rounds`), each claim one immediate transaction. */
 import type Database from "better-sqlite3";
-import { checkLimit, checkRoundKey, type CiFixRounds, type RoundClaim } from "../../queue/ci-fix-rounds.js";
+import { checkLimit, checkRoundKey, type CiFixRounds, type RoundClaim } from "../../jobs/ci-fix-rounds.js";
 import { openDatabase, statementCache } from "./database.js";
 
 export interface SqliteCiFixRoundsOptions {

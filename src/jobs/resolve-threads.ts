@@ -12,7 +12,7 @@ import type { JobRecord } from "../queue/types.js";
 import type { GitHubWriter } from "../report/github-writer.js";
 import { parseDiff, type DiffFile } from "../review/diff-lines.js";
 import type { StoredFinding } from "../review/review-store.js";
-import { dismissers, linesChanged, planThreads, sameBot, threadFingerprint, threadLines, type Resolution, type ReviewThread, type ThreadPlan } from "../review/review-threads.js";
+import { dismissers, linesChanged, planThreads, sameBot, threadFingerprint, threadLines, type Resolution, type ReviewThread, type ThreadPlan } from "../review/thread-plan.js";
 import { diffBetween, isAncestor } from "../workspace/diff.js";
 import type { JobServices } from "./services.js";
 

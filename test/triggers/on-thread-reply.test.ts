@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { threadAnswerJob, threadReplyPreflight, type ThreadReplyPayload } from "../../src/triggers/thread-reply.js";
+import { threadAnswerJob, threadReplyPreflight, type ThreadReplyPayload } from "../../src/triggers/on-thread-reply.js";
 
 const payload = (o: { body?: string; login?: string; type?: string; sender?: string; inReplyTo?: number | null; locked?: boolean } = {}): ThreadReplyPayload =>
   ({

@@ -14,7 +14,7 @@ import {
   threadLines,
   withoutClosedFindings,
   type ReviewThread,
-} from "../../src/review/review-threads.js";
+} from "../../src/review/thread-plan.js";
 
 const SHA = "b".repeat(40);
 const MARK = fingerprintMarker("0123456789abcdef");
