@@ -1,5 +1,5 @@
 # crewbot: the app (`npm start`) and its workers (`npm run worker`) from one image.
-# Build: docker build -t crewbot .   Run: see compose.yaml and the README ("Running it in containers").
+# Build: docker build -t crewbot .   Run: see compose.yaml and docs/operating.md ("Containers").
 # Node 24, a supported LTS (20 reached its end of life in April 2026); the project itself still
 # runs and tests on Node 20 (package.json `engines`).
 FROM node:24-bookworm-slim AS build
@@ -32,7 +32,8 @@ COPY --chown=crewbot:crewbot agents ./agents
 COPY --chown=crewbot:crewbot prompts ./prompts
 COPY --chown=crewbot:crewbot bin ./bin
 USER crewbot
-ENV NODE_ENV=production CREWBOT_DATA_DIR=/data PORT=3000
+# HOST: Probot binds localhost unless told otherwise, which a published port cannot reach.
+ENV NODE_ENV=production CREWBOT_DATA_DIR=/data PORT=3000 HOST=0.0.0.0
 VOLUME /data
 EXPOSE 3000
 # The app answers on PORT; a worker sets CREWBOT_WORKER_PORT and overrides this in compose.yaml.

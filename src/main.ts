@@ -1,6 +1,7 @@
 import { getPrivateKey } from "@probot/get-private-key";
 import { run, type Server } from "probot";
 import { composeCrewbot, queueDepth, type Crewbot, type CrewbotOptions } from "./app/compose.js";
+import { applyDotEnv } from "./app/dotenv.js";
 import { githubOctokit } from "./github/octokit.js";
 import { crewbotApp } from "./index.js";
 import { dataDir } from "./jobs/job-dirs.js";
@@ -76,6 +77,7 @@ function safePrivateKey(env: NodeJS.ProcessEnv): string | null {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  applyDotEnv();
   const started = await start();
   const shutdown = async (signal: string) => {
     console.info(`${signal}: stopping crewbot (running jobs finish or are finalised)…`);

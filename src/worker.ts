@@ -9,6 +9,7 @@ import { hostname } from "node:os";
 import { getPrivateKey } from "@probot/get-private-key";
 import { githubProbot, type OctokitClass } from "./github/octokit.js";
 import { composeCrewbot, type Crewbot, type CrewbotOptions } from "./app/compose.js";
+import { applyDotEnv } from "./app/dotenv.js";
 import { dataDir } from "./jobs/job-dirs.js";
 import { metricsAccess, metricsHandler } from "./metrics/metrics.js";
 import { sandboxHealth } from "./tools/sandbox-policy.js";
@@ -66,6 +67,7 @@ export async function startWorker(options: WorkerOptions = {}): Promise<StartedW
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  applyDotEnv();
   const worker = await startWorker().catch((error: Error) => {
     console.error(`crewbot worker: ${error.message}`);
     process.exit(1);

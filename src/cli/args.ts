@@ -26,7 +26,7 @@ Options:
                            the same as CREWBOT_ALLOW_UNSANDBOXED=1)
   -h, --help               this text
 
-Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL, CREWBOT_DATA_DIR (default ./data).
+Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL, CREWBOT_DATA_DIR (default $XDG_CACHE_HOME/crewbot, else ~/.cache/crewbot).
 
 config validate checks a crewbot config file (default .github/crewbot.yml) and prints every
 problem with its key; config print shows the effective config, defaults filled in; config

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_BUDGETS } from "../../src/agent/budget.js";
-import { parseCliArgs } from "../../src/cli/args.js";
+import os from "node:os";
+import path from "node:path";
+import { parseCliArgs, USAGE } from "../../src/cli/args.js";
+import { cliDataDir } from "../../src/cli/run.js";
 
 describe("parseCliArgs", () => {
   it.each([[[]], [["--help"]], [["help"]], [["run", "--help"]], [["run", "-h"]]])("%j → help", (argv) => {
@@ -39,5 +42,13 @@ describe("parseCliArgs", () => {
     const parsed = parseCliArgs(argv);
     expect(parsed.command).toBe("error");
     expect((parsed as { message: string }).message).toContain(message);
+  });
+});
+
+describe("the usage text", () => {
+  it("names the data dir the CLI really uses", () => {
+    expect(cliDataDir({ XDG_CACHE_HOME: "/cache" })).toBe("/cache/crewbot");
+    expect(cliDataDir({})).toBe(path.join(os.homedir(), ".cache", "crewbot"));
+    expect(USAGE).toContain("CREWBOT_DATA_DIR (default $XDG_CACHE_HOME/crewbot, else ~/.cache/crewbot)");
   });
 });

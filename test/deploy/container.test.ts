@@ -59,4 +59,8 @@ describe("Dockerfile", async () => {
     for (const pkg of ["bubblewrap", "slirp4netns", "iproute2", "git", "tini"]) expect(dockerfile).toMatch(new RegExp(`apt-get install[^\\n]*\\b${pkg}\\b`));
     expect(dockerfile).toMatch(/^USER crewbot$/m);
   });
+
+  it("has the app listen on every interface: Probot binds localhost unless HOST says otherwise, which a published port cannot reach", () => {
+    expect(dockerfile).toMatch(/^ENV [^\n]*\bHOST=0\.0\.0\.0\b/m);
+  });
 });
