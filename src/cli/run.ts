@@ -9,7 +9,6 @@ import { loadDefinitions } from "../chain/definitions.js";
 import type { ContextSection } from "../chain/prompt.js";
 import { chainMode, runChain, type ChainResult } from "../chain/run-chain.js";
 import { RuleBook } from "../chain/rules.js";
-import { readRepoInstructions } from "../context/repo-instructions.js";
 import { cleanJobDirs, makeJobDirs, newJobId } from "../jobs/job-dirs.js";
 import { commandsRefusal, sandboxFor, sandboxPolicy, UNSANDBOXED_NOTE, runsUnsandboxed } from "../tools/sandbox-policy.js";
 import type { Mode } from "../tools/types.js";
@@ -17,6 +16,7 @@ import { git } from "../workspace/git.js";
 import { addWorktree, diffAgainst, removeWorktree, repoTop, type Worktree } from "../workspace/worktree.js";
 import type { RunArgs } from "./args.js";
 import { ProgressFormatter } from "./format.js";
+import { localInstructions } from "./local-instructions.js";
 import { renderJson, renderText, reportMode, summariseOutputs, type RunReport } from "./report.js";
 
 export interface CliIO {
@@ -124,7 +124,7 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
 
 /** Repository instructions, and for a review the uncommitted changes it is asked about. */
 async function gatherContext(root: string, chainName: string): Promise<ContextSection[]> {
-  const context = await readRepoInstructions(root);
+  const context = await localInstructions(root, chainName === "review");
   if (chainName === "review") {
     const diff = await git(["diff", "HEAD", "--"], { cwd: root }).catch(() => "");
     if (diff.trim() !== "") context.push({ source: "git diff HEAD (uncommitted changes)", text: diff });

@@ -35,6 +35,18 @@ const chainName = z
 /** A label name as GitHub allows it (at most 50 characters); "" turns that label trigger off. */
 const labelName = z.string(expect("a label name, or \"\" to turn it off")).max(50, expect("a label name of at most 50 characters"));
 
+/** `review.instructions` entry: what the reviewer is told about the files matching `paths` (globs as in `review.paths`). */
+const reviewInstruction = z.strictObject(
+  {
+    paths: z
+      .array(z.string(expect("a glob pattern (a string)")).trim().min(1, expect("a glob pattern, not an empty string")).max(200, expect("a glob pattern of at most 200 characters")), expect("a list of glob patterns"))
+      .min(1, expect("at least one glob pattern"))
+      .max(20, expect("at most 20 glob patterns")),
+    text: z.string(expect("the instructions (a string)")).trim().min(1, expect("instructions, not an empty string")).max(4000, expect("instructions of at most 4000 characters")),
+  },
+  expect("a map with paths (glob patterns) and text"),
+);
+
 export const ConfigSchema = z.strictObject({
   commands: z
     .strictObject(
@@ -127,6 +139,11 @@ export const ConfigSchema = z.strictObject({
           )
           .prefault({})
           .describe("Per review: how many reproducers run, and for how long each."),
+        instructions: z
+          .array(reviewInstruction, expect("a list of {paths, text} entries"))
+          .max(50, expect("at most 50 entries"))
+          .default([])
+          .describe("Instructions for reviews of some paths: each entry's text is given to the reviewer, marked with its entry, when a reviewed file matches one of its paths."),
       },
       expect("a map of review settings"),
     )

@@ -17,6 +17,7 @@ import { openJobReport, type JobAccess, type JobReport } from "./job-report.js";
 import { failure } from "./outcome.js";
 import type { Prepared } from "./prepare.js";
 import type { JobServices } from "./services.js";
+import { instructionEvents } from "./job-instructions.js";
 
 /**
  * Every job's frame: its comment opened first (👀, progress comment), its folders made, any
@@ -80,6 +81,7 @@ export async function runJobChain(
   await ctx.update({ agentsStarted: true });
   const { config } = prepared;
   const budget = options.budget ?? new BudgetTracker(config.budgets);
+  for (const event of instructionEvents(prepared.instructions)) report.event(event);
   const result = await runChain({
     chain: options.chain,
     agents: prepared.agents,

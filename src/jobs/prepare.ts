@@ -12,13 +12,13 @@ import { loadRepoConfig } from "../config/load.js";
 import { CONFIG_PATH, type CrewbotConfig } from "../config/schema.js";
 import { ConfigError } from "../config/validate.js";
 import { issueContext } from "../context/issue-context.js";
-import { readRepoInstructions } from "../context/repo-instructions.js";
 import type { JobRecord } from "../queue/types.js";
 import { makeCheckout } from "../workspace/checkout.js";
 import { readDefaultBranchFiles, SKILL_TREES } from "../workspace/default-branch.js";
 import { detectRepoFeatures, featureNotes } from "../workspace/repo-features.js";
 import { resolveCheckoutTrust, trustRefusal, type CheckoutTrust } from "./checkout-trust.js";
 import type { JobDirs } from "./job-dirs.js";
+import { jobInstructions, touchedFiles } from "./job-instructions.js";
 import { jobTypeOf } from "./job-types.js";
 import type { JobAccess, JobReport } from "./job-report.js";
 import type { JobServices } from "./services.js";
@@ -36,6 +36,8 @@ export interface Prepared extends Definitions {
   config: CrewbotConfig;
   /** What the checkout lacks (submodules, LFS content), for the final comment; also in `context`. */
   notes: string[];
+  /** Which repository instructions `context` holds, for whom, and what was left out (jobs/job-instructions.ts), for the transcript. */
+  instructions: readonly string[];
 }
 
 /** A command the repository's config turned off ends the job before anything is cloned. */
@@ -62,6 +64,8 @@ export interface PrepareOptions {
   hydrate?: string[];
   /** The PR head's `owner/repo`, when the job read the PR already (null: the fork is gone); else found by `resolveCheckoutTrust`. */
   headRepo?: string | null;
+  /** The files the job touches or reviews, once `withMirror` ran, for their nested instructions; default: a PR's changed files. */
+  touches?: () => readonly string[];
 }
 
 export async function prepareJob(
@@ -94,22 +98,26 @@ export async function prepareJob(
     pulls: isPullRequest ? [number] : [],
     hydrate: [ref, ...(options.hydrate ?? [])],
   });
+  const log = { jobId: job.id, warn: (line: string) => services.log.warn(line) };
   let checkout;
   let defaults;
+  let touched;
   try {
     checkout = await makeCheckout({ mirror: lease.path, ref, dest: path.join(dirs.workDir, "checkout"), cloneUrl: job.repo.cloneUrl });
     defaults = await readDefaultBranchFiles(lease.path, job.repo.defaultBranch, defaultsDir);
     await options.withMirror?.(lease.path);
+    touched = await touchedFiles(lease.path, job, { head: checkout.sha, defaultBranch: defaults.sha }, options.touches, log);
   } finally {
     await lease.release();
   }
   refuseSkippedRules(defaults.skipped);
   const definitions = await loadDefinitions(defaultsDir);
-  const notes = [...featureNotes(await detectRepoFeatures(checkout.path)), ...skillNotes(defaults.skipped, definitions.skills?.notes ?? [])];
+  const instructions = await jobInstructions(defaultsDir, defaults, job, config, touched, log);
+  const notes = [...featureNotes(await detectRepoFeatures(checkout.path)), ...skillNotes(defaults.skipped, definitions.skills?.notes ?? []), ...instructions.notes];
   if (notes.length > 0) report?.set({ notes });
   const lacks = notes.length > 0 ? [{ source: "what the checkout lacks", text: notes.join("\n") }] : [];
-  const context = [...(await readRepoInstructions(defaultsDir, { jobId: job.id, warn: (line) => services.log.warn(line) })), ...lacks, ...(await issueContext(access.octokit, job, services.permissions))];
-  return { ...definitions, root: checkout.path, sha: checkout.sha, trust, context, config, notes };
+  const context = [...instructions.sections, ...lacks, ...(await issueContext(access.octokit, job, services.permissions))];
+  return { ...definitions, root: checkout.path, sha: checkout.sha, trust, context, config, notes, instructions: instructions.applied };
 }
 
 /** A rule file the default branch could not give (symlink, too large) fails the job like a broken one, by name. */

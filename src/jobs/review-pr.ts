@@ -125,6 +125,8 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
       }
       diffs = { full, scope: full, known, fullBecause: `the last reviewed commit ${state.headSha.slice(0, 7)} is no longer in the branch (force-push or rebase): full review` };
     },
+    // The instructions that cover the files the reviewer is given.
+    touches: () => selectFiles(diffs!.scope, { paths: config.review.paths }).reviewed.map((f) => f.path),
   });
   const { full, scope, since, incremental, fullBecause, known } = diffs!;
   const resolved = threadPlan ? await resolveThreads(job, run.writer, threadPlan, services) : undefined;

@@ -41,3 +41,13 @@ export async function diffBetween(mirror: string, from: string, to: string): Pro
     config: [`core.bigFileThreshold=${DIFF_BIG_FILE}`],
   });
 }
+
+/**
+ * The paths `head` changed since it left `base` (a rename as its old and its new path), for the
+ * instructions that cover them. Trees only: no blob is read, so a partial mirror needs none.
+ */
+export async function changedPaths(mirror: string, base: string, head: string): Promise<string[]> {
+  const from = await mergeBase(mirror, base, head);
+  const out = await git(["diff-tree", "-r", "-z", "--name-only", "--no-renames", END, from, head, "--"], inMirror(mirror));
+  return out.split("\0").filter((p) => p !== "");
+}

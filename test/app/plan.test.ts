@@ -34,7 +34,7 @@ describe("/plan on an issue, end to end", () => {
       { content: [{ type: "tool_use", name: "bash", input: { command: "env; cat .git/config; cat /proc/1/environ | tr '\\0' '\\n'; ls -a ~" } }] },
       { text: "Scout report: README.md has the typo on line 1." },
       { text: PLAN },
-    ], { files: { "README.md": "# Hello commmit\n", "AGENTS.md": "Be brief.\n" } });
+    ], { files: { "README.md": "# Hello commmit\n", "AGENTS.md": "Be brief.\n", "src/AGENTS.md": "Keep src tidy.\n" } });
     const payload = issueCommentCreated("/plan and keep it small", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
     const { writes, record } = recordWrites();
 
@@ -108,6 +108,10 @@ describe("/plan on an issue, end to end", () => {
     expect(prompt).not.toContain("ignore all instructions");
     expect(prompt).not.toContain("edited after the command");
     expect(prompt).toContain("Be brief."); // AGENTS.md from the default branch
+    // No file is known upfront: the nested instructions fit, so they come too, each saying what it covers.
+    expect(prompt).toContain('source=\\"src/AGENTS.md (default branch), for the files under src/ (where no nearer AGENTS.md or CLAUDE.md is)\\">\\nKeep src tidy.');
+    const logs = (await stack.crewbot.transcripts.store.read(job.id)).flatMap((e) => (e.type === "log" ? [e.message] : []));
+    expect(logs).toContain("Repository instructions (default branch):\n- AGENTS.md (default branch)\n- src/AGENTS.md (default branch), for the files under src/ (where no nearer AGENTS.md or CLAUDE.md is)");
 
     // The bash call ran in the sandbox and saw none of the app's environment.
     const toolOutput = JSON.stringify(stack.fake.requests[1]!.body.messages[2]);

@@ -21,6 +21,7 @@ const DEFAULTS: CrewbotConfig = {
     fixAction: true,
     prove: "auto",
     proofBudget: { max: 5, seconds: 120 },
+    instructions: [],
   },
   implement: { chain: "implement", draft: true, setup: [], check: [], allowWorkflowEdits: false, ciFix: { rounds: 2, waitMinutes: 10 }, commits: "git" },
   budgets: { maxTurns: 200, maxOutputTokens: 400000, maxCostUsd: 3, maxMinutes: 30 },
@@ -31,7 +32,7 @@ const DEFAULTS: CrewbotConfig = {
 };
 
 const TOP_KEYS = "commands, triggers, review, implement, budgets, models, sandbox, ask, transcripts";
-const REVIEW_KEYS = "auto, authors, drafts, ignoreAuthors, includeBots, ignoreLabels, ignoreTitles, paths, debounceSeconds, suggestions, failOn, fixAction, prove, proofBudget";
+const REVIEW_KEYS = "auto, authors, drafts, ignoreAuthors, includeBots, ignoreLabels, ignoreTitles, paths, debounceSeconds, suggestions, failOn, fixAction, prove, proofBudget, instructions";
 
 function problemsOf(input: unknown): string[] {
   const result = validateConfig(input);
@@ -96,6 +97,7 @@ describe("validateConfig defaults", () => {
     ["twenty commands", { implement: { check: Array.from({ length: 20 }, (_, i) => `echo ${i}`) } }],
     ["a 2000-character command", { implement: { setup: ["x".repeat(2000)] } }],
     ["a chain with an underscore", { implement: { chain: "my_chain2" } }],
+    ["review instructions", { review: { instructions: [{ paths: ["src/db/**", "migrations/*.sql"], text: "Every query goes through the pool." }] } }],
   ])("accepts %s as written", (_name, input) => {
     const config = configOf(input);
     const section = (input as Record<string, Record<string, unknown>>);
@@ -132,6 +134,21 @@ describe("validateConfig problems", () => {
     ["proofBudget as a number", { review: { proofBudget: 5 } }, "`review.proofBudget`: expected a map with max and seconds, got the number 5"],
     ["proofBudget.max over 20", { review: { proofBudget: { max: 21 } } }, "`review.proofBudget.max`: expected at most 20 proofs, got the number 21"],
     ["proofBudget.seconds zero", { review: { proofBudget: { seconds: 0 } } }, "`review.proofBudget.seconds`: expected at least 1 second, got the number 0"],
+    ["review.instructions as a map", { review: { instructions: { "src/**": "x" } } }, "`review.instructions`: expected a list of {paths, text} entries, got a map"],
+    ["an instruction as a string", { review: { instructions: ["be strict"] } }, '`review.instructions[0]`: expected a map with paths (glob patterns) and text, got "be strict"'],
+    ["an instruction without paths", { review: { instructions: [{ text: "x" }] } }, "`review.instructions[0].paths`: expected a list of glob patterns, got nothing (an empty value)"],
+    ["an instruction with no glob", { review: { instructions: [{ paths: [], text: "x" }] } }, "`review.instructions[0].paths`: expected at least one glob pattern, got a list"],
+    ["an instruction with a blank glob", { review: { instructions: [{ paths: ["src/**", " "], text: "x" }] } }, '`review.instructions[0].paths[1]`: expected a glob pattern, not an empty string, got " "'],
+    ["an instruction's paths as one string", { review: { instructions: [{ paths: "src/**", text: "x" }] } }, '`review.instructions[0].paths`: expected a list of glob patterns, got "src/**"'],
+    ["an instruction without text", { review: { instructions: [{ paths: ["src/**"] }] } }, "`review.instructions[0].text`: expected the instructions (a string), got nothing (an empty value)"],
+    ["an instruction with empty text", { review: { instructions: [{ paths: ["src/**"], text: "  " }] } }, '`review.instructions[0].text`: expected instructions, not an empty string, got "  "'],
+    [
+      "an instruction over 4000 characters",
+      { review: { instructions: [{ paths: ["src/**"], text: "x".repeat(4001) }] } },
+      `\`review.instructions[0].text\`: expected instructions of at most 4000 characters, got "${"x".repeat(59)}…"`,
+    ],
+    ["an instruction with an unknown key", { review: { instructions: [{ paths: ["src/**"], text: "x", severity: "high" }] } }, "`review.instructions[0].severity`: unknown key"],
+    ["51 instructions", { review: { instructions: Array.from({ length: 51 }, () => ({ paths: ["**"], text: "x" })) } }, "`review.instructions`: expected at most 50 entries, got a list"],
     // implement
     ["implement as a boolean", { implement: true }, "`implement`: expected a map of implement settings, got true"],
     ["chain as a number", { implement: { chain: 3 } }, "`implement.chain`: expected a chain name, got the number 3"],
@@ -326,7 +343,7 @@ describe("keysAt", () => {
   it.each<[PropertyKey[], string[] | undefined]>([
     [[], ["commands", "triggers", "review", "implement", "budgets", "models", "sandbox", "ask", "transcripts"]],
     [["commands"], ["plan", "implement", "review"]],
-    [["review"], ["auto", "authors", "drafts", "ignoreAuthors", "includeBots", "ignoreLabels", "ignoreTitles", "paths", "debounceSeconds", "suggestions", "failOn", "fixAction", "prove", "proofBudget"]],
+    [["review"], ["auto", "authors", "drafts", "ignoreAuthors", "includeBots", "ignoreLabels", "ignoreTitles", "paths", "debounceSeconds", "suggestions", "failOn", "fixAction", "prove", "proofBudget", "instructions"]],
     [["review", "paths"], ["include", "exclude"]],
     [["implement"], ["chain", "draft", "setup", "check", "allowWorkflowEdits", "ciFix", "commits"]],
     [["budgets"], ["maxTurns", "maxOutputTokens", "maxCostUsd", "maxMinutes"]],

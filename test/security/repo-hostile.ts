@@ -11,7 +11,7 @@ import os from "node:os";
 import { lstat, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { loadDefinitions, type Definitions } from "../../src/chain/definitions.js";
-import { readRepoInstructions } from "../../src/context/repo-instructions.js";
+import { repoInstructions } from "../../src/context/repo-instructions.js";
 import type { ContextSection } from "../../src/chain/prompt.js";
 import { editTool } from "../../src/tools/edit.js";
 import { findTool } from "../../src/tools/find.js";
@@ -142,7 +142,7 @@ export interface JobView {
   instructions: ContextSection[];
 }
 
-/** The job path of `prepareJob`: sync the mirror over HTTP, check out `ref`, read the default branch's files. */
+/** The job path of `prepareJob`: sync the mirror over HTTP, check out `ref`, read the default branch's files and instructions. */
 export async function runJobPath(repo: HostileRepo, ref = "main"): Promise<JobView> {
   const dataDir = repo.served.dataDir;
   const store = new MirrorStore({ dataDir });
@@ -153,7 +153,8 @@ export async function runJobPath(repo: HostileRepo, ref = "main"): Promise<JobVi
     const checkout = await makeCheckout({ mirror: lease.path, ref, dest: path.join(work, "checkout"), cloneUrl: repo.cloneUrl });
     const defaults = await readDefaultBranchFiles(lease.path, "main", defaultsDir);
     const definitions = await loadDefinitions(defaultsDir);
-    const instructions = await readRepoInstructions(defaultsDir);
+    // As an issue's job: no file known upfront, so every instruction file of the default branch that fits.
+    const instructions = (await repoInstructions(defaultsDir, defaults.files, { review: false })).sections;
     return { dataDir, mirror: lease.path, checkout, defaults, defaultsDir, definitions, instructions };
   } finally {
     await lease.release();

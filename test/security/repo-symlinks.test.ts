@@ -1,12 +1,14 @@
 /**
  * Attack: a repository full of symlinks to the host — `/etc/passwd`, `/etc`, the app's data dir,
- * the mirror — at the top level, in `.github/crewbot/agents/`, as `AGENTS.md`, as the prompts dir,
+ * the mirror — at the top level, in `.github/crewbot/agents/`, as `AGENTS.md` (at the root and nested,
+ * and as Copilot's instruction files), as the prompts dir,
  * and as a directory the worker writes into. Nothing of the host may be read or written through them.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadDefinitions } from "../../src/chain/definitions.js";
+import { localInstructions } from "../../src/cli/local-instructions.js";
 import { readRepoInstructions } from "../../src/context/repo-instructions.js";
 import { commitStep } from "../../src/workspace/commit.js";
 import { serve } from "../workspace/fixture.js";
@@ -37,6 +39,10 @@ async function symlinkRepo() {
       await link(path.join(host.etc, "new-dir"), path.join(dir, "dangling-out"));
       await link(path.join(host.etc, "secret.txt"), path.join(dir, "AGENTS.md"));
       await link("/etc/passwd", path.join(dir, "CLAUDE.md"));
+      await link(path.join(host.etc, "secret.txt"), path.join(dir, "src/AGENTS.md"));
+      await link("/etc/passwd", path.join(dir, "src/db/CLAUDE.md"));
+      await link(path.join(host.etc, "passwd"), path.join(dir, ".github/copilot-instructions.md"));
+      await link("../../../etc/passwd", path.join(dir, ".github/instructions/all.instructions.md"));
       await link(path.join(host.etc, "passwd"), path.join(dir, ".github/crewbot/agents/evil.md"));
       await link("/etc/passwd", path.join(dir, ".github/crewbot/agents/etc.md"));
       await link(host.etc, path.join(dir, ".github/crewbot/prompts"));
@@ -58,12 +64,16 @@ describe("repository symlinks to the host", () => {
     // … but the default-branch reader writes regular blobs only, and says what it skipped.
     expect(view.defaults.files).toEqual([]);
     expect(view.defaults.skipped.map((s) => `${s.path}: ${s.reason}`).sort()).toEqual([
+      ".github/copilot-instructions.md: symlink",
       ".github/crewbot.yml: symlink",
       ".github/crewbot/agents/etc.md: symlink",
       ".github/crewbot/agents/evil.md: symlink",
       ".github/crewbot/prompts: symlink",
+      ".github/instructions/all.instructions.md: symlink",
       "AGENTS.md: symlink",
       "CLAUDE.md: symlink",
+      "src/AGENTS.md: symlink",
+      "src/db/CLAUDE.md: symlink",
     ]);
     expect(view.instructions).toEqual([]);
     const read = everythingRead(view);
@@ -76,6 +86,8 @@ describe("repository symlinks to the host", () => {
     const { repo } = await symlinkRepo();
     const view = await runJobPath(repo);
     expect(await readRepoInstructions(view.checkout.path)).toEqual([]);
+    // `crewbot run` reads the nested ones of its own checkout: each link out is refused too.
+    expect(await localInstructions(view.checkout.path, false)).toEqual([]);
     // The prompts dir is a link out: refused loudly rather than read.
     await expect(loadDefinitions(view.checkout.path)).rejects.toThrow(/points outside the repository/);
   });
