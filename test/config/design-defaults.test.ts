@@ -22,7 +22,6 @@ const DESIGN_ONLY = new Set([
   "learnings.proposeAfter",
   "learnings.staleDays",
   "review.summary",
-  "review.instructions",
   "review.dependencies.enabled",
   "review.dependencies.maxPackages",
   "implement.ciFix.branches",
