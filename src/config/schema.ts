@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { DEFAULT_BUDGETS } from "../agent/budget.js";
+import { COMMAND_KINDS, type CommandKind } from "../queue/job-kinds.js";
 
 /** The file crewbot reads, relative to the repository root (and to an organisation's `.github` repository). */
 export const CONFIG_PATH = ".github/crewbot.yml";
@@ -35,7 +36,8 @@ const labelName = z.string(expect("a label name, or \"\" to turn it off")).max(5
 
 export const ConfigSchema = z.strictObject({
   commands: z
-    .strictObject({ plan: flag(true), implement: flag(true), review: flag(true) }, expect("a map of commands to true or false"))
+    // Every command of queue/job-kinds.ts, on unless turned off.
+    .strictObject(Object.fromEntries(COMMAND_KINDS.map((kind) => [kind, flag(true)])) as Record<CommandKind, ReturnType<typeof flag>>, expect("a map of commands to true or false"))
     .prefault({}),
   triggers: z
     .strictObject(

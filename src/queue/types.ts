@@ -1,8 +1,8 @@
 /** Durable jobs: what a webhook asks for, kept until it has ended and its comment says so. */
+import type { JobKind } from "./job-kinds.js";
 import type { JobWait } from "./wait.js";
 
-/** `ci-fix`: crewbot's own pull request failed its checks; the worker fixes them on its branch. */
-export type JobKind = "plan" | "implement" | "review" | "ci-fix";
+export type { CommandKind, JobKind } from "./job-kinds.js";
 
 /** queued → running → one of the ended states. */
 export type JobState = "queued" | "running" | "succeeded" | "failed" | "cancelled";
