@@ -3,6 +3,7 @@ import { onComment } from "./triggers/on-comment.js";
 import { onCommentEdited } from "./triggers/on-comment-edited.js";
 import { onLabeled } from "./triggers/on-label.js";
 import { onPullRequest } from "./triggers/on-pull-request.js";
+import { AUTOMATIC_REVIEW_EVENTS } from "./triggers/pull-request-event.js";
 import { onCheckSuite } from "./triggers/on-check-suite.js";
 import { onCheckRunAction } from "./triggers/on-check-run.js";
 import { onThreadReply } from "./triggers/on-thread-reply.js";
@@ -21,10 +22,7 @@ export function crewbotApp(deps: TriggerDeps): ApplicationFunction {
     app.on("installation_repositories", (context) =>
       deps.installationEvent("installation_repositories", context.payload as unknown as InstallationPayload),
     );
-    app.on(
-      ["pull_request.opened", "pull_request.reopened", "pull_request.ready_for_review", "pull_request.synchronize"],
-      (context) => onPullRequest(context, deps),
-    );
+    app.on(AUTOMATIC_REVIEW_EVENTS, (context) => onPullRequest(context, deps));
     app.on("check_suite.completed", (context) => onCheckSuite(context, deps));
     app.on("check_run.requested_action", (context) => onCheckRunAction(context, deps));
   };

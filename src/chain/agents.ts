@@ -5,7 +5,8 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import type { ResultToolName, ToolName } from "../tools/types.js";
+import { isListableTool, LISTABLE_TOOLS } from "../tools/registry.js";
+import type { ToolName } from "../tools/types.js";
 import { issueToError, readDefinitionDirs, readFrontmatter, type LoadOptions } from "./definition-files.js";
 import { DefinitionError, type AgentDefinition } from "./types.js";
 
@@ -13,13 +14,6 @@ import { DefinitionError, type AgentDefinition } from "./types.js";
 const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const BUNDLED_AGENTS_DIR = path.join(PACKAGE_ROOT, "agents");
 export const BUNDLED_PROMPTS_DIR = path.join(PACKAGE_ROOT, "prompts");
-
-/** Every tool an agent may list in `tools`. */
-export const TOOL_NAMES = ["read", "ls", "find", "grep", "bash", "edit", "write"] as const satisfies readonly ToolName[];
-// Fails to compile when ToolName gains a member this list lacks.
-// The result tools (submit_plan, …), `skill`, `scratch_write` and `prove` are offered by the rules of DESIGN §4, never listed in `tools`.
-const _allTools: Exclude<ToolName, (typeof TOOL_NAMES)[number] | ResultToolName | "skill" | "scratch_write" | "ask_user" | "prove"> extends never ? true : never = true;
-void _allTools;
 
 /** Agent and chain names: what config (`models`, `implement.chain`) and chain steps refer to. */
 export const NAME_PATTERN = /^[a-z0-9][a-z0-9_-]*$/;
@@ -57,10 +51,9 @@ function parseTools(value: string | string[], file: string): ToolName[] {
   }
   const tools: ToolName[] = [];
   for (const name of listed) {
-    if (!(TOOL_NAMES as readonly string[]).includes(name)) {
-      throw new DefinitionError(file, "tools", `unknown tool "${name}" (known: ${TOOL_NAMES.join(", ")})`);
-    }
-    if (!tools.includes(name as ToolName)) tools.push(name as ToolName);
+    // Only the registry's listable tools; the others (result tools, skill, …) are offered by their own rules (DESIGN §4).
+    if (!isListableTool(name)) throw new DefinitionError(file, "tools", `unknown tool "${name}" (known: ${LISTABLE_TOOLS.join(", ")})`);
+    if (!tools.includes(name)) tools.push(name);
   }
   return tools;
 }

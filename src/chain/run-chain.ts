@@ -5,7 +5,6 @@ import type { BudgetTracker } from "../agent/budget.js";
 import type { BudgetName, EventSink, StopReason } from "../agent/events.js";
 import { runAgent as defaultRunAgent } from "../agent/loop.js";
 import type { AgentPause, AgentRunResult, RunAgentOptions, StreamRules } from "../agent/types.js";
-import { askUserTool } from "../tools/ask-user.js";
 import { summarizeArgs, toolsFor } from "../tools/index.js";
 import type { ProofSession } from "../tools/prove.js";
 import type { CheckoutTrust, Mode, SandboxInfo, ToolContext } from "../tools/types.js";
@@ -237,7 +236,7 @@ async function runItem(
     model,
     system: agent.prompt,
     prompt: buildStepPrompt(context, task),
-    tools: [...stepTools(mode, agent, options, emit, completeStep !== undefined), ...(ask ? [askUserTool] : [])],
+    tools: stepTools(mode, agent, options, emit, { numberedPlan: completeStep !== undefined, ask: ask !== undefined }),
     toolContext: { ...toolContext(mode, options), ...(completeStep ? { completeStep } : {}), ...(ask ? { questionsAsked: ask.questionsAsked } : {}) },
     ...(resume ? { resume } : {}),
     budget: options.budget,
@@ -295,9 +294,10 @@ function budgetReason(name: BudgetName, agent: AgentDefinition, turns: number, b
   return `${describeBudget(name, budget.limits)} for the job (budgets.${name})`;
 }
 
-function stepTools(mode: Mode, agent: AgentDefinition, options: RunChainOptions, emit: EventSink, numberedPlan: boolean) {
+/** The step's tools, all from toolsFor: `numberedPlan` for `complete_step`, `ask` for `ask_user`. */
+function stepTools(mode: Mode, agent: AgentDefinition, options: RunChainOptions, emit: EventSink, step: { numberedPlan: boolean; ask: boolean }) {
   const hasSkills = (options.skills?.length ?? 0) > 0;
-  const { tools, notes } = toolsFor(mode, { sandbox: options.sandbox, allow: agent.tools, trust: options.trust, agent: agent.name, numberedPlan, hasSkills, scratch: true, prove: options.proof !== undefined });
+  const { tools, notes } = toolsFor(mode, { sandbox: options.sandbox, allow: agent.tools, trust: options.trust, agent: agent.name, hasSkills, scratch: true, prove: options.proof !== undefined, ...step });
   for (const message of notes) emit({ type: "log", agent: agent.name, level: "warn", message });
   return tools;
 }

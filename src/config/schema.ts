@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { DEFAULT_BUDGETS } from "../agent/budget.js";
+import { COMMAND_KINDS, jobCommand, type CommandKind } from "../queue/job-kinds.js";
 
 /** The file crewbot reads, relative to the repository root (and to an organisation's `.github` repository). */
 export const CONFIG_PATH = ".github/crewbot.yml";
@@ -49,14 +50,9 @@ const reviewInstruction = z.strictObject(
 
 export const ConfigSchema = z.strictObject({
   commands: z
+    // Every command of queue/job-kinds.ts, on unless turned off.
     .strictObject(
-      {
-        plan: flag(true).describe("`/plan` on an issue or a pull request (and the plan label): the scout and the planner write a plan, read-only."),
-        implement: flag(true).describe(
-          "`/implement` on an issue or a pull request (and the implement label, and a plan's approve box): the worker commits the change on a branch and opens or updates a pull request.",
-        ),
-        review: flag(true).describe("`/review` on a pull request. Automatic reviews are not a command: `review.auto` decides them."),
-      },
+      Object.fromEntries(COMMAND_KINDS.map((kind) => [kind, flag(true).describe(jobCommand(kind).config)])) as Record<CommandKind, ReturnType<typeof flag>>,
       expect("a map of commands to true or false"),
     )
     .prefault({})

@@ -4,6 +4,7 @@
  * value beside the ones a backend indexes.
  */
 import { randomBytes } from "node:crypto";
+import { isJobKind } from "./job-kinds.js";
 import { REVIEW_EVENTS, type NewJob, type ReviewRequest } from "./types.js";
 
 const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
@@ -14,14 +15,12 @@ export function newJobId(): string {
   return Array.from(randomBytes(16), (b) => BASE32[b % 32]).join("");
 }
 
-const KINDS: readonly string[] = ["plan", "implement", "review", "ci-fix"];
-
 const isTime = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 const isText = (v: unknown): v is string => typeof v === "string" && v.length > 0;
 
 export function validateNewJob(job: NewJob): void {
   if (typeof job.deliveryId !== "string" || !job.deliveryId) throw new TypeError("a job needs a delivery id");
-  if (!KINDS.includes(job.kind)) throw new TypeError(`unknown job kind: ${String(job.kind)}`);
+  if (typeof job.kind !== "string" || !isJobKind(job.kind)) throw new TypeError(`unknown job kind: ${String(job.kind)}`);
   const t = job.target;
   if (!Number.isSafeInteger(t?.installationId) || !Number.isSafeInteger(t.number) || !t.owner || !t.repo) {
     throw new TypeError("a job needs a target with installationId, owner, repo and number");

@@ -1,8 +1,8 @@
 /** Durable jobs: what a webhook asks for, kept until it has ended and its comment says so. */
+import type { JobKind } from "./job-kinds.js";
 import type { JobWait } from "./wait.js";
 
-/** `ci-fix`: crewbot's own pull request failed its checks; the worker fixes them on its branch. */
-export type JobKind = "plan" | "implement" | "review" | "ci-fix";
+export type { CommandKind, JobKind } from "./job-kinds.js";
 
 /** queued → running → one of the ended states. */
 export type JobState = "queued" | "running" | "succeeded" | "failed" | "cancelled";
@@ -89,9 +89,20 @@ export interface ReviewRequest {
   eventAt: number;
 }
 
-/** `thread-reply`: a reply in a thread of crewbot's review comment, answered there by the reviewer. */
-export type ReviewEvent = "opened" | "reopened" | "ready_for_review" | "synchronize" | "command" | "thread-reply";
-export const REVIEW_EVENTS: readonly ReviewEvent[] = ["opened", "reopened", "ready_for_review", "synchronize", "command", "thread-reply"];
+/**
+ * The pull_request actions that start an automatic review: the webhook's subscriptions (index.ts)
+ * and the trigger's check (triggers/pull-request-event.ts) both read this list.
+ */
+export const AUTOMATIC_REVIEW_ACTIONS = ["opened", "reopened", "ready_for_review", "synchronize"] as const;
+export type AutomaticReviewAction = (typeof AUTOMATIC_REVIEW_ACTIONS)[number];
+
+/**
+ * What a stored review job says started it: an automatic review's pull_request action, `command`
+ * (a `/review`; the queue accepts it, though `/review` jobs carry no review request today), or
+ * `thread-reply` (a reply in a thread of crewbot's review comment, answered there by the reviewer).
+ */
+export const REVIEW_EVENTS = [...AUTOMATIC_REVIEW_ACTIONS, "command", "thread-reply"] as const;
+export type ReviewEvent = (typeof REVIEW_EVENTS)[number];
 
 /** What a ci-fix job fixes: the check suite that failed on the head of crewbot's pull request. */
 export interface CiFixRequest {

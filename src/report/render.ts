@@ -3,6 +3,7 @@
  * states can pin exactly what users see.
  */
 import { formatTaskList, taskText } from "../plan/task-list.js";
+import { COMMAND_KINDS, jobCommand, type CommandKind } from "../queue/job-kinds.js";
 import { formatDuration, formatFigures } from "./format.js";
 import { renderCommands } from "./render-commands.js";
 import { codeSpan, COMMENT_LIMIT, cutMiddle, GITHUB_BODY_LIMIT, neutraliseMentions, safeBlock, safeInline, safeLine } from "./markdown.js";
@@ -137,35 +138,24 @@ export function renderProgress(state: ProgressState): string {
 
 export interface HelpOptions {
   /** Commands turned off by the repository's config are listed as such. */
-  commands?: Partial<Record<"plan" | "implement" | "review", boolean>>;
-  /** Commands this version of crewbot cannot run yet, whatever the config says. */
-  unavailable?: Array<"plan" | "implement" | "review">;
+  commands?: Partial<Record<CommandKind, boolean>>;
   autoReview?: boolean;
 }
 
 /** The `/crewbot help` text (also the answer to an unknown `/crewbot` subcommand). */
 export function renderHelp(options: HelpOptions = {}): string {
-  const off = (name: "plan" | "implement" | "review") =>
-    options.unavailable?.includes(name)
-      ? " _(not available in this version of crewbot yet)_"
-      : options.commands?.[name] === false
-        ? " _(turned off in this repository)_"
-        : "";
-  const autoReview = options.unavailable?.includes("review")
-    ? "Automatic reviews of pull requests are not available in this version of crewbot yet."
-    : options.autoReview === false
+  const off = (name: CommandKind) => (options.commands?.[name] === false ? " _(turned off in this repository)_" : "");
+  const autoReview =
+    options.autoReview === false
       ? "Automatic reviews of pull requests are turned off in this repository."
       : "Pull requests are also reviewed automatically when opened, reopened, marked ready or pushed to; those reviews report in the `crewbot/review` check.";
+  const jobRows = COMMAND_KINDS.flatMap((kind) => jobCommand(kind).help.map((row) => `| \`${row.usage}\` | ${row.where} | ${row.what}${off(kind)} |`));
   return [
     "**crewbot** runs a crew of agents (scout, planner, worker, reviewer) on this repository. Write a command at the start of a comment:",
     "",
     "| Command | Where | What happens |",
     "|---|---|---|",
-    `| \`/plan [instructions]\` | issue or pull request | Reads the code and answers with a plan as a task list, read-only. Ticking its approve box starts \`/implement\` with exactly that plan.${off("plan")} |`,
-    `| \`/implement [instructions]\` | issue | Plans, then changes the code on a new branch \`crewbot/issue-<n>-…\` and opens a draft pull request that closes the issue.${off("implement")} |`,
-    `| \`/implement <feedback>\` | pull request, or a review comment | Changes the pull request's own branch (branches of this repository only).${off("implement")} |`,
-    `| \`/review\` | pull request | Reviews the changes, read-only, and posts a pull-request review: the whole pull request the first time, after that what changed since crewbot's last review. A finding posted before is not posted again.${off("review")} |`,
-    `| \`/review full\` | pull request | Reviews the whole pull request again (findings posted before are still not repeated).${off("review")} |`,
+    ...jobRows,
     "| `/answer <text>` | where crewbot asked a question | Answers it (or tick one of its options); the job waiting for it goes on. |",
     "| `/crewbot cancel` | issue or pull request | Cancels the job running here (or waiting for an answer). |",
     "| `/crewbot help` | anywhere | This text. |",

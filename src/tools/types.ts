@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Skill } from "../chain/skills.js";
 import type { ProofSession } from "./prove.js";
+import type { ResultToolName, ToolName } from "./registry.js";
 
 /**
  * Whether agents may change the checkout: a chain's mode (`write` when it has a worker step) and,
@@ -17,10 +18,8 @@ export type Mode = "read-only" | "write";
  */
 export type CheckoutTrust = "trusted" | "stranger";
 
-export type ToolName = "read" | "ls" | "find" | "grep" | "bash" | "edit" | "write" | "skill" | "scratch_write" | "ask_user" | "prove" | ResultToolName;
-
-/** The tools through which an agent hands over its result (DESIGN §4): offered by agent and mode, never by frontmatter. */
-export type ResultToolName = "submit_plan" | "submit_review" | "complete_step";
+/** The names of the tools, and of the result tools among them: the keys of the one registry. */
+export type { ResultToolName, ToolName } from "./registry.js";
 
 /** Whether commands can run inside bubblewrap on this machine (if not, why), and the operator's policy. */
 export interface SandboxInfo {

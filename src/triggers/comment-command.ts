@@ -1,5 +1,6 @@
 import { canWrite } from "../github/permission.js";
 import { capMiddle } from "../text/cap-middle.js";
+import { jobCommand } from "../queue/job-kinds.js";
 import type { NewJob, ReviewCommentPlace } from "../queue/types.js";
 import { parseCommand, type Command } from "./parse-command.js";
 import { MAX_STORED_BODY_CHARS, REVIEW_GROUP } from "./pull-request-event.js";
@@ -65,9 +66,6 @@ export type Decision =
   /** A ticked approval box: enqueue the implement job, and say so in the plan's comment. */
   | { action: "approve"; job: NewJob; planCommentId: number; planBody: string; by: string };
 
-/** Jobs this version runs; the others get a plain answer instead of a job that cannot finish. */
-const AVAILABLE = new Set(["plan", "implement", "review"]);
-
 /** After the permission check: what to do. Pure. */
 export function decide(
   payload: CommentPayload,
@@ -89,15 +87,8 @@ export function decide(
   const issue = payload.issue;
   const pr = payload.pull_request;
   const isPullRequest = Boolean(pr ?? issue?.pull_request);
-  if (command.kind === "review" && !isPullRequest) {
-    return { action: "reply", body: "`/review` works on pull requests; on an issue, try `/plan`.", reason: "review on an issue" };
-  }
-  if (!AVAILABLE.has(command.kind)) {
-    return {
-      action: "reply",
-      body: `\`/${command.kind}\` is not available in this version of crewbot yet; \`/plan\` is.`,
-      reason: `${command.kind} not available`,
-    };
+  if (!jobCommand(command.kind).onIssues && !isPullRequest) {
+    return { action: "reply", body: `\`/${command.kind}\` works on pull requests; on an issue, try \`/plan\`.`, reason: `${command.kind} on an issue` };
   }
   if (command.request.length > MAX_REQUEST_CHARS) {
     return {

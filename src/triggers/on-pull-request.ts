@@ -1,8 +1,8 @@
 import type { Context } from "probot";
 import { repositoryOf, type RepositoryPayload, type TriggerDeps } from "./deps.js";
-import { decidePullRequestEvent, type PullRequestPayload } from "./pull-request-event.js";
+import { decidePullRequestEvent, type AutomaticReviewEvent, type PullRequestPayload } from "./pull-request-event.js";
 
-type PullRequestContext = Context<"pull_request.opened" | "pull_request.reopened" | "pull_request.ready_for_review" | "pull_request.synchronize">;
+type PullRequestContext = Context<AutomaticReviewEvent>;
 
 /** A PR opened, reopened, ready or pushed: an automatic review job, queued without a request to GitHub. */
 export async function onPullRequest(context: PullRequestContext, deps: TriggerDeps): Promise<void> {

@@ -1,12 +1,13 @@
+import { isCommandKind, type CommandKind } from "../queue/job-kinds.js";
+
 /** What a comment asks of crewbot, or null when it asks nothing of us. */
 export type Command =
-  | { kind: "plan" | "implement" | "review"; request: string }
+  /** A job's command (queue/job-kinds.ts): `/plan`, `/implement`, `/review`. */
+  | { kind: CommandKind; request: string }
   | { kind: "help"; unknown?: string }
   | { kind: "cancel" }
   /** `/answer <text>`: the answer to crewbot's waiting question on this issue or PR. */
   | { kind: "answer"; text: string };
-
-const JOB_COMMANDS = new Set(["plan", "implement", "review"]);
 
 /**
  * Commands sit on the first line of a comment, case-insensitively; a comment that opens with a
@@ -26,7 +27,7 @@ export function parseCommand(body: string): Command | null {
   const word = match[1]!.toLowerCase();
   const rest = [match[2]!, ...lines.slice(first + 1)].join("\n").trim();
 
-  if (JOB_COMMANDS.has(word)) return { kind: word as "plan" | "implement" | "review", request: rest };
+  if (isCommandKind(word)) return { kind: word, request: rest };
   if (word === "answer") return { kind: "answer", text: rest };
   if (word !== "crewbot") return null;
   const sub = rest.split(/\s+/)[0]?.toLowerCase() ?? "";

@@ -1,6 +1,6 @@
 /** A pull_request event → an automatic review job, decided without any request to GitHub. Pure. */
 import { capMiddle } from "../text/cap-middle.js";
-import type { NewJob } from "../queue/types.js";
+import { AUTOMATIC_REVIEW_ACTIONS, type AutomaticReviewAction, type NewJob } from "../queue/types.js";
 
 /**
  * An issue or PR description is stored with its job up to this size (start and end kept): GitHub
@@ -8,9 +8,6 @@ import type { NewJob } from "../queue/types.js";
  * queue never holds megabytes per job. The agents read less still (issue-context.ts).
  */
 export const MAX_STORED_BODY_CHARS = 100_000;
-
-export const REVIEW_EVENTS = ["opened", "reopened", "ready_for_review", "synchronize"] as const;
-export type ReviewEvent = (typeof REVIEW_EVENTS)[number];
 
 /** The parts of a `pull_request` payload the trigger reads. */
 export interface PullRequestPayload {
@@ -34,6 +31,12 @@ export interface PullRequestPayload {
   sender: { login: string; id?: number; type: string };
 }
 
+const isAutomaticReviewAction = (action: string): action is AutomaticReviewAction => (AUTOMATIC_REVIEW_ACTIONS as readonly string[]).includes(action);
+
+/** The webhook events index.ts subscribes the automatic review to: one per action of AUTOMATIC_REVIEW_ACTIONS. */
+export const AUTOMATIC_REVIEW_EVENTS = AUTOMATIC_REVIEW_ACTIONS.map((action) => `pull_request.${action}` as const);
+export type AutomaticReviewEvent = (typeof AUTOMATIC_REVIEW_EVENTS)[number];
+
 /** Jobs of this group replace each other on a PR: a newer push supersedes the review of an older one. */
 export const REVIEW_GROUP = "review";
 
@@ -44,7 +47,7 @@ export type PullRequestDecision = { action: "enqueue"; job: NewJob } | { action:
  * bots, labels) is decided in the job, which can read the config and says why in a check run.
  */
 export function decidePullRequestEvent(payload: PullRequestPayload, deliveryId: string, now = Date.now()): PullRequestDecision {
-  if (!(REVIEW_EVENTS as readonly string[]).includes(payload.action)) return { action: "ignore", reason: `action ${payload.action}` };
+  if (!isAutomaticReviewAction(payload.action)) return { action: "ignore", reason: `action ${payload.action}` };
   if (!payload.installation) return { action: "ignore", reason: "no installation in the payload" };
   const pr = payload.pull_request;
   if (pr.state !== "open") return { action: "ignore", reason: `the pull request is ${pr.state}` };
@@ -62,7 +65,7 @@ export function decidePullRequestEvent(payload: PullRequestPayload, deliveryId: 
       subject: { title: pr.title.slice(0, 1000), body: capMiddle(pr.body ?? "", MAX_STORED_BODY_CHARS, "of the description"), author: pr.user?.login ?? "ghost" },
       review: {
         automatic: true,
-        event: payload.action as ReviewEvent,
+        event: payload.action,
         headSha: pr.head.sha,
         headRef: pr.head.ref,
         headRepo: pr.head.repo?.full_name ?? "",

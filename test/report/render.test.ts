@@ -220,9 +220,6 @@ describe("replies", () => {
 
   it("help marks commands the repository turned off", () => {
     expect(renderHelp({ commands: { implement: false } }).match(/turned off in this repository/g)).toHaveLength(2);
-    const thisVersion = renderHelp({ unavailable: ["implement", "review"] });
-    expect(thisVersion.match(/not available in this version of crewbot yet/g)).toHaveLength(5);
-    expect(thisVersion).not.toContain("turned off");
   });
 
   it("not-allowed pings nobody", () => {

@@ -71,7 +71,7 @@ describe("decide", () => {
     expect(decide(p, go(p), "admin", "d")).toEqual({ action: "cancel", by: "Codertocat" });
   });
 
-  it("answers /review on an issue and a command this version cannot run", () => {
+  it("answers /review on an issue, and runs /implement on issues and pull requests", () => {
     const review = payload("/review");
     expect(decide(review, go(review), "write", "d")).toMatchObject({ action: "reply", reason: "review on an issue" });
     const onPr = payload("/implement rename it", (p) => (p.issue.pull_request = { url: "https://api.github.com/x" }));

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { NewJob } from "../../src/queue/types.js";
-import { decidePullRequestEvent, REVIEW_EVENTS, REVIEW_GROUP, type PullRequestPayload } from "../../src/triggers/pull-request-event.js";
+import { AUTOMATIC_REVIEW_ACTIONS, type NewJob } from "../../src/queue/types.js";
+import { AUTOMATIC_REVIEW_EVENTS, decidePullRequestEvent, REVIEW_GROUP, type PullRequestPayload } from "../../src/triggers/pull-request-event.js";
+import { crewbotApp } from "../../src/index.js";
+import { validateNewJob } from "../../src/queue/new-job.js";
+import type { TriggerDeps } from "../../src/triggers/deps.js";
 import { INSTALLATION_ID, pullRequestEvent } from "../fixtures/payloads.js";
 
 type Options = Parameters<typeof pullRequestEvent>[1];
@@ -41,12 +44,24 @@ const expected = (event: string): NewJob => ({
 
 describe("decidePullRequestEvent", () => {
   it("reviews exactly the four actions", () => {
-    expect([...REVIEW_EVENTS]).toEqual(["opened", "reopened", "ready_for_review", "synchronize"]);
+    expect([...AUTOMATIC_REVIEW_ACTIONS]).toEqual(["opened", "reopened", "ready_for_review", "synchronize"]);
+    expect(AUTOMATIC_REVIEW_EVENTS).toEqual(["pull_request.opened", "pull_request.reopened", "pull_request.ready_for_review", "pull_request.synchronize"]);
     expect(REVIEW_GROUP).toBe("review");
   });
 
   it.each(["opened", "reopened", "ready_for_review", "synchronize"] as const)("enqueues a review job for %s", (action) => {
     expect(decidePullRequestEvent(payload(action), "delivery-9", NOW)).toEqual({ action: "enqueue", job: expected(action) });
+  });
+
+  it("the app hears exactly those actions, and the queue takes each one's job", () => {
+    const heard: string[] = [];
+    crewbotApp({} as TriggerDeps)({ on: (events: string | string[]) => heard.push(...[events].flat()) } as never, {} as never);
+    expect(heard.filter((e) => e.startsWith("pull_request."))).toEqual(AUTOMATIC_REVIEW_EVENTS);
+    for (const action of AUTOMATIC_REVIEW_ACTIONS) {
+      const decision = decidePullRequestEvent(payload(action), "d", NOW);
+      if (decision.action !== "enqueue") throw new Error(`${action} not enqueued`);
+      expect(() => validateNewJob(decision.job)).not.toThrow();
+    }
   });
 
   it("uses the current time by default", () => {

@@ -1,0 +1,96 @@
+/**
+ * Every kind of job the queue holds, and the command, if any, a person starts it with. `JobKind`,
+ * the queue's check of a new job (new-job.ts), command parsing (triggers/parse-command.ts and
+ * comment-command.ts), the help text (report/render.ts) and the config's `commands` key
+ * (config/schema.ts) all derive from this table, so a new kind is one row here (and its job in
+ * jobs/). Data only, importing nothing: the config schema reads it too.
+ */
+
+/** A line of the `/crewbot help` table. */
+export interface HelpRow {
+  usage: string;
+  where: string;
+  what: string;
+}
+
+export interface JobCommand {
+  /** Works on issues too; when false, the command on an issue is answered instead of run. */
+  onIssues: boolean;
+  /** Its lines of `/crewbot help`: the command's forms, where each works, what it does. */
+  help: readonly HelpRow[];
+  /** What `commands.<kind>` switches, for maintainers (docs/configuration.md, the JSON Schema). */
+  config: string;
+}
+
+export const JOB_KINDS = {
+  plan: {
+    command: {
+      onIssues: true,
+      config: "`/plan` on an issue or a pull request (and the plan label): the scout and the planner write a plan, read-only.",
+      help: [
+        {
+          usage: "/plan [instructions]",
+          where: "issue or pull request",
+          what: "Reads the code and answers with a plan as a task list, read-only. Ticking its approve box starts `/implement` with exactly that plan.",
+        },
+      ],
+    },
+  },
+  /** Also the job of an approved plan and of a "Fix these findings" click, which no command starts. */
+  implement: {
+    command: {
+      onIssues: true,
+      config:
+        "`/implement` on an issue or a pull request (and the implement label, and a plan's approve box): the worker commits the change on a branch and opens or updates a pull request.",
+      help: [
+        {
+          usage: "/implement [instructions]",
+          where: "issue",
+          what: "Plans, then changes the code on a new branch `crewbot/issue-<n>-…` and opens a draft pull request that closes the issue.",
+        },
+        {
+          usage: "/implement <feedback>",
+          where: "pull request, or a review comment",
+          what: "Changes the pull request's own branch (branches of this repository only).",
+        },
+      ],
+    },
+  },
+  /** Also the automatic review of a pull_request event and the answer to a reply in crewbot's review thread. */
+  review: {
+    command: {
+      onIssues: false,
+      config: "`/review` on a pull request. Automatic reviews are not a command: `review.auto` decides them.",
+      help: [
+        {
+          usage: "/review",
+          where: "pull request",
+          what: "Reviews the changes, read-only, and posts a pull-request review: the whole pull request the first time, after that what changed since crewbot's last review. A finding posted before is not posted again.",
+        },
+        {
+          usage: "/review full",
+          where: "pull request",
+          what: "Reviews the whole pull request again (findings posted before are still not repeated).",
+        },
+      ],
+    },
+  },
+  /** crewbot's own pull request failed its checks: a check suite starts it, never a command. */
+  "ci-fix": { command: null },
+} as const satisfies Record<string, { command: JobCommand | null }>;
+
+/** `ci-fix`: crewbot's own pull request failed its checks; the worker fixes them on its branch. */
+export type JobKind = keyof typeof JOB_KINDS;
+
+/** The job kinds a person starts with a command of the same name (`/plan`); the keys of config `commands`. */
+export type CommandKind = { [K in JobKind]: (typeof JOB_KINDS)[K]["command"] extends null ? never : K }[JobKind];
+
+export const JOB_KIND_NAMES = Object.keys(JOB_KINDS) as JobKind[];
+
+export const isJobKind = (word: string): word is JobKind => Object.hasOwn(JOB_KINDS, word);
+
+export const isCommandKind = (word: string): word is CommandKind => isJobKind(word) && JOB_KINDS[word].command !== null;
+
+export const COMMAND_KINDS: readonly CommandKind[] = JOB_KIND_NAMES.filter(isCommandKind);
+
+export const jobCommand = (kind: CommandKind): JobCommand => JOB_KINDS[kind].command;
