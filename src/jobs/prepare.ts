@@ -12,6 +12,7 @@ import { loadRepoConfig } from "../config/load.js";
 import { CONFIG_PATH, type CrewbotConfig } from "../config/schema.js";
 import { ConfigError } from "../config/validate.js";
 import { issueContext } from "../context/issue-context.js";
+import { isCommandKind } from "../queue/job-kinds.js";
 import type { JobRecord } from "../queue/types.js";
 import { makeCheckout } from "../workspace/checkout.js";
 import { readDefaultBranchFiles, SKILL_TREES } from "../workspace/default-branch.js";
@@ -42,10 +43,9 @@ export interface Prepared extends Definitions {
 
 /** A command the repository's config turned off ends the job before anything is cloned. */
 export function assertCommandOn(job: JobRecord, config: CrewbotConfig): void {
-  // An automatic review is not a command: `review.auto` decides it (see review/skip.ts); nor is a
-  // ci-fix, which `implement.ciFix.rounds` decides.
-  // "Fix these findings" neither: `review.fixAction` decides it.
-  if (job.kind === "ci-fix" || job.fixFindings || config.commands[job.kind] || job.review?.automatic) return;
+  // A kind no command starts (ci-fix: `implement.ciFix.rounds` decides it) is not switched by `commands`;
+  // nor is an automatic review (`review.auto`, see review/skip.ts) or "Fix these findings" (`review.fixAction`).
+  if (!isCommandKind(job.kind) || job.fixFindings || config.commands[job.kind] || job.review?.automatic) return;
   throw new Error(`/${job.kind} is turned off for this repository (commands.${job.kind}: false in ${CONFIG_PATH})`);
 }
 
