@@ -73,15 +73,15 @@ async function followReply(run: AgentRun, { message, maxTokens }: TurnReply): Pr
     r.filesRead.forEach((f) => run.filesRead.add(f));
     r.filesChanged.forEach((f) => run.filesChanged.add(f));
   }
-  const then = afterToolCalls(results);
-  if (then.next === "submitted") {
+  const after = afterToolCalls(results);
+  if (after.next === "submitted") {
     // A result tool ends the agent with its hand-over: a tool call wins over any text.
-    run.submission = then.submission;
-    run.text = then.submission.text;
+    run.submission = after.submission;
+    run.text = after.submission.text;
     return run.finish({ stopReason: "done" });
   }
-  if (then.next === "ask") {
-    run.paused = pauseAt(then.asked, results, run.messages, { turns: run.turns, ...filesSoFar(run) });
+  if (after.next === "ask") {
+    run.paused = pauseAt(after.asked, results, run.messages, { turns: run.turns, ...filesSoFar(run) });
     return run.finish({ stopReason: "waiting" });
   }
   run.messages.push({ role: "user", content: results.map((r) => r.block) });
