@@ -49,13 +49,7 @@ function serveLog(): Promise<{ url: string; close: () => Promise<void> }> {
 }
 
 export async function ciFixBench(): Promise<string> {
-  const root = await tempDir("crewbot-bench-served-");
-  const git = await startGitHttpServer({ root, token: TOKEN, receivePack: true });
-  const dir = `${root}/${REPO_OWNER}/${REPO_NAME}.git`;
-  await makeRepo({ "greet.txt": "hello\n" }, dir);
-  gitSync(dir, "branch", BRANCH);
-  gitSync(dir, "update-ref", "refs/pull/2/head", BRANCH);
-  const headSha = gitSync(dir, "rev-parse", BRANCH).trim();
+  const { git, headSha } = await servedRepo();
   const log = await serveLog();
   const asked: number[] = [];
   const fake = await startFakeAnthropic((_request, index) => {
@@ -65,6 +59,49 @@ export async function ciFixBench(): Promise<string> {
   });
   const writes = { count: 0 };
   mockGitHub([], writes);
+  mockFailedHead(headSha, log.url);
+
+  const sandbox = await detectSandbox();
+  // Without bubblewrap a write job runs no command at all; the bench says when it ran unsandboxed.
+  const { started, post } = await boot(true, fake.url, sandbox.available ? {} : { CREWBOT_ALLOW_UNSANDBOXED: "1" });
+  const queue = started.crewbot!.queue;
+  try {
+    const payload = checkSuiteCompleted({ suiteId: SUITE, headSha, headBranch: BRANCH, cloneUrl: git.cloneUrl(REPO_OWNER, REPO_NAME) });
+    const t0 = performance.now();
+    const status = await post(payload, "check_suite");
+    if (status !== 200) throw new Error(`check_suite webhook answered ${status}`);
+    const end = await endedJob(queue, t0);
+    const context = JSON.stringify(fake.requests[0]?.body.messages ?? []);
+    const fence = /The end of the job's log[^`]*```text\\n([\s\S]*?)\\n```/.exec(context);
+    const logText = fence ? JSON.parse(`"${fence[1]}"`) as string : "";
+    const first = asked[0] === undefined ? "never" : `${(asked[0] - t0).toFixed(0)} ms (goal < 3000 ms)`;
+    return (
+      `ci-fix: check_suite.completed (failure) → worker's first model request ${first}, with a ${(LOG_BYTES / 1024 / 1024).toFixed(0)} MB Actions log: ` +
+      `${Buffer.byteLength(logText).toLocaleString("en")} bytes of log reached the model (its last line ${context.includes(LAST_LINE) ? "included" : "MISSING"}), ` +
+      `${fake.requests.length} model requests, ${writes.count} GitHub writes${sandbox.available ? "" : ", unsandboxed (no bubblewrap here)"} — ${end.state}: ${end.outcome ?? ""}`
+    );
+  } finally {
+    await started.stop();
+    nock.cleanAll();
+    await git.close();
+    await fake.close().catch(() => undefined);
+    await log.close();
+  }
+}
+
+/** The repository on a local HTTP git server, with crewbot's branch as PR #2's head. */
+async function servedRepo(): Promise<{ git: Awaited<ReturnType<typeof startGitHttpServer>>; headSha: string }> {
+  const root = await tempDir("crewbot-bench-served-");
+  const git = await startGitHttpServer({ root, token: TOKEN, receivePack: true });
+  const dir = `${root}/${REPO_OWNER}/${REPO_NAME}.git`;
+  await makeRepo({ "greet.txt": "hello\n" }, dir);
+  gitSync(dir, "branch", BRANCH);
+  gitSync(dir, "update-ref", "refs/pull/2/head", BRANCH);
+  return { git, headSha: gitSync(dir, "rev-parse", BRANCH).trim() };
+}
+
+/** GitHub's side: the open PR, its head's one failed suite and run, an annotation, and the log behind a redirect. */
+function mockFailedHead(headSha: string, logUrl: string): void {
   const pull = {
     number: 2, state: "open", title: "Greet with hi", body: "Closes #1", user: { login: "crewbot[bot]", type: "Bot" },
     head: { ref: BRANCH, sha: headSha, repo: { full_name: `${REPO_OWNER}/${REPO_NAME}` } },
@@ -90,43 +127,23 @@ export async function ciFixBench(): Promise<string> {
     .query(true)
     .reply(200, [{ path: "greet.txt", start_line: 1, end_line: 1, annotation_level: "failure", message: "expected hi" }])
     .get(`${REPO}/actions/jobs/${RUN}/logs`)
-    .reply(302, "", { Location: `${log.url}/log?sig=x` });
+    .reply(302, "", { Location: `${logUrl}/log?sig=x` });
+}
 
-  const sandbox = await detectSandbox();
-  // Without bubblewrap a write job runs no command at all; the bench says when it ran unsandboxed.
-  const { started, post } = await boot(true, fake.url, sandbox.available ? {} : { CREWBOT_ALLOW_UNSANDBOXED: "1" });
-  const queue = started.crewbot!.queue;
-  try {
-    const payload = checkSuiteCompleted({ suiteId: SUITE, headSha, headBranch: BRANCH, cloneUrl: git.cloneUrl(REPO_OWNER, REPO_NAME) });
-    const t0 = performance.now();
-    const status = await post(payload, "check_suite");
-    if (status !== 200) throw new Error(`check_suite webhook answered ${status}`);
-    let job = (await queue.listRecent())[0];
-    while (!job && performance.now() - t0 < 10_000) {
-      await new Promise((r) => setTimeout(r, 20));
-      job = (await queue.listRecent())[0];
-    }
-    if (!job) throw new Error("no ci-fix job was queued for the check_suite webhook");
-    const ends = ["succeeded", "failed", "cancelled"];
-    while (!ends.includes((await queue.get(job.id))!.state)) {
-      if (performance.now() - t0 > 120_000) throw new Error(`the ci-fix job is still ${(await queue.get(job.id))!.state} after 120 s`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    const end = (await queue.get(job.id))!;
-    const context = JSON.stringify(fake.requests[0]?.body.messages ?? []);
-    const fence = /The end of the job's log[^`]*```text\\n([\s\S]*?)\\n```/.exec(context);
-    const logText = fence ? JSON.parse(`"${fence[1]}"`) as string : "";
-    const first = asked[0] === undefined ? "never" : `${(asked[0] - t0).toFixed(0)} ms (goal < 3000 ms)`;
-    return (
-      `ci-fix: check_suite.completed (failure) → worker's first model request ${first}, with a ${(LOG_BYTES / 1024 / 1024).toFixed(0)} MB Actions log: ` +
-      `${Buffer.byteLength(logText).toLocaleString("en")} bytes of log reached the model (its last line ${context.includes(LAST_LINE) ? "included" : "MISSING"}), ` +
-      `${fake.requests.length} model requests, ${writes.count} GitHub writes${sandbox.available ? "" : ", unsandboxed (no bubblewrap here)"} — ${end.state}: ${end.outcome ?? ""}`
-    );
-  } finally {
-    await started.stop();
-    nock.cleanAll();
-    await git.close();
-    await fake.close().catch(() => undefined);
-    await log.close();
+type BenchQueue = NonNullable<Awaited<ReturnType<typeof boot>>["started"]["crewbot"]>["queue"];
+
+/** The job the webhook queued, once it ended. */
+async function endedJob(queue: BenchQueue, t0: number) {
+  let job = (await queue.listRecent())[0];
+  while (!job && performance.now() - t0 < 10_000) {
+    await new Promise((r) => setTimeout(r, 20));
+    job = (await queue.listRecent())[0];
   }
+  if (!job) throw new Error("no ci-fix job was queued for the check_suite webhook");
+  const ends = ["succeeded", "failed", "cancelled"];
+  while (!ends.includes((await queue.get(job.id))!.state)) {
+    if (performance.now() - t0 > 120_000) throw new Error(`the ci-fix job is still ${(await queue.get(job.id))!.state} after 120 s`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return (await queue.get(job.id))!;
 }

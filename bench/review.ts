@@ -20,6 +20,8 @@ import { startGitHttpServer } from "../test/helpers/git-http-server.js";
 import { GitHubGraphql } from "../test/helpers/github-graphql.js";
 import { githubReviewProblems } from "../test/helpers/github-review-check.js";
 import { gitSync, makeRepo, tempDir } from "../test/helpers/git-repo.js";
+import type { JobQueue } from "../src/queue/job-queue.js";
+import type { JobRecord } from "../src/queue/types.js";
 import { API, boot, mockGitHub, REPO, TOKEN } from "./app.js";
 
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -252,18 +254,7 @@ export async function reviewBench(): Promise<string> {
     const t0 = performance.now();
     const status = await post(payload, "pull_request");
     if (status !== 200) throw new Error(`pull_request webhook answered ${status}`);
-    let jobs = await queue.listRecent();
-    while (jobs.length === 0 && performance.now() - t0 < 10_000) {
-      await new Promise((r) => setTimeout(r, 20));
-      jobs = await queue.listRecent();
-    }
-    const job = jobs[0];
-    if (!job) throw new Error("no review job was queued for the pull_request webhook");
-    const ends = ["succeeded", "failed", "cancelled"];
-    while (!ends.includes((await queue.get(job.id))!.state)) {
-      if (performance.now() - t0 > 120_000) throw new Error(`the review job is still ${(await queue.get(job.id))!.state} after 120 s`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    const job = await queuedJobEnded(queue, t0);
     const total = performance.now() - t0;
     const end = (await queue.get(job.id))!;
     await started.crewbot!.background.idle();
@@ -271,46 +262,85 @@ export async function reviewBench(): Promise<string> {
     const annotations = rec.checks.reduce((n, c) => n + (c.body?.output?.annotations?.length ?? 0), 0);
     const fixing = await fixingPush(repo, git.cloneUrl(REPO_OWNER, REPO_NAME), post, queue, job.id);
     await started.crewbot!.background.idle();
-
-    const started_ = rec.checks.find((c) => c.method === "POST" && c.body?.status === "in_progress");
-    const completed = rec.checks.find((c) => c.method === "PATCH" && c.body?.status === "completed") ?? rec.checks.find((c) => c.body?.status === "completed");
-    const accepted = rec.reviews.find((r) => r.status === 200);
-    const sent = accepted ?? rec.reviews.at(-1);
-    const parsed = parseReviewBody(sent?.body?.body ?? "");
-    const summary: string = completed?.body?.output?.summary ?? "";
-    const fromCheck = /Reviewed (\d+) of (\d+) changed files?/.exec(summary);
-    const refused = rec.reviews.filter((r) => r.status !== 200);
-    const context = JSON.stringify(fake.requests[0]?.body.messages ?? []);
-    const leaked = ["node_modules/pkg-", "vendored */", "var b1=function", "to be removed"].filter((s) => context.includes(s));
-    const seconds = total / 1000;
-    // The first review's figures; the fixing push's come after.
-    const writes = firstWrites.all;
-    const firstChecks = rec.checks.slice(0, firstWrites.checks);
-    const parts = [
-      `automatic review of a ${repo.files}-file, ${repo.changedLines}-line PR (pull_request.opened), instant fake model, ${fake.requests.length} model request${fake.requests.length === 1 ? "" : "s"} (${(JSON.stringify(fake.requests[0]?.body ?? {}).length / 1024).toFixed(0)} KB): ` +
-        `webhook → check run started ${started_ ? `${(started_.at - t0).toFixed(0)} ms` : "never"}, model asked ${asked.length > 0 ? `${(asked[0]! - t0).toFixed(0)} ms` : "never"}, review posted ${sent ? `${(sent.at - t0).toFixed(0)} ms` : "never"}, ` +
-        `completed check run ${completed ? `${(completed.at - t0).toFixed(0)} ms` : "never"} (job ${total.toFixed(0)} ms; the writer spaces writes 1 s apart)`,
-      `${writes} GitHub writes (${firstChecks.filter((c) => c.method === "POST").length} check-run POST, ${firstChecks.filter((c) => c.method === "PATCH").length} PATCH, ${firstWrites.reviews} review POST` +
-        `${rec.comments.count > 0 ? `, ${rec.comments.count} comments/reactions` : ""}${rec.checks.some((c) => c.method.includes(" ")) ? `, other: ${rec.checks.filter((c) => c.method.includes(" ")).map((c) => c.method).join(", ")}` : ""}), ` +
-        `${(writes / seconds).toFixed(2)} per s`,
-      `30 findings → ${sent?.body?.comments?.length ?? 0} inline comments + ${parsed.inBody} in the review body` + (refused.length > 0 ? ` (${refused.length} review${refused.length === 1 ? "" : "s"} refused with 422: ${refused[0]!.problems.slice(0, 2).join("; ")})` : ""),
-      `reviewed ${parsed.reviewed ?? "?"} of ${parsed.total ?? "?"} files, ${parsed.notReviewed ?? 0} not reviewed (${parsed.tally ?? "none listed"}; ${parsed.listed} listed)` +
-        (fromCheck && (Number(fromCheck[1]) !== parsed.reviewed || Number(fromCheck[2]) !== parsed.total) ? ` — the check run says ${fromCheck[1]} of ${fromCheck[2]}` : ""),
-      `check run ${completed?.body?.conclusion ?? "not completed"} "${completed?.body?.output?.title ?? ""}"`,
-    ];
-    const suggestions = (sent?.body?.comments ?? []).filter((c: { body: string }) => c.body.includes("```suggestion")).length;
-    const later = rec.checks.slice(firstWrites.checks);
-    parts.push(
-      `${suggestions} committable suggestions posted; ${firstWrites.reviews} review POST and ${firstChecks.filter((c) => c.method === "PATCH").length} check-run update for ${annotations} annotations (at most 50 each)`,
-      `fixing push (${FIXED} flagged lines reverted) → ${rec.resolves} threads resolved (${threads.threads.filter((t) => t.isResolved).length} of ${threads.threads.length} resolved on GitHub), ` +
-        `${rec.writes + rec.comments.count - firstWrites.all} GitHub writes (${rec.resolves} resolveReviewThread, ${later.length} check-run requests, ${rec.reviews.length - firstWrites.reviews} review POST), ${threads.requests.length - rec.resolves} GraphQL reads — ${fixing}`,
-    );
-    if (leaked.length > 0) parts.push(`files not to review in the reviewer's diff: ${leaked.join(", ")}`);
-    return `${parts.join("; ")} — ${end.state}: ${end.outcome ?? ""}`;
+    const figures = reviewFigures({ repo, rec, threads, fake, asked, t0, total, firstWrites, annotations, fixing });
+    return `${figures.join("; ")} — ${end.state}: ${end.outcome ?? ""}`;
   } finally {
     await started.stop();
     await fake.close().catch((e: unknown) => console.warn(`  fake model: ${(e as Error).message}`));
     await git.close();
     nock.cleanAll();
   }
+}
+
+/** The review job the webhook queued, once it ended. */
+async function queuedJobEnded(queue: Pick<JobQueue, "listRecent" | "get">, t0: number): Promise<JobRecord> {
+  let jobs = await queue.listRecent();
+  while (jobs.length === 0 && performance.now() - t0 < 10_000) {
+    await new Promise((r) => setTimeout(r, 20));
+    jobs = await queue.listRecent();
+  }
+  const job = jobs[0];
+  if (!job) throw new Error("no review job was queued for the pull_request webhook");
+  const ends = ["succeeded", "failed", "cancelled"];
+  while (!ends.includes((await queue.get(job.id))!.state)) {
+    if (performance.now() - t0 > 120_000) throw new Error(`the review job is still ${(await queue.get(job.id))!.state} after 120 s`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return job;
+}
+
+interface ReviewBenchRun {
+  repo: ReviewRepo;
+  rec: Recorded;
+  threads: GitHubGraphql;
+  fake: Awaited<ReturnType<typeof startFakeAnthropic>>;
+  /** When each model request arrived. */
+  asked: number[];
+  /** The webhook's delivery, and how long its job took (ms). */
+  t0: number;
+  total: number;
+  /** The first review's writes, before the fixing push. */
+  firstWrites: { all: number; checks: number; reviews: number };
+  annotations: number;
+  /** The fixing push's job end. */
+  fixing: string;
+}
+
+/** The bench's figures, one part each: timings, writes, findings, files, the check run, suggestions, the fixing push. */
+function reviewFigures({ repo, rec, threads, fake, asked, t0, total, firstWrites, annotations, fixing }: ReviewBenchRun): string[] {
+  const checkStarted = rec.checks.find((c) => c.method === "POST" && c.body?.status === "in_progress");
+  const completed = rec.checks.find((c) => c.method === "PATCH" && c.body?.status === "completed") ?? rec.checks.find((c) => c.body?.status === "completed");
+  const accepted = rec.reviews.find((r) => r.status === 200);
+  const sent = accepted ?? rec.reviews.at(-1);
+  const parsed = parseReviewBody(sent?.body?.body ?? "");
+  const summary: string = completed?.body?.output?.summary ?? "";
+  const fromCheck = /Reviewed (\d+) of (\d+) changed files?/.exec(summary);
+  const refused = rec.reviews.filter((r) => r.status !== 200);
+  const context = JSON.stringify(fake.requests[0]?.body.messages ?? []);
+  const leaked = ["node_modules/pkg-", "vendored */", "var b1=function", "to be removed"].filter((s) => context.includes(s));
+  const seconds = total / 1000;
+  // The first review's figures; the fixing push's come after.
+  const writes = firstWrites.all;
+  const firstChecks = rec.checks.slice(0, firstWrites.checks);
+  const parts = [
+    `automatic review of a ${repo.files}-file, ${repo.changedLines}-line PR (pull_request.opened), instant fake model, ${fake.requests.length} model request${fake.requests.length === 1 ? "" : "s"} (${(JSON.stringify(fake.requests[0]?.body ?? {}).length / 1024).toFixed(0)} KB): ` +
+      `webhook → check run started ${checkStarted ? `${(checkStarted.at - t0).toFixed(0)} ms` : "never"}, model asked ${asked.length > 0 ? `${(asked[0]! - t0).toFixed(0)} ms` : "never"}, review posted ${sent ? `${(sent.at - t0).toFixed(0)} ms` : "never"}, ` +
+      `completed check run ${completed ? `${(completed.at - t0).toFixed(0)} ms` : "never"} (job ${total.toFixed(0)} ms; the writer spaces writes 1 s apart)`,
+    `${writes} GitHub writes (${firstChecks.filter((c) => c.method === "POST").length} check-run POST, ${firstChecks.filter((c) => c.method === "PATCH").length} PATCH, ${firstWrites.reviews} review POST` +
+      `${rec.comments.count > 0 ? `, ${rec.comments.count} comments/reactions` : ""}${rec.checks.some((c) => c.method.includes(" ")) ? `, other: ${rec.checks.filter((c) => c.method.includes(" ")).map((c) => c.method).join(", ")}` : ""}), ` +
+      `${(writes / seconds).toFixed(2)} per s`,
+    `30 findings → ${sent?.body?.comments?.length ?? 0} inline comments + ${parsed.inBody} in the review body` + (refused.length > 0 ? ` (${refused.length} review${refused.length === 1 ? "" : "s"} refused with 422: ${refused[0]!.problems.slice(0, 2).join("; ")})` : ""),
+    `reviewed ${parsed.reviewed ?? "?"} of ${parsed.total ?? "?"} files, ${parsed.notReviewed ?? 0} not reviewed (${parsed.tally ?? "none listed"}; ${parsed.listed} listed)` +
+      (fromCheck && (Number(fromCheck[1]) !== parsed.reviewed || Number(fromCheck[2]) !== parsed.total) ? ` — the check run says ${fromCheck[1]} of ${fromCheck[2]}` : ""),
+    `check run ${completed?.body?.conclusion ?? "not completed"} "${completed?.body?.output?.title ?? ""}"`,
+  ];
+  const suggestions = (sent?.body?.comments ?? []).filter((c: { body: string }) => c.body.includes("```suggestion")).length;
+  const later = rec.checks.slice(firstWrites.checks);
+  parts.push(
+    `${suggestions} committable suggestions posted; ${firstWrites.reviews} review POST and ${firstChecks.filter((c) => c.method === "PATCH").length} check-run update for ${annotations} annotations (at most 50 each)`,
+    `fixing push (${FIXED} flagged lines reverted) → ${rec.resolves} threads resolved (${threads.threads.filter((t) => t.isResolved).length} of ${threads.threads.length} resolved on GitHub), ` +
+      `${rec.writes + rec.comments.count - firstWrites.all} GitHub writes (${rec.resolves} resolveReviewThread, ${later.length} check-run requests, ${rec.reviews.length - firstWrites.reviews} review POST), ${threads.requests.length - rec.resolves} GraphQL reads — ${fixing}`,
+  );
+  if (leaked.length > 0) parts.push(`files not to review in the reviewer's diff: ${leaked.join(", ")}`);
+  return parts;
 }

@@ -134,3 +134,29 @@ export function refusedCall(call: ToolCall, reason: string, opts: ToolRunOptions
   opts.emit({ type: "tool_end", agent: opts.agent, id: call.id, name: call.name, ok: false, ms: 0, output: reason });
   return { block: { type: "tool_result", tool_use_id: call.id, content: reason, is_error: true }, filesRead: [], filesChanged: [] };
 }
+
+const truncatedCallMessage = (maxTokens: number) =>
+  `Not run: your reply reached the max_tokens limit (${maxTokens}) before this call's input was complete. ` +
+  "Send the call again; if its input is large (a whole file), split the work into smaller calls.";
+
+/**
+ * Runs the tool calls of one reply, results in the calls' order. When the reply was cut off, a
+ * call in its last block has incomplete input: it is not run but answered so. Undefined when
+ * `stopped` settles first (a tool that ignores the abort is left behind).
+ */
+export async function runReplyCalls(
+  message: Anthropic.Message,
+  reply: { cutOff: boolean; maxTokens: number },
+  opts: ToolRunOptions,
+  stopped: Promise<unknown>,
+): Promise<ToolCallResult[] | undefined> {
+  const calls: ToolCall[] = message.content.flatMap((b) => (b.type === "tool_use" ? [{ id: b.id, name: b.name, input: b.input }] : []));
+  // With max_tokens, the last block was cut mid-way: if it is a tool call its input is incomplete.
+  const lastBlock = message.content[message.content.length - 1];
+  const truncatedId = reply.cutOff && lastBlock?.type === "tool_use" ? lastBlock.id : undefined;
+  const work = runToolCalls(calls.filter((c) => c.id !== truncatedId), opts);
+  work.catch(() => {}); // may settle after we stopped racing it
+  const ran = await Promise.race([work, stopped.then(() => undefined)]);
+  if (!ran) return undefined;
+  return calls.map((c) => (c.id === truncatedId ? refusedCall(c, truncatedCallMessage(reply.maxTokens), opts) : ran.shift()!));
+}

@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import type { Probot } from "probot";
-import { applyModelSettings, checkModelsInBackground } from "../agent/model-settings.js";
+import { applyModelSettings, checkModelsInBackground, type ModelSettings } from "../agent/model-settings.js";
 import { createClient, hasApiKey } from "../agent/provider.js";
 import { BUNDLED_AGENTS_DIR, loadAgents } from "../chain/agents.js";
 import { DEFAULT_MODEL } from "../chain/run-chain.js";
@@ -65,6 +65,24 @@ export interface Crewbot {
   close(): Promise<void>;
 }
 
+/** What the composition's parts share: read from the environment once. */
+interface Root {
+  env: NodeJS.ProcessEnv;
+  /** The operator's secrets: redacted from every log line and everything written. */
+  operatorSecrets: string[];
+  log: Probot["log"];
+  dataDir: string;
+  publicUrl: string;
+  limits: ReturnType<typeof operatorLimits>;
+  stores: OpenedStores;
+  metrics: Metrics;
+  /** Who the app is on GitHub: its id (`APP_ID`) and its slug, asked once. */
+  appId: number | undefined;
+  appSlug: () => Promise<string>;
+  /** Commenters' permissions: the triggers ask, the jobs reuse. */
+  permissions: PermissionCache;
+}
+
 /** The composition root: real services from the environment, around the Probot app's auth. */
 export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const { env } = options;
@@ -73,103 +91,29 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const log = redactingLogger(app.log, () => operatorSecrets);
   const dataDir = dataDirOf(env);
   const publicUrl = env.CREWBOT_PUBLIC_URL || `http://localhost:${env.PORT || 3000}`;
-  const gates = new Map<number, WriteGate>();
-  // With Redis the installation's spacing and budget are one for every process (stores.shared).
-  const gateFor = (installationId: number) => new WriteGate(1000, realClock, {}, stores.shared && { store: stores.shared.writeBudget, installationId });
-  const writerFor = (installationId: number, octokit: InstallationOctokit, secrets: string[] = []) => {
-    if (!gates.has(installationId)) gates.set(installationId, gateFor(installationId));
-    // A write answered 401 gets a newly minted token (redacted like the first) and one more try.
-    const refreshAuth = async (): Promise<void> => writer.addSecret((await renewInstallationToken(octokit)).token);
-    const writer: GitHubWriter = new GitHubWriter({ octokit, gate: gates.get(installationId), secrets: [...operatorSecrets, ...secrets], log, refreshAuth });
-    return writer;
-  };
-
-  const permissions = new PermissionCache();
-  const appSlug = appSlugOf(app, env);
   const limits = operatorLimits(env);
   // CREWBOT_MODEL_RETRY_MINUTES and CREWBOT_PRICES: a bad value or file stops the app here, naming it.
   const modelSettings = applyModelSettings(env);
   const stores = options.stores ?? openSqliteStores(dataDir);
-  const { queue, installations } = stores;
-  const metrics = options.metrics ?? new Metrics(queueDepth(queue));
+  const metrics = options.metrics ?? new Metrics(queueDepth(stores.queue));
+  const who = { appId: appIdOf(env), appSlug: appSlugOf(app, env), permissions: new PermissionCache() };
+  const root: Root = { env, operatorSecrets, log, dataDir, publicUrl, limits, stores, metrics, ...who };
   const transcripts = openTranscripts({ env, dataDir, secrets: operatorSecrets, log, autoPrune: false, store: stores.transcripts }); // pruned by the retention sweep
-  // Probed once at start (a bad policy variable stops the app here), told in one log line and the gauges.
-  const sandbox = sandboxFor(env, sandboxPolicy(env));
-  void sandbox.then((info) => {
-    (info.available || info.allowUnsandboxed ? log.info : log.warn).call(log, describeSandbox(info));
-    metrics.sandbox(info);
-  });
-  const appId = appIdOf(env);
-  const services: JobServices = {
-    appId,
-    octokitFor: async (installationId) => {
-      const octokit = (await app.auth(installationId)) as InstallationOctokit;
-      octokit.hook.after("request", (response) => metrics.githubRateLimit(installationId, response.headers["x-ratelimit-remaining"]));
-      return octokit;
-    },
-    tokenFor: async (octokit, options) => (await installationToken(octokit, options)).token,
-    writerFor,
-    anthropic: () => createClient({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, env, retry: modelSettings.retry }),
-    sandbox: () => sandbox,
-    mirrors: new MirrorStore({ dataDir }),
-    dataDir,
-    publicUrl,
-    permissions,
-    botIdentity: botIdentityResolver(env, appSlug),
-    appSlug,
-    noreplyDomain: noreplyDomain(env),
-    reviews: stores.reviews,
-    ciFixRounds: stores.ciFixRounds,
-    transcripts: transcripts.recorder,
-    metrics,
-    limits,
-    usage: installations,
-    log,
-  };
+  const services = jobServices(app, root, transcripts, modelSettings);
 
   // A configured model the endpoint does not list is logged once by name; never fatal.
   if (hasApiKey(env)) void checkModelsInBackground(services.anthropic, configuredModels, log);
   const retentionDays = limits.retentionDays ?? 30;
   const retention = startRetention({ days: retentionDays, log, targets: retentionTargets(stores, transcripts, services, stores.kind === "sqlite", retentionDays) });
 
-  // Stable per host: after a restart this process's old running jobs are recovered at once.
-  const workerId = options.runner?.workerId ?? `embedded:${hostname()}`;
-  // With Redis a job's files reach every process: the app's pages, a worker resuming the job.
-  const jobFiles = stores.jobFiles && new JobFiles(stores.jobFiles, dataDir, workerId);
-  const handler = measured(metrics, log, operatorSecrets, (job, ctx) => withSharedFiles(jobFiles, job.id, log, () => runJob(job, ctx, services), () => transcripts.recorder.flush(job.id)));
-
-  const runner = new JobRunner({
-    queue,
-    handler,
-    workerId,
-    limits: { perInstallation: limits.perInstallation, global: limits.global ?? Number.MAX_SAFE_INTEGER },
-    maxActive: limits.perWorker,
-    ...options.runner,
-    onInterrupted: (job) => finaliseInterrupted(job, services),
-    logger: log,
-  });
+  const { runner, jobFiles } = jobRunner(root, services, transcripts, options.runner);
   const background = new Background(log);
-  const labelTriggers = new LabelTriggers(log);
-  // Replies to people who start nothing: once per person and issue an hour, counted for every process on Redis.
-  const actDeps = { queue, runner, writerFor, replies: new ReplyLimiter(stores.shared?.replyCounters), background, publicUrl, log };
-  const act = createAct(actDeps);
-  const web = createWebHandler({ env, publicUrl, queue, store: transcripts.store, dataDir, secrets: operatorSecrets, log, ...(jobFiles ? { jobFiles } : {}) });
+  const triggers = triggerDeps(root, services, runner, background);
+  const web = createWebHandler({ env, publicUrl, queue: stores.queue, store: transcripts.store, dataDir, secrets: operatorSecrets, log, ...(jobFiles ? { jobFiles } : {}) });
   return {
-    triggers: {
-      log,
-      act,
-      enqueue: async (job, octokit) => void (await enqueueJob(actDeps, job, octokit)),
-      installationEvent: async (event, payload) => void (await applyInstallationEvent(event, payload, { installations, queue, runner, log })),
-      permissions,
-      appSlug,
-      ...(appId !== undefined ? { appId } : {}),
-      // Redeliveries and the per-person rate limit (CREWBOT_COMMANDS_*): shared by every process on Redis.
-      admission: stores.shared?.admission(commandRateLimit(limits)) ?? localAdmission(new Admission(commandRateLimit(limits))),
-      coverage: async (installationId, repository) => coverageRefusal(await installations.get(installationId), repository),
-      labelTriggers: (octokit, owner, repo) => labelTriggers.get(octokit, owner, repo),
-    },
+    triggers,
     runner,
-    queue,
+    queue: stores.queue,
     queueKind: stores.kind,
     background,
     services,
@@ -182,6 +126,106 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
       await transcripts.close(); // the recorder's last entries first, then every store
       await stores.close();
     },
+  };
+}
+
+/** What every job uses: GitHub (clients, tokens, the one writer), the model, the sandbox, the stores it writes. */
+function jobServices(app: Probot, root: Root, transcripts: Transcripts, modelSettings: ModelSettings): JobServices {
+  const { env, log, metrics, stores, appSlug } = root;
+  const sandbox = probedSandbox(env, log, metrics);
+  return {
+    appId: root.appId,
+    octokitFor: async (installationId) => {
+      const octokit = (await app.auth(installationId)) as InstallationOctokit;
+      octokit.hook.after("request", (response) => metrics.githubRateLimit(installationId, response.headers["x-ratelimit-remaining"]));
+      return octokit;
+    },
+    tokenFor: async (octokit, options) => (await installationToken(octokit, options)).token,
+    writerFor: writersFor(root),
+    anthropic: () => createClient({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, env, retry: modelSettings.retry }),
+    sandbox: () => sandbox,
+    mirrors: new MirrorStore({ dataDir: root.dataDir }),
+    dataDir: root.dataDir,
+    publicUrl: root.publicUrl,
+    permissions: root.permissions,
+    botIdentity: botIdentityResolver(env, appSlug),
+    appSlug,
+    noreplyDomain: noreplyDomain(env),
+    reviews: stores.reviews,
+    ciFixRounds: stores.ciFixRounds,
+    transcripts: transcripts.recorder,
+    metrics,
+    limits: root.limits,
+    usage: stores.installations,
+    log,
+  };
+}
+
+/** The one writer per write, over one write gate per installation (spacing and budget). */
+function writersFor(root: Root): JobServices["writerFor"] {
+  const { stores, operatorSecrets, log } = root;
+  const gates = new Map<number, WriteGate>();
+  // With Redis the installation's spacing and budget are one for every process (stores.shared).
+  const gateFor = (installationId: number) => new WriteGate(1000, realClock, {}, stores.shared && { store: stores.shared.writeBudget, installationId });
+  return (installationId, octokit, secrets = []) => {
+    if (!gates.has(installationId)) gates.set(installationId, gateFor(installationId));
+    // A write answered 401 gets a newly minted token (redacted like the first) and one more try.
+    const refreshAuth = async (): Promise<void> => writer.addSecret((await renewInstallationToken(octokit)).token);
+    const writer: GitHubWriter = new GitHubWriter({ octokit, gate: gates.get(installationId), secrets: [...operatorSecrets, ...secrets], log, refreshAuth });
+    return writer;
+  };
+}
+
+/** Probed once at start (a bad policy variable stops the app here), told in one log line and the gauges. */
+function probedSandbox(env: NodeJS.ProcessEnv, log: Probot["log"], metrics: Metrics): ReturnType<typeof sandboxFor> {
+  const sandbox = sandboxFor(env, sandboxPolicy(env));
+  void sandbox.then((info) => {
+    (info.available || info.allowUnsandboxed ? log.info : log.warn).call(log, describeSandbox(info));
+    metrics.sandbox(info);
+  });
+  return sandbox;
+}
+
+/** The runner that claims and runs the queue's jobs in this process, each counted, logged and its files shared. */
+function jobRunner(root: Root, services: JobServices, transcripts: Transcripts, options: CrewbotOptions["runner"]): { runner: JobRunner; jobFiles: JobFiles | undefined } {
+  const { stores, limits, log, metrics } = root;
+  // Stable per host: after a restart this process's old running jobs are recovered at once.
+  const workerId = options?.workerId ?? `embedded:${hostname()}`;
+  // With Redis a job's files reach every process: the app's pages, a worker resuming the job.
+  const jobFiles = stores.jobFiles && new JobFiles(stores.jobFiles, root.dataDir, workerId);
+  const handler = measured(metrics, log, root.operatorSecrets, (job, ctx) => withSharedFiles(jobFiles, job.id, log, () => runJob(job, ctx, services), () => transcripts.recorder.flush(job.id)));
+  const runner = new JobRunner({
+    queue: stores.queue,
+    handler,
+    workerId,
+    limits: { perInstallation: limits.perInstallation, global: limits.global ?? Number.MAX_SAFE_INTEGER },
+    maxActive: limits.perWorker,
+    ...options,
+    onInterrupted: (job) => finaliseInterrupted(job, services),
+    logger: log,
+  });
+  return { runner, jobFiles };
+}
+
+/** What the webhook handlers use: who may ask, and how a decision is carried out (enqueue, cancel, answer). */
+function triggerDeps(root: Root, services: JobServices, runner: JobRunner, background: Background): TriggerDeps {
+  const { stores, limits, log } = root;
+  const { queue, installations } = stores;
+  const labelTriggers = new LabelTriggers(log);
+  // Replies to people who start nothing: once per person and issue an hour, counted for every process on Redis.
+  const actDeps = { queue, runner, writerFor: services.writerFor, replies: new ReplyLimiter(stores.shared?.replyCounters), background, publicUrl: root.publicUrl, log };
+  return {
+    log,
+    act: createAct(actDeps),
+    enqueue: async (job, octokit) => void (await enqueueJob(actDeps, job, octokit)),
+    installationEvent: async (event, payload) => void (await applyInstallationEvent(event, payload, { installations, queue, runner, log })),
+    permissions: root.permissions,
+    appSlug: root.appSlug,
+    ...(root.appId !== undefined ? { appId: root.appId } : {}),
+    // Redeliveries and the per-person rate limit (CREWBOT_COMMANDS_*): shared by every process on Redis.
+    admission: stores.shared?.admission(commandRateLimit(limits)) ?? localAdmission(new Admission(commandRateLimit(limits))),
+    coverage: async (installationId, repository) => coverageRefusal(await installations.get(installationId), repository),
+    labelTriggers: (octokit, owner, repo) => labelTriggers.get(octokit, owner, repo),
   };
 }
 

@@ -3,15 +3,16 @@ import path from "node:path";
 import { writeFile } from "node:fs/promises";
 import { BudgetTracker } from "../agent/budget.js";
 import type { EventSink } from "../agent/events.js";
-import { applyModelSettings } from "../agent/model-settings.js";
+import { applyModelSettings, type ModelSettings } from "../agent/model-settings.js";
 import { createClient, hasApiKey } from "../agent/provider.js";
-import { loadDefinitions } from "../chain/definitions.js";
+import { loadDefinitions, type Definitions } from "../chain/definitions.js";
 import type { ContextSection } from "../chain/prompt.js";
+import type { ChainDefinition } from "../chain/types.js";
 import { chainMode, runChain, type ChainResult } from "../chain/run-chain.js";
 import { RuleBook } from "../chain/rules.js";
-import { cleanJobDirs, makeJobDirs, newJobId } from "../jobs/job-dirs.js";
+import { cleanJobDirs, makeJobDirs, newJobId, type JobDirs } from "../jobs/job-dirs.js";
 import { commandsRefusal, sandboxFor, sandboxPolicy, UNSANDBOXED_NOTE, runsUnsandboxed } from "../tools/sandbox-policy.js";
-import type { Mode } from "../tools/types.js";
+import type { Mode, SandboxInfo } from "../tools/types.js";
 import { git } from "../workspace/git.js";
 import { addWorktree, diffAgainst, removeWorktree, repoTop, type Worktree } from "../workspace/worktree.js";
 import type { RunArgs } from "./args.js";
@@ -40,86 +41,118 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
     return 1;
   };
   if (!hasApiKey(io.env)) return fail("ANTHROPIC_API_KEY is not set; crewbot run needs it to reach the model.");
-
-  let repo: string;
-  let definitions;
-  try {
-    repo = await repoTop(path.resolve(args.repo));
-    definitions = await loadDefinitions(repo);
-  } catch (error) {
-    return fail((error as Error).message);
-  }
-  const chain = definitions.chains.get(args.chain);
-  if (!chain) {
-    return fail(`unknown chain "${args.chain}"; available: ${[...definitions.chains.keys()].sort().join(", ")}`);
-  }
-
-  // A skill that could not be read is skipped, as in a job, and said so by name.
-  for (const note of definitions.skills?.notes ?? []) io.stderr(`crewbot: note: ${note}`);
-
-  const mode = chainMode(chain);
-  // As the app: no sandbox, no commands for a write chain, unless explicitly allowed; the model's
-  // retry window and the operator's prices from the same variables.
-  let sandbox;
-  let modelSettings;
-  try {
-    modelSettings = applyModelSettings(io.env);
-    const policy = sandboxPolicy(io.env);
-    sandbox = await sandboxFor(io.env, { ...policy, allowUnsandboxed: policy.allowUnsandboxed || args.allowUnsandboxed });
-  } catch (error) {
-    return fail((error as Error).message);
-  }
-  if (mode === "write") {
-    const refusal = commandsRefusal(sandbox, { network: args.network });
-    if (refusal) return fail(`${refusal.reason}. ${refusal.remedy.replace("set CREWBOT_ALLOW_UNSANDBOXED=1", "pass --allow-unsandboxed")}`);
-    if (runsUnsandboxed(sandbox)) io.stderr(`crewbot: warning: ${UNSANDBOXED_NOTE}`);
-  } else if (args.network && sandbox.available && sandbox.network?.available !== true) {
-    return fail(commandsRefusal(sandbox, { network: true })!.reason);
-  }
+  const local = await localChain(args, io);
+  if (typeof local === "string") return fail(local);
+  const setup = await localSandbox(args, io, chainMode(local.chain));
+  if (typeof setup === "string") return fail(setup);
+  const run: LocalRun = { ...local, ...setup };
   const jobId = newJobId("local");
   const dirs = await makeJobDirs(cliDataDir(io.env), jobId);
   let worktree: Worktree | undefined;
   try {
-    if (mode === "write") worktree = await addWorktree(repo, dirs.workDir, "checkout");
-    const root = worktree?.path ?? repo;
+    if (run.mode === "write") worktree = await addWorktree(run.repo, dirs.workDir, "checkout");
     const budget = new BudgetTracker(args.budgets);
-    const formatter = new ProgressFormatter(() => budget);
-    const emit: EventSink = (event) => {
-      const line = formatter.format(event);
-      if (line !== null) io.stderr(line);
-    };
-    const result = await runChain({
-      chain,
-      agents: definitions.agents,
-      task: args.request,
-      context: await gatherContext(root, chain.name),
-      stepContext: async (agent) => (worktree && agent === "reviewer" ? changesSoFar(worktree) : []),
-      mode,
-      workspace: { root, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
-      sandbox,
-      network: args.network,
-      // The operator's own local repository, run by the operator: the repository's own code.
-      trust: "trusted",
-      budget,
-      models: args.model ? Object.fromEntries([...definitions.agents.keys()].map((name) => [name, args.model!])) : undefined,
-      client: createClient({ apiKey: io.env.ANTHROPIC_API_KEY, baseURL: io.env.ANTHROPIC_BASE_URL, retry: modelSettings.retry }),
-      signal: io.signal,
-      emit,
-      // The local repository's `.github/crewbot/rules/`, as loaded with its definitions.
-      rules: new RuleBook(definitions.rules ?? []),
-      // The local checkout's skills (`.github/skills/` and the others), offered as in a job.
-      skills: definitions.skills?.skills,
-    });
-    const report = await buildReport({ args, result, mode, budget, jobId, artifactsDir: dirs.artifactsDir, worktree });
+    const result = await runLocalChain(args, io, run, { dirs, worktree, budget });
+    const report = await buildReport({ args, result, mode: run.mode, budget, jobId, artifactsDir: dirs.artifactsDir, worktree });
     io.stdout(args.json ? renderJson(report) : renderText(report));
     if (!report.ok) io.stderr(`crewbot: ${report.error}`);
     return report.ok ? 0 : 1;
   } catch (error) {
     return fail(`job ${jobId} failed: ${(error as Error).message}`);
   } finally {
-    if (worktree) await removeWorktree(repo, worktree.path);
+    if (worktree) await removeWorktree(run.repo, worktree.path);
     await cleanJobDirs(dirs);
   }
+}
+
+/** What a local run runs: the repository, its definitions, the chain, and the sandbox it runs in. */
+interface LocalRun {
+  repo: string;
+  definitions: Definitions;
+  chain: ChainDefinition;
+  mode: Mode;
+  sandbox: SandboxInfo;
+  modelSettings: ModelSettings;
+}
+
+/** The repository's top and the chain asked for among its definitions; else why not. */
+async function localChain(args: RunArgs, io: CliIO): Promise<Pick<LocalRun, "repo" | "definitions" | "chain"> | string> {
+  let repo: string;
+  let definitions: Definitions;
+  try {
+    repo = await repoTop(path.resolve(args.repo));
+    definitions = await loadDefinitions(repo);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  const chain = definitions.chains.get(args.chain);
+  if (!chain) {
+    return `unknown chain "${args.chain}"; available: ${[...definitions.chains.keys()].sort().join(", ")}`;
+  }
+  // A skill that could not be read is skipped, as in a job, and said so by name.
+  for (const note of definitions.skills?.notes ?? []) io.stderr(`crewbot: note: ${note}`);
+  return { repo, definitions, chain };
+}
+
+/**
+ * As the app: no sandbox, no commands for a write chain, unless explicitly allowed; the model's
+ * retry window and the operator's prices from the same variables. Else why the run may not go.
+ */
+async function localSandbox(args: RunArgs, io: CliIO, mode: Mode): Promise<Pick<LocalRun, "mode" | "sandbox" | "modelSettings"> | string> {
+  let sandbox: SandboxInfo;
+  let modelSettings: ModelSettings;
+  try {
+    modelSettings = applyModelSettings(io.env);
+    const policy = sandboxPolicy(io.env);
+    sandbox = await sandboxFor(io.env, { ...policy, allowUnsandboxed: policy.allowUnsandboxed || args.allowUnsandboxed });
+  } catch (error) {
+    return (error as Error).message;
+  }
+  if (mode === "write") {
+    const refusal = commandsRefusal(sandbox, { network: args.network });
+    if (refusal) return `${refusal.reason}. ${refusal.remedy.replace("set CREWBOT_ALLOW_UNSANDBOXED=1", "pass --allow-unsandboxed")}`;
+    if (runsUnsandboxed(sandbox)) io.stderr(`crewbot: warning: ${UNSANDBOXED_NOTE}`);
+  } else if (args.network && sandbox.available && sandbox.network?.available !== true) {
+    return commandsRefusal(sandbox, { network: true })!.reason;
+  }
+  return { mode, sandbox, modelSettings };
+}
+
+/** The chain on the checkout (a worktree for a write chain), its progress as lines on stderr. */
+async function runLocalChain(
+  args: RunArgs,
+  io: CliIO,
+  { repo, definitions, chain, mode, sandbox, modelSettings }: LocalRun,
+  { dirs, worktree, budget }: { dirs: JobDirs; worktree: Worktree | undefined; budget: BudgetTracker },
+): Promise<ChainResult> {
+  const root = worktree?.path ?? repo;
+  const formatter = new ProgressFormatter(() => budget);
+  const emit: EventSink = (event) => {
+    const line = formatter.format(event);
+    if (line !== null) io.stderr(line);
+  };
+  return runChain({
+    chain,
+    agents: definitions.agents,
+    task: args.request,
+    context: await gatherContext(root, chain.name),
+    stepContext: async (agent) => (worktree && agent === "reviewer" ? changesSoFar(worktree) : []),
+    mode,
+    workspace: { root, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
+    sandbox,
+    network: args.network,
+    // The operator's own local repository, run by the operator: the repository's own code.
+    trust: "trusted",
+    budget,
+    models: args.model ? Object.fromEntries([...definitions.agents.keys()].map((name) => [name, args.model!])) : undefined,
+    client: createClient({ apiKey: io.env.ANTHROPIC_API_KEY, baseURL: io.env.ANTHROPIC_BASE_URL, retry: modelSettings.retry }),
+    signal: io.signal,
+    emit,
+    // The local repository's `.github/crewbot/rules/`, as loaded with its definitions.
+    rules: new RuleBook(definitions.rules ?? []),
+    // The local checkout's skills (`.github/skills/` and the others), offered as in a job.
+    skills: definitions.skills?.skills,
+  });
 }
 
 /** Repository instructions, and for a review the uncommitted changes it is asked about. */

@@ -16,8 +16,11 @@ import type { JobContext, JobResult } from "../queue/runner.js";
 import type { CiFixRequest, JobRecord } from "../queue/types.js";
 import { jobMarker } from "../report/types.js";
 import { git } from "../workspace/git.js";
-import type { PullData } from "../github/types.js";
-import { headDecision, outlastedNote, waitingLine } from "./ci-fix-head.js";
+import type { InstallationOctokit, PullData } from "../github/types.js";
+import type { CiFixRounds, RoundClaim } from "./ci-fix-rounds.js";
+import { headDecision, outlastedNote, waitingLine, type HeadDecision } from "./ci-fix-head.js";
+import type { JobDirs } from "./job-dirs.js";
+import type { JobAccess, JobReport } from "./job-report.js";
 import type { Ending } from "./outcome.js";
 import { checkoutTrust, trustRefusal, type CheckoutTrust } from "./checkout-trust.js";
 import { inJobFrame } from "./job-frame.js";
@@ -37,12 +40,41 @@ const CI_FIX_TASK =
 const MAX_NAMED_FILES = 15;
 
 export async function runCiFixJob(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {
+  const ready = await readyRound(job, ctx, services);
+  if ("ended" in ready) return ready.ended;
+  const { round } = ready;
+  const { owner, repo, number } = job.target;
+  const claim = await round.rounds.claim(repoKey(owner, repo), number, round.config.implement.ciFix.rounds, job.id);
+  if (claim.kind === "exhausted") return stopRounds(job, services, round, claim);
+  const given = { pushed: false, nothingToFix: false };
+  try {
+    return await inJobFrame(job, ctx, services, (report, dirs, access) => fixRound({ job, ctx, services, round, number: claim.round, report, dirs, access }, given));
+  } finally {
+    // A round stopped from outside (a newer suite, a cancel) before it pushed, or with nothing to fix, is given back.
+    if (!given.pushed && (ctx.signal.aborted || given.nothingToFix)) await round.rounds.release(repoKey(owner, repo), number, claim.round).catch(() => undefined);
+  }
+}
+
+/** A round ready to run: the pull request still wants it and its head's suites are done (or the wait is over). */
+interface ReadyRound {
+  request: CiFixRequest;
+  rounds: CiFixRounds;
+  config: CrewbotConfig;
+  octokit: InstallationOctokit;
+  pr: PullData;
+  headRepo: string | null;
+  head: Extract<HeadDecision, { kind: "fix" }>;
+  /** The failures of the head's failed suites. */
+  readFailures: (options: Omit<CheckFailureOptions, "owner" | "repo" | "ignoreApps">) => Promise<FailedCheck[]>;
+  /** Says which suites outlasted the wait, when some did. */
+  outlasted: string | undefined;
+}
+
+/** The job ended quietly, or deferred while the head's other suites run; else the round it may run. */
+async function readyRound(job: JobRecord, ctx: JobContext, services: JobServices): Promise<{ ended: JobResult } | { round: ReadyRound }> {
   const request = job.ciFix;
   const rounds = services.ciFixRounds;
-  const quiet = (outcome: string, state: "cancelled" | "failed" = "cancelled"): JobResult => {
-    services.log.info(`job ${job.id}: ${outcome}`);
-    return { state, outcome };
-  };
+  const quiet = (outcome: string, state: "cancelled" | "failed" = "cancelled") => ({ ended: quietEnd(job, services, outcome, state) });
   if (!request) return quiet("❌ Failed: a ci-fix job without its check suite", "failed");
   if (!rounds) return quiet("❌ Failed: this process has no store for ci-fix rounds", "failed");
   const { owner, repo, number, installationId } = job.target;
@@ -52,11 +84,10 @@ export async function runCiFixJob(job: JobRecord, ctx: JobContext, services: Job
     ({ config } = await loadRepoConfig(octokit, { owner, repo }));
   } catch (error) {
     // An invalid config is told in the job's comment, naming the key; no round is used.
-    if (error instanceof ConfigError) return inJobFrame(job, ctx, services, () => Promise.reject(error));
+    if (error instanceof ConfigError) return { ended: await inJobFrame(job, ctx, services, () => Promise.reject(error)) };
     throw error;
   }
-  const limit = config.implement.ciFix.rounds;
-  if (limit === 0) return quiet("⏹ Cancelled: automatic CI fixes are off (implement.ciFix.rounds: 0)");
+  if (config.implement.ciFix.rounds === 0) return quiet("⏹ Cancelled: automatic CI fixes are off (implement.ciFix.rounds: 0)");
 
   // A push since the suite (or a closed PR) makes this suite old news: the newer head gets its own checks.
   const { data: pr } = (await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner, repo, pull_number: number })) as { data: PullData };
@@ -71,55 +102,72 @@ export async function runCiFixJob(job: JobRecord, ctx: JobContext, services: Job
   const head = headDecision(await headSuites({ octokit, owner, repo, ignoreApps }, request.headSha), request.suiteId, Date.now(), deadline);
   if (head.kind === "wait") {
     services.log.info(`job ${job.id}: waits for the head's check suites ${head.running.map((s) => s.id).join(", ")}`);
-    return { state: "deferred", runAt: head.runAt, outcome: waitingLine(head.running, request.headSha, deadline) };
+    return { ended: { state: "deferred", runAt: head.runAt, outcome: waitingLine(head.running, request.headSha, deadline) } };
   }
-  const readFailures = (options: Omit<CheckFailureOptions, "owner" | "repo" | "ignoreApps">) => suitesFailures({ ...options, owner, repo, ignoreApps }, head.failed);
-  const outlasted = outlastedNote(head.stillRunning, waitMinutes);
+  const readFailures: ReadyRound["readFailures"] = (options) => suitesFailures({ ...options, owner, repo, ignoreApps }, head.failed);
+  return { round: { request, rounds, config, octokit, pr, headRepo, head, readFailures, outlasted: outlastedNote(head.stillRunning, waitMinutes) } };
+}
 
-  const claim = await rounds.claim(repoKey(owner, repo), number, limit, job.id);
-  if (claim.kind === "exhausted") {
-    if (!claim.announce) return quiet(`⏹ Cancelled: no ci-fix rounds left (${claim.rounds} used); the stop was announced before`);
-    const writer = services.writerFor(installationId, octokit);
-    const names = checkNames(await readFailures({ octokit, maxDetailed: 0 }).catch(() => []));
-    await writer.write("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner, repo, issue_number: number, body: stopComment(job, request, claim.rounds, names) });
-    return quiet(`⏸ Stopped: the checks still fail after ${claim.rounds} automatic fix round${claim.rounds === 1 ? "" : "s"}`, "failed");
+/** A job that ends without a comment: only its log line and the job list say why. */
+function quietEnd(job: JobRecord, services: JobServices, outcome: string, state: "cancelled" | "failed"): JobResult {
+  services.log.info(`job ${job.id}: ${outcome}`);
+  return { state, outcome };
+}
+
+/** No round left: the stop is said once, in one comment naming what still fails. */
+async function stopRounds(job: JobRecord, services: JobServices, round: ReadyRound, claim: Extract<RoundClaim, { kind: "exhausted" }>): Promise<JobResult> {
+  if (!claim.announce) return quietEnd(job, services, `⏹ Cancelled: no ci-fix rounds left (${claim.rounds} used); the stop was announced before`, "cancelled");
+  const { owner, repo, number, installationId } = job.target;
+  const writer = services.writerFor(installationId, round.octokit);
+  const names = checkNames(await round.readFailures({ octokit: round.octokit, maxDetailed: 0 }).catch(() => []));
+  await writer.write("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner, repo, issue_number: number, body: stopComment(job, round.request, claim.rounds, names) });
+  return quietEnd(job, services, `⏸ Stopped: the checks still fail after ${claim.rounds} automatic fix round${claim.rounds === 1 ? "" : "s"}`, "failed");
+}
+
+interface RoundRun {
+  job: JobRecord;
+  ctx: JobContext;
+  services: JobServices;
+  round: ReadyRound;
+  /** This round's number (1-based). */
+  number: number;
+  report: JobReport;
+  dirs: JobDirs;
+  access: JobAccess;
+}
+
+/** The round in its job frame: the failures as the worker's context, the write chain, the push to the PR's branch. */
+async function fixRound(run: RoundRun, given: { pushed: boolean; nothingToFix: boolean }): Promise<JobResult> {
+  const { job, ctx, services, round, report, dirs, access } = run;
+  const { request, head, pr } = round;
+  const limit = round.config.implement.ciFix.rounds;
+  const prepared = await prepareJob(job, { access, report }, services, dirs, { config: round.config, headRepo: round.headRepo });
+  const failures = await round.readFailures({ octokit: access.octokit, artifactsDir: dirs.artifactsDir });
+  const sha = request.headSha.slice(0, 7);
+  if (failures.length === 0) {
+    given.nothingToFix = true;
+    const suites = head.failed.length === 1 ? "the suite" : `${head.failed.length} suites`;
+    return report.finish({ terminal: { kind: "failed", reason: `${suites} failed on ${sha}, but GitHub lists no failed check run in ${head.failed.length === 1 ? "it" : "them"} to fix` } });
   }
-  let pushedAny = false;
-  let nothingToFix = false;
-  try {
-    return await inJobFrame(job, ctx, services, async (report, dirs, access) => {
-      const prepared = await prepareJob(job, { access, report }, services, dirs, { config, headRepo });
-      const failures = await readFailures({ octokit: access.octokit, artifactsDir: dirs.artifactsDir });
-      const sha = request.headSha.slice(0, 7);
-      if (failures.length === 0) {
-        nothingToFix = true;
-        const suites = head.failed.length === 1 ? "the suite" : `${head.failed.length} suites`;
-        return report.finish({ terminal: { kind: "failed", reason: `${suites} failed on ${sha}, but GitHub lists no failed check run in ${head.failed.length === 1 ? "it" : "them"} to fix` } });
-      }
-      const names = checkNames(failures);
-      prepared.context.push(...failureSections(failures, request.headSha, prepared.root));
-      const round = `Automatic fix, round ${claim.round} of ${limit}: ${failures.length === 1 ? "the check" : "the checks"} that failed on ${sha}: ${names.map((n) => `\`${n}\``).join(", ")}`;
-      const roundNotes = [round, ...(outlasted ? [outlasted] : []), ...problemNotes(failures)];
-      report.set({ notes: roundNotes });
-      const chain = fromWorker(implementChain(prepared), "ci-fix", CI_FIX_TASK);
-      const run = await runWriteChain(job, ctx, services, { report, access }, prepared, dirs, {
-        chain,
-        task: `Make the failing checks pass: ${names.join(", ")}.`,
-        restMessage: `Fix failing checks: ${names.join(", ")}`.slice(0, 200),
-      });
-      if (run.setupFailed) return report.finish(run.setupFailed);
-      // A round stopped from outside (a later suite of the head, a cancel) pushes nothing of its half-done tree.
-      if (ctx.signal.aborted) return report.finish({ ...(stoppedEnding(ctx.signal) ?? run.failed ?? { terminal: { kind: "cancelled" } }), patch: { notes: [...roundNotes, ...run.notes] } });
-      const outcome = { ...run, failed: supersededEnding(run.failed, ctx.signal) };
-      const { pushed, ending } = await publishToPullRequest({ job, report, access, prepared, dirs, publicUrl: services.publicUrl, headRef: pr.head.ref, run: outcome, unchanged: "the worker changed no files" });
-      pushedAny = pushed.pushed;
-      if (pushed.pushed) run.notes.push(await changedNote(prepared.root, prepared.sha, pushed.sha, pr.head.ref));
-      return report.finish({ ...ending, patch: { notes: [...roundNotes, ...run.notes], commands: run.checks.results } });
-    });
-  } finally {
-    // A round stopped from outside (a newer suite, a cancel) before it pushed, or with nothing to fix, is given back.
-    if (!pushedAny && (ctx.signal.aborted || nothingToFix)) await rounds.release(repoKey(owner, repo), number, claim.round).catch(() => undefined);
-  }
+  const names = checkNames(failures);
+  prepared.context.push(...failureSections(failures, request.headSha, prepared.root));
+  const line = `Automatic fix, round ${run.number} of ${limit}: ${failures.length === 1 ? "the check" : "the checks"} that failed on ${sha}: ${names.map((n) => `\`${n}\``).join(", ")}`;
+  const roundNotes = [line, ...(round.outlasted ? [round.outlasted] : []), ...problemNotes(failures)];
+  report.set({ notes: roundNotes });
+  const chain = fromWorker(implementChain(prepared), "ci-fix", CI_FIX_TASK);
+  const written = await runWriteChain(job, ctx, services, { report, access }, prepared, dirs, {
+    chain,
+    task: `Make the failing checks pass: ${names.join(", ")}.`,
+    restMessage: `Fix failing checks: ${names.join(", ")}`.slice(0, 200),
+  });
+  if (written.setupFailed) return report.finish(written.setupFailed);
+  // A round stopped from outside (a later suite of the head, a cancel) pushes nothing of its half-done tree.
+  if (ctx.signal.aborted) return report.finish({ ...(stoppedEnding(ctx.signal) ?? written.failed ?? { terminal: { kind: "cancelled" } }), patch: { notes: [...roundNotes, ...written.notes] } });
+  const outcome = { ...written, failed: supersededEnding(written.failed, ctx.signal) };
+  const { pushed, ending } = await publishToPullRequest({ job, report, access, prepared, dirs, publicUrl: services.publicUrl, headRef: pr.head.ref, run: outcome, unchanged: "the worker changed no files" });
+  given.pushed = pushed.pushed;
+  if (pushed.pushed) written.notes.push(await changedNote(prepared.root, prepared.sha, pushed.sha, pr.head.ref));
+  return report.finish({ ...ending, patch: { notes: [...roundNotes, ...written.notes], commands: written.checks.results } });
 }
 
 /** Why the pull request is no longer this round's business (closed, moved on, from a fork); undefined when it is. */

@@ -5,6 +5,7 @@
  * GitHub accepts them. Shared by automatic reviews (check run) and `/review` (progress comment).
  */
 import path from "node:path";
+import type { ChainResult } from "../chain/run-chain.js";
 import { reviewOf } from "../chain/submissions.js";
 import type { ParsedReview } from "../chain/types.js";
 import type { CrewbotConfig } from "../config/schema.js";
@@ -32,8 +33,8 @@ import type { JobDirs } from "./job-dirs.js";
 import type { JobReport } from "./job-report.js";
 import { chainFailure, jobTask, type Ending } from "./outcome.js";
 import { runJobChain } from "./job-frame.js";
-import { prepareJob } from "./prepare.js";
-import { fixedFindings, planWithMirror, readThreads, resolveThreads, threadCommits } from "./resolve-threads.js";
+import { prepareJob, type Prepared } from "./prepare.js";
+import { fixedFindings, planWithMirror, readThreads, resolveThreads, threadCommits, type ThreadsRead } from "./resolve-threads.js";
 import type { JobServices } from "./services.js";
 
 export interface PullRequestHead {
@@ -93,42 +94,8 @@ function safeReview(review: ParsedReview): ParsedReview {
 export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> {
   const { job, services, head, config } = run;
   const { owner, repo, number } = job.target;
-  const key = repoKey(owner, repo);
-  const state = await services.reviews.get(key, number);
-  let diffs: Diffs | undefined;
-  // Only a PR crewbot reviewed before has threads of its own to resolve or keep closed.
-  const threads = state ? await readThreads(job, run.octokit, services) : undefined;
-  let threadPlan: ThreadPlan | undefined;
-  let fixedNow = new Set<string>();
-  const proofs = await proofSessionFor(run);
-
-  const prepared = await prepareJob(job, { access: { octokit: run.octokit, token: run.token } }, services, run.dirs, {
-    config,
-    ref: head.headSha,
-    headRepo: head.headRepo,
-    // A partial mirror also needs the last reviewed head's files for the incremental diff.
-    hydrate: state ? [state.headSha, ...threadCommits(threads, state.findings)] : undefined,
-    withMirror: async (mirror) => {
-      if (threads) threadPlan = await planWithMirror(mirror, threads, head.headSha);
-      if (state) fixedNow = await fixedFindings(mirror, state.findings, head.headSha);
-      const base = await mergeBase(mirror, `refs/heads/${head.baseRef}`, head.headSha);
-      if (proofs.session) await exportBase(mirror, base, proofs.session, run);
-      const full = parseDiff(await diffBetween(mirror, base, head.headSha));
-      const known = state?.fingerprints ?? [];
-      if (!state) return void (diffs = { full, scope: full, known });
-      if (run.full) return void (diffs = { full, scope: full, known, fullBecause: "`/review full` asked for the whole pull request" });
-      if (state.headSha === head.headSha) return void (diffs = { full, scope: [], since: head.headSha, known });
-      if (await isAncestor(mirror, state.headSha, head.headSha)) {
-        // After "Update branch" last..head holds the base's changes: only the PR's own are reviewed.
-        const { files, ...incremental } = withinPullRequest(parseDiff(await diffBetween(mirror, state.headSha, head.headSha)), full);
-        return void (diffs = { full, scope: files, since: state.headSha, incremental, known });
-      }
-      diffs = { full, scope: full, known, fullBecause: `the last reviewed commit ${state.headSha.slice(0, 7)} is no longer in the branch (force-push or rebase): full review` };
-    },
-    // The instructions that cover the files the reviewer is given.
-    touches: () => selectFiles(diffs!.scope, { paths: config.review.paths }).reviewed.map((f) => f.path),
-  });
-  const { full, scope, since, incremental, fullBecause, known } = diffs!;
+  const { state, threads, threadPlan, fixedNow, proofs, prepared, diffs } = await checkOut(run);
+  const { full, scope, since, incremental, fullBecause, known } = diffs;
   const resolved = threadPlan ? await resolveThreads(job, run.writer, threadPlan, services) : undefined;
   const threadFacts = (leftOut: number, posted: number) => resolved && { threads: { resolved: resolved.resolved, closedLeftOut: leftOut, open: resolved.open.length + posted } };
   const gate = (posted: StoredFinding[] = []) => openGate(state, resolved && threads && { plan: resolved, slug: threads.slug }, fixedNow, posted);
@@ -154,20 +121,7 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   // Incremental: inline only on lines the new commits show (RIGHT side; old-side numbers differ).
   const recent = incremental?.commentable;
   const accept = recent && ((path: string, side: "LEFT" | "RIGHT", line: number) => side === "RIGHT" && recent.has(positionKey(path, side, line)));
-  // The reviewer's submit_review call when it made one, else its text.
-  const reviewer = result.steps.findLast((step) => step.agent === "reviewer");
-  const submitted = safeReview(reviewOf(reviewer ?? { text: result.output }));
-  // Proofs join their findings by index (in the submit_review call; a review read from prose has
-  // no such order) before anything drops one; a refuted finding becomes a suggestion.
-  const viaTool = reviewer?.submission?.tool === "submit_review";
-  const ran = proofs.session?.proofs ?? [];
-  if (!viaTool && ran.length > 0) services.log.warn(`job ${job.id}: ${ran.length} proof(s) left out: the reviewer gave its review as text, not through submit_review`);
-  const proved = withProofs(submitted.findings, viaTool ? ran : []);
-  if (proved.unmatched.length > 0) services.log.warn(`job ${job.id}: ${proved.unmatched.length} proof(s) name no finding of the review (index ${proved.unmatched.map((p) => p.finding).join(", ")})`);
-  const reviewed = { ...submitted, findings: proved.findings };
-  // A thread resolved (by a push or a person) or dismissed by a writer: its finding is never posted again.
-  const { kept, dropped } = withoutClosedFindings(reviewed.findings, resolved?.closed ?? [], diffLineText(full));
-  const parsed = { ...reviewed, findings: kept };
+  const { parsed, kept, dropped } = findingsToPost(run, result, proofs.session, resolved?.closed ?? [], full);
   const proofsRan = proofs.session !== undefined;
   const build = (maxComments?: number) => buildReview(parsed, full, selection, { alreadyPosted: new Set(known), accept, maxComments, suggestions: config.review.suggestions, proofsRan });
   const built = build();
@@ -183,9 +137,96 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   Object.assign(outcome, threadFacts(dropped, sent.request.comments.length));
   const posted = postedFingerprints([sent.request.body, ...sent.request.comments.map((c) => c.body)]);
   const postedNow = sent.fresh.map((x) => storedFinding(x.finding, x.fingerprint, head.headSha, outcome.review?.url));
-  await services.reviews.record(key, number, head.headSha, [...posted], { posted: postedNow, fixed: [...fixedNow] });
+  await services.reviews.record(repoKey(owner, repo), number, head.headSha, [...posted], { posted: postedNow, fixed: [...fixedNow] });
   Object.assign(outcome, gate(postedNow));
   return outcome;
+}
+
+/** What the review knows once the head is checked out: the last review, crewbot's threads, the proofs' session, the diffs. */
+interface ReviewCheckout {
+  state: ReviewState | undefined;
+  threads: ThreadsRead | undefined;
+  threadPlan: ThreadPlan | undefined;
+  /** The findings of the last review this head fixed. */
+  fixedNow: Set<string>;
+  proofs: { session?: ProofSession; why?: string };
+  prepared: Prepared;
+  diffs: Diffs;
+}
+
+/** Checks the head out; while the mirror is held, plans the threads, finds the fixed findings, exports the base for proofs and takes the diffs. */
+async function checkOut(run: ReviewRun): Promise<ReviewCheckout> {
+  const { job, services, head } = run;
+  const { owner, repo, number } = job.target;
+  const state = await services.reviews.get(repoKey(owner, repo), number);
+  let diffs: Diffs | undefined;
+  // Only a PR crewbot reviewed before has threads of its own to resolve or keep closed.
+  const threads = state ? await readThreads(job, run.octokit, services) : undefined;
+  let threadPlan: ThreadPlan | undefined;
+  let fixedNow = new Set<string>();
+  const proofs = await proofSessionFor(run);
+
+  const prepared = await prepareJob(job, { access: { octokit: run.octokit, token: run.token } }, services, run.dirs, {
+    config: run.config,
+    ref: head.headSha,
+    headRepo: head.headRepo,
+    // A partial mirror also needs the last reviewed head's files for the incremental diff.
+    hydrate: state ? [state.headSha, ...threadCommits(threads, state.findings)] : undefined,
+    withMirror: async (mirror) => {
+      if (threads) threadPlan = await planWithMirror(mirror, threads, head.headSha);
+      if (state) fixedNow = await fixedFindings(mirror, state.findings, head.headSha);
+      const base = await mergeBase(mirror, `refs/heads/${head.baseRef}`, head.headSha);
+      if (proofs.session) await exportBase(mirror, base, proofs.session, run);
+      diffs = await diffsToReview(mirror, base, run, state);
+    },
+    // The instructions that cover the files the reviewer is given.
+    touches: () => selectFiles(diffs!.scope, { paths: run.config.review.paths }).reviewed.map((f) => f.path),
+  });
+  return { state, threads, threadPlan, fixedNow, proofs, prepared, diffs: diffs! };
+}
+
+/** The whole PR's diff, and the part to review: all of it, nothing new, or only the commits since the last review. */
+async function diffsToReview(mirror: string, base: string, run: ReviewRun, state: ReviewState | undefined): Promise<Diffs> {
+  const { head } = run;
+  const full = parseDiff(await diffBetween(mirror, base, head.headSha));
+  const known = state?.fingerprints ?? [];
+  if (!state) return { full, scope: full, known };
+  if (run.full) return { full, scope: full, known, fullBecause: "`/review full` asked for the whole pull request" };
+  if (state.headSha === head.headSha) return { full, scope: [], since: head.headSha, known };
+  if (await isAncestor(mirror, state.headSha, head.headSha)) {
+    // After "Update branch" last..head holds the base's changes: only the PR's own are reviewed.
+    const { files, ...incremental } = withinPullRequest(parseDiff(await diffBetween(mirror, state.headSha, head.headSha)), full);
+    return { full, scope: files, since: state.headSha, incremental, known };
+  }
+  return { full, scope: full, known, fullBecause: `the last reviewed commit ${state.headSha.slice(0, 7)} is no longer in the branch (force-push or rebase): full review` };
+}
+
+/**
+ * The reviewer's review with its proofs joined and the findings of closed threads left out
+ * (`dropped` counts them).
+ */
+function findingsToPost(
+  run: ReviewRun,
+  result: ChainResult,
+  session: ProofSession | undefined,
+  closed: ReviewThread[],
+  full: DiffFile[],
+): { parsed: ParsedReview; kept: ParsedReview["findings"]; dropped: number } {
+  const { job, services } = run;
+  // The reviewer's submit_review call when it made one, else its text.
+  const reviewer = result.steps.findLast((step) => step.agent === "reviewer");
+  const submitted = safeReview(reviewOf(reviewer ?? { text: result.output }));
+  // Proofs join their findings by index (in the submit_review call; a review read from prose has
+  // no such order) before anything drops one; a refuted finding becomes a suggestion.
+  const viaTool = reviewer?.submission?.tool === "submit_review";
+  const ran = session?.proofs ?? [];
+  if (!viaTool && ran.length > 0) services.log.warn(`job ${job.id}: ${ran.length} proof(s) left out: the reviewer gave its review as text, not through submit_review`);
+  const proved = withProofs(submitted.findings, viaTool ? ran : []);
+  if (proved.unmatched.length > 0) services.log.warn(`job ${job.id}: ${proved.unmatched.length} proof(s) name no finding of the review (index ${proved.unmatched.map((p) => p.finding).join(", ")})`);
+  const reviewed = { ...submitted, findings: proved.findings };
+  // A thread resolved (by a push or a person) or dismissed by a writer: its finding is never posted again.
+  const { kept, dropped } = withoutClosedFindings(reviewed.findings, closed, diffLineText(full));
+  return { parsed: { ...reviewed, findings: kept }, kept, dropped };
 }
 
 /**

@@ -1,45 +1,18 @@
 /**
  * A job's transcript as a page: entries fold into steps of items (turns, text, tool calls, usage,
  * notes). The same builder renders the whole page and, entry by entry, the live updates (ops the
- * page's script applies: append a fragment under an element, or replace one).
+ * page's script applies: append a fragment under an element, or replace one). How steps and items
+ * look is `timeline-html.ts`.
  */
 import { addUsage, emptyUsage, type Usage } from "../agent/pricing.js";
 import { formatCost, formatDuration, formatTokens, totalTokens } from "../report/format.js";
-import type { StoredEntry, TranscriptBody } from "../transcripts/types.js";
-import { LOCAL_PREFIX } from "../tools/paths.js";
-import { scratchHref, scratchPathInArgs } from "./artifacts.js";
+import type { StoredEntry } from "../transcripts/types.js";
 import { esc } from "./html.js";
+import { renderItem, renderStep, renderStepHead, type Body, type Item, type Step } from "./timeline-html.js";
 
 export type Op = { op: "append"; parent: string; html: string } | { op: "replace"; id: string; html: string };
 
-type Body<T extends TranscriptBody["type"]> = Extract<TranscriptBody, { type: T }>;
-
-type Item =
-  | { kind: "turn"; dom: string; turn: number }
-  | { kind: "text"; dom: string; text: string }
-  | { kind: "tool"; dom: string; start: Body<"tool_start">; end?: Body<"tool_end"> }
-  | { kind: "usage"; dom: string; usage: Usage; costUsd: number; estimate: boolean }
-  | { kind: "note"; dom: string; level: "info" | "warn"; message: string }
-  | { kind: "result"; dom: string; output: string };
-
-interface Step {
-  dom: string;
-  index?: number;
-  agent: string;
-  model?: string;
-  items: Item[];
-  usage: Usage;
-  costUsd: number;
-  estimate: boolean;
-  stopReason?: string;
-  ended: boolean;
-  /** A parallel step's agents, one lane each with its own entries, in item order. */
-  lanes?: Step[];
-  /** Set on a lane: its step, its item number (1-based) and its task line. */
-  parent?: Step;
-  item?: number;
-  task?: string;
-}
+type Entry<T extends StoredEntry["type"]> = Extract<StoredEntry, { type: T }>;
 
 /** What the job header shows besides the transcript's own facts. */
 export interface JobHead {
@@ -90,133 +63,117 @@ export class Timeline {
     this.firstAt ??= entry.at;
     this.lastAt = entry.at;
     const ops: Op[] = [];
-    const dom = `e${entry.seq}`;
     this.entryItem = "item" in entry ? entry.item : undefined;
-    switch (entry.type) {
-      case "job_start":
-        this.head = { ...this.head, request: entry.request || this.head.request, title: entry.title ?? this.head.title };
-        ops.push(this.headOp());
-        break;
-      case "job_end":
-        this.end = entry;
-        ops.push(this.headOp());
-        break;
-      case "chain_start":
-        this.chain = entry;
-        ops.push(this.headOp());
-        break;
-      case "step_start": {
-        const step: Step = { dom: `s${entry.seq}`, index: entry.index, agent: entry.agent, items: [], usage: emptyUsage(), costUsd: 0, estimate: false, ended: false };
-        if (entry.items) step.lanes = entry.items.map((it, k) => newLane(step, k + 1, it.agent, it.task));
-        this.steps.push(step);
-        ops.push({ op: "append", parent: "steps", html: renderStep(step, this.artifactBase) });
-        break;
+    // The map holds each kind's handler for its own entry type; TypeScript cannot pair them up.
+    (this.handlers[entry.type] as (entry: StoredEntry, ops: Op[], dom: string) => void)(entry, ops, `e${entry.seq}`);
+    return ops;
+  }
+
+  /** One handler per entry kind: what the entry changes, with the page ops for it pushed on `ops`. */
+  private readonly handlers: { [K in StoredEntry["type"]]: (entry: Entry<K>, ops: Op[], dom: string) => void } = {
+    job_start: (entry, ops) => {
+      this.head = { ...this.head, request: entry.request || this.head.request, title: entry.title ?? this.head.title };
+      ops.push(this.headOp());
+    },
+    job_end: (entry, ops) => {
+      this.end = entry;
+      ops.push(this.headOp());
+    },
+    chain_start: (entry, ops) => {
+      this.chain = entry;
+      ops.push(this.headOp());
+    },
+    step_start: (entry, ops) => {
+      const step: Step = { dom: `s${entry.seq}`, index: entry.index, agent: entry.agent, items: [], usage: emptyUsage(), costUsd: 0, estimate: false, ended: false };
+      if (entry.items) step.lanes = entry.items.map((it, k) => newLane(step, k + 1, it.agent, it.task));
+      this.steps.push(step);
+      ops.push({ op: "append", parent: "steps", html: renderStep(step, this.artifactBase) });
+    },
+    step_end: (entry, ops, dom) => {
+      const step = this.current(entry.agent, ops, entry.seq);
+      step.ended = true;
+      step.stopReason = entry.stopReason;
+      ops.push(this.stepHeadOp(step));
+      for (const lane of (step.lanes ?? []).filter((l) => !l.ended)) {
+        lane.ended = true;
+        ops.push(this.stepHeadOp(lane));
       }
-      case "step_end": {
-        const step = this.current(entry.agent, ops, entry.seq);
+      if (entry.output) ops.push(this.add(step, { kind: "result", dom, output: entry.output }));
+    },
+    run_start: (entry, ops) => {
+      const step = this.current(entry.agent, ops, entry.seq);
+      step.model = entry.model;
+      ops.push(this.stepHeadOp(step));
+    },
+    run_end: (entry, ops, dom) => {
+      const step = this.current(entry.agent, ops, entry.seq);
+      const why = entry.stopReason === "budget" && entry.budget ? `budget ${entry.budget}` : entry.stopReason;
+      const message = `run ended: ${why}${entry.error ? ` — ${entry.error}` : ""}`;
+      if (step.parent) {
         step.ended = true;
         step.stopReason = entry.stopReason;
         ops.push(this.stepHeadOp(step));
-        for (const lane of (step.lanes ?? []).filter((l) => !l.ended)) {
-          lane.ended = true;
-          ops.push(this.stepHeadOp(lane));
-        }
-        if (entry.output) ops.push(this.add(step, { kind: "result", dom, output: entry.output }));
-        break;
       }
-      case "run_start": {
-        const step = this.current(entry.agent, ops, entry.seq);
-        step.model = entry.model;
-        ops.push(this.stepHeadOp(step));
-        break;
+      ops.push(this.add(step, { kind: "note", dom, level: entry.stopReason === "error" ? "warn" : "info", message }));
+    },
+    turn_start: (entry, ops, dom) => {
+      ops.push(this.add(this.current(entry.agent, ops, entry.seq), { kind: "turn", dom, turn: entry.turn }));
+    },
+    turn_end: () => {},
+    text: (entry, ops, dom) => {
+      const step = this.current(entry.agent, ops, entry.seq);
+      const last = step.items[step.items.length - 1];
+      if (last?.kind === "text") {
+        last.text += entry.text;
+        ops.push({ op: "replace", id: last.dom, html: renderItem(last, this.artifactBase) });
+      } else {
+        ops.push(this.add(step, { kind: "text", dom, text: entry.text }));
       }
-      case "run_end": {
-        const step = this.current(entry.agent, ops, entry.seq);
-        const why = entry.stopReason === "budget" && entry.budget ? `budget ${entry.budget}` : entry.stopReason;
-        const message = `run ended: ${why}${entry.error ? ` — ${entry.error}` : ""}`;
-        if (step.parent) {
-          step.ended = true;
-          step.stopReason = entry.stopReason;
-          ops.push(this.stepHeadOp(step));
-        }
-        ops.push(this.add(step, { kind: "note", dom, level: entry.stopReason === "error" ? "warn" : "info", message }));
-        break;
+    },
+    tool_start: (entry, ops, dom) => {
+      const step = this.current(entry.agent, ops, entry.seq);
+      const item = { kind: "tool" as const, dom, start: entry };
+      this.tools.set(entry.id, { step, item });
+      ops.push(this.add(step, item));
+    },
+    tool_end: (entry, ops, dom) => {
+      const known = this.tools.get(entry.id);
+      if (known) {
+        known.item.end = entry;
+        ops.push({ op: "replace", id: known.item.dom, html: renderItem(known.item, this.artifactBase) });
+      } else {
+        const start: Body<"tool_start"> = { type: "tool_start", agent: entry.agent, id: entry.id, name: entry.name, args: "" };
+        ops.push(this.add(this.current(entry.agent, ops, entry.seq), { kind: "tool", dom, start, end: entry }));
       }
-      case "turn_start":
-        ops.push(this.add(this.current(entry.agent, ops, entry.seq), { kind: "turn", dom, turn: entry.turn }));
-        break;
-      case "turn_end":
-        break;
-      case "text": {
-        const step = this.current(entry.agent, ops, entry.seq);
-        const last = step.items[step.items.length - 1];
-        if (last?.kind === "text") {
-          last.text += entry.text;
-          ops.push({ op: "replace", id: last.dom, html: renderItem(last, this.artifactBase) });
-        } else {
-          ops.push(this.add(step, { kind: "text", dom, text: entry.text }));
-        }
-        break;
+    },
+    usage: (entry, ops, dom) => {
+      const step = this.current(entry.agent, ops, entry.seq);
+      addCost(step, entry);
+      if (step.parent) {
+        addCost(step.parent, entry);
+        ops.push(this.stepHeadOp(step.parent));
       }
-      case "tool_start": {
-        const step = this.current(entry.agent, ops, entry.seq);
-        const item = { kind: "tool" as const, dom, start: entry };
-        this.tools.set(entry.id, { step, item });
-        ops.push(this.add(step, item));
-        break;
-      }
-      case "tool_end": {
-        const known = this.tools.get(entry.id);
-        if (known) {
-          known.item.end = entry;
-          ops.push({ op: "replace", id: known.item.dom, html: renderItem(known.item, this.artifactBase) });
-        } else {
-          const start: Body<"tool_start"> = { type: "tool_start", agent: entry.agent, id: entry.id, name: entry.name, args: "" };
-          ops.push(this.add(this.current(entry.agent, ops, entry.seq), { kind: "tool", dom, start, end: entry }));
-        }
-        break;
-      }
-      case "usage": {
-        const step = this.current(entry.agent, ops, entry.seq);
-        step.usage = addUsage(step.usage, entry.usage);
-        step.costUsd += entry.costUsd;
-        step.estimate ||= entry.estimate;
-        if (step.parent) {
-          step.parent.usage = addUsage(step.parent.usage, entry.usage);
-          step.parent.costUsd += entry.costUsd;
-          step.parent.estimate ||= entry.estimate;
-          ops.push(this.stepHeadOp(step.parent));
-        }
-        this.usage = addUsage(this.usage, entry.usage);
-        this.costUsd += entry.costUsd;
-        this.estimate ||= entry.estimate;
-        ops.push(this.add(step, { kind: "usage", dom, usage: entry.usage, costUsd: entry.costUsd, estimate: entry.estimate }));
-        ops.push(this.stepHeadOp(step), this.headOp());
-        break;
-      }
-      case "compaction": {
-        const message = `context ${entry.kind === "summary" ? "summarised" : "pruned"} at ${formatTokens(entry.beforeTokens)} tokens`;
-        ops.push(this.add(this.current(entry.agent, ops, entry.seq), { kind: "note", dom, level: "info", message }));
-        break;
-      }
-      case "model_wait": {
-        const message = `waiting for the model (${entry.reason}); try ${entry.attempt + 1} in ${formatDuration(entry.waitMs)}`;
-        ops.push(this.add(this.current(entry.agent, ops, entry.seq), { kind: "note", dom, level: "warn", message }));
-        break;
-      }
-      case "rule_interrupt": {
-        const message = `rule ${entry.rule} stopped the reply of turn ${entry.turn}: the text above was dropped (~${formatTokens(entry.droppedTokens)} output tokens, ${formatCost(entry.costUsd, true)}) and the rule sent to the model`;
-        ops.push(this.add(this.current(entry.agent, ops, entry.seq), { kind: "note", dom, level: "warn", message }));
-        break;
-      }
-      case "visibility":
-        break;
-      case "log":
-        ops.push(this.add(this.current(entry.agent ?? "job", ops, entry.seq), { kind: "note", dom, level: entry.level, message: entry.message }));
-        break;
-    }
-    return ops;
-  }
+      addCost(this, entry);
+      ops.push(this.add(step, { kind: "usage", dom, usage: entry.usage, costUsd: entry.costUsd, estimate: entry.estimate }));
+      ops.push(this.stepHeadOp(step), this.headOp());
+    },
+    compaction: (entry, ops, dom) => {
+      const message = `context ${entry.kind === "summary" ? "summarised" : "pruned"} at ${formatTokens(entry.beforeTokens)} tokens`;
+      ops.push(this.add(this.current(entry.agent, ops, entry.seq), { kind: "note", dom, level: "info", message }));
+    },
+    model_wait: (entry, ops, dom) => {
+      const message = `waiting for the model (${entry.reason}); try ${entry.attempt + 1} in ${formatDuration(entry.waitMs)}`;
+      ops.push(this.add(this.current(entry.agent, ops, entry.seq), { kind: "note", dom, level: "warn", message }));
+    },
+    rule_interrupt: (entry, ops, dom) => {
+      const message = `rule ${entry.rule} stopped the reply of turn ${entry.turn}: the text above was dropped (~${formatTokens(entry.droppedTokens)} output tokens, ${formatCost(entry.costUsd, true)}) and the rule sent to the model`;
+      ops.push(this.add(this.current(entry.agent, ops, entry.seq), { kind: "note", dom, level: "warn", message }));
+    },
+    visibility: () => {},
+    log: (entry, ops, dom) => {
+      ops.push(this.add(this.current(entry.agent ?? "job", ops, entry.seq), { kind: "note", dom, level: entry.level, message: entry.message }));
+    },
+  };
 
   /** Where an agent's event goes: its step, or within a parallel step its item's lane. */
   private current(agent: string, ops: Op[], seq: number): Step {
@@ -295,79 +252,13 @@ function stateOfTerminal(terminal: Body<"job_end">["terminal"]): string {
   return "failed";
 }
 
-function renderStep(step: Step, artifactBase: string): string {
-  const lanes = step.lanes ? `\n<div class="lanes" id="${step.dom}-l">${step.lanes.map((l) => renderLane(l, artifactBase)).join("\n")}</div>` : "";
-  return `<section id="${step.dom}" class="card step">${renderStepHead(step)}${lanes}
-<ol class="items" id="${step.dom}-i">${step.items.map((i) => renderItem(i, artifactBase)).join("")}</ol></section>`;
-}
-
 function newLane(parent: Step, item: number, agent: string, task?: string): Step {
   return { dom: `${parent.dom}-l${item}`, parent, item, agent, ...(task !== undefined ? { task } : {}), items: [], usage: emptyUsage(), costUsd: 0, estimate: false, ended: false };
 }
 
-function renderLane(lane: Step, artifactBase: string): string {
-  return `<section id="${lane.dom}" class="lane" data-agent="${esc(lane.agent)}" data-item="${esc(lane.item)}">${renderStepHead(lane)}
-<ol class="items" id="${lane.dom}-i">${lane.items.map((i) => renderItem(i, artifactBase)).join("")}</ol></section>`;
-}
-
-function renderStepHead(step: Step): string {
-  if (step.item !== undefined) return renderLaneHead(step);
-  // The chain counts steps from 0; people from 1, as the progress comment does.
-  const index = step.index !== undefined ? `Step ${esc(step.index + 1)} · ` : "";
-  const model = step.model ? ` <span class="muted">${esc(step.model)}</span>` : "";
-  const stop = step.stopReason ? ` · <span class="${step.stopReason === "done" ? "ok" : "err"}">${esc(step.stopReason)}</span>` : step.ended ? "" : ` · <span class="muted">running</span>`;
-  const usage = `${esc(formatTokens(totalTokens(step.usage)))} tokens · ${esc(formatCost(step.costUsd, step.estimate))}`;
-  return `<h2 id="${step.dom}-h" style="font-size:1.05em;margin:0 0 .3em">${index}${esc(step.agent)}${model}${stop} <span class="muted" style="font-weight:normal">· ${usage}</span></h2>`;
-}
-
-/** A parallel item's heading: its number, agent and task, then the same figures as a step's. */
-function renderLaneHead(lane: Step): string {
-  const model = lane.model ? ` <span class="muted">${esc(lane.model)}</span>` : "";
-  const stop = lane.stopReason ? ` · <span class="${lane.stopReason === "done" ? "ok" : "err"}">${esc(lane.stopReason)}</span>` : lane.ended ? "" : ` · <span class="muted">running</span>`;
-  const usage = `${esc(formatTokens(totalTokens(lane.usage)))} tokens · ${esc(formatCost(lane.costUsd, lane.estimate))}`;
-  const task = lane.task ? `<span class="muted lane-task" style="display:block;font-weight:normal">${esc(lane.task)}</span>` : "";
-  return `<h3 id="${lane.dom}-h" style="font-size:1em;margin:.2em 0">${esc(lane.item)}. ${esc(lane.agent)}${model}${stop} <span class="muted" style="font-weight:normal">· ${usage}</span>${task}</h3>`;
-}
-
-function renderItem(item: Item, artifactBase: string): string {
-  switch (item.kind) {
-    case "turn":
-      return `<li id="${item.dom}" class="turn">Turn ${esc(item.turn)}</li>`;
-    case "text":
-      return `<li id="${item.dom}" class="text">${esc(item.text)}</li>`;
-    case "usage": {
-      const u = item.usage;
-      return `<li id="${item.dom}" class="usage">${esc(formatTokens(u.input))} in · ${esc(formatTokens(u.output))} out · ${esc(formatTokens(u.cacheRead))} cache read · ${esc(formatTokens(u.cacheWrite))} cache write · ${esc(formatCost(item.costUsd, item.estimate))}</li>`;
-    }
-    case "note":
-      return `<li id="${item.dom}" class="note ${item.level}">${esc(item.message)}</li>`;
-    case "result":
-      return `<li id="${item.dom}" class="result"><b>Result</b><pre>${esc(item.output)}</pre></li>`;
-    case "tool": {
-      const end = item.end;
-      const status = end ? (end.ok ? `<span class="ok">ok</span>` : `<span class="err">error</span>`) : `<span class="muted">running…</span>`;
-      const ms = end ? ` <span class="muted">${esc(formatMs(end.ms))}</span>` : "";
-      const cls = end ? (end.ok ? "ok" : "err") : "running";
-      let output = "";
-      if (end) {
-        const size = formatSize(end.outputBytes);
-        const cut = Buffer.byteLength(end.output) < end.outputBytes ? ` · last ${esc(formatSize(Buffer.byteLength(end.output)))} shown` : "";
-        const link = end.artifact ? `<a class="artifact" href="${esc(artifactBase + encodeURIComponent(end.artifact))}">full output</a>` : "";
-        output = `<details class="output"><summary>output (${esc(size)}${cut})</summary><pre>${esc(end.output)}</pre>${link}</details>`;
-      }
-      const scratch = end?.ok === false ? undefined : scratchPathInArgs(item.start.name, item.start.args);
-      const scratchLink = scratch !== undefined ? ` <a class="scratch" href="${esc(scratchHref(artifactBase, scratch))}">open ${esc(LOCAL_PREFIX + scratch)}</a>` : "";
-      return `<li id="${item.dom}" class="tool tool-${cls}" data-tool="${esc(item.start.name)}"><div class="tool-h"><b>${esc(item.start.name)}</b> <code>${esc(item.start.args)}</code> ${status}${ms}${scratchLink}</div>${output}</li>`;
-    }
-  }
-}
-
-function formatMs(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
-}
-
-function formatSize(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+/** Adds a model call's tokens and cost to a step, a lane or the whole job. */
+function addCost(to: { usage: Usage; costUsd: number; estimate: boolean }, entry: Entry<"usage">): void {
+  to.usage = addUsage(to.usage, entry.usage);
+  to.costUsd += entry.costUsd;
+  to.estimate ||= entry.estimate;
 }

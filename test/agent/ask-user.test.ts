@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ONE_QUESTION_AT_A_TIME } from "../../src/agent/loop.js";
+import { ONE_QUESTION_AT_A_TIME } from "../../src/agent/pause.js";
 import type { AgentPause } from "../../src/agent/types.js";
 import { answerResultText, askUserTool, MAX_QUESTIONS_PER_JOB } from "../../src/tools/ask-user.js";
 import { validateInput } from "../../src/tools/schema.js";

@@ -1,6 +1,6 @@
 /** Extended thinking: the frontmatter budget, the request's limits, and thinking blocks kept intact across turns. */
 import { afterEach, describe, expect, it } from "vitest";
-import { replyLimits } from "../../src/agent/loop.js";
+import { replyLimits } from "../../src/agent/turn.js";
 import { costOf } from "../../src/agent/pricing.js";
 import { parseAgentFile } from "../../src/chain/agents.js";
 import { signThinking } from "../helpers/fake-anthropic.js";
