@@ -17,11 +17,10 @@ import { detectSandbox } from "../src/tools/sandbox.js";
 import { checkSuiteCompleted } from "../test/fixtures/check-suite.js";
 import { REPO_NAME, REPO_OWNER } from "../test/fixtures/payloads.js";
 import { startFakeAnthropic } from "../test/helpers/fake-anthropic.js";
-import { startGitHttpServer } from "../test/helpers/git-http-server.js";
-import { gitSync, makeRepo, tempDir } from "../test/helpers/git-repo.js";
-import { API, boot, mockGitHub, REPO, TOKEN } from "./app.js";
+import { gitSync } from "../test/helpers/git-repo.js";
+import { API, boot, mockGitHub, REPO } from "./app.js";
+import { BRANCH, servedRepo } from "./ci-fix.js";
 
-const BRANCH = "crewbot/issue-1-greet";
 const STEP_MS = 5_000;
 const GIVE_UP_MS = 20 * 60_000;
 const WORKFLOWS = [
@@ -91,13 +90,7 @@ function mockHead(sha: string, elapsed: () => number, looks: { count: number }) 
 }
 
 export async function ciFixHeadBench(): Promise<string> {
-  const root = await tempDir("crewbot-bench-served-");
-  const git = await startGitHttpServer({ root, token: TOKEN, receivePack: true });
-  const dir = `${root}/${REPO_OWNER}/${REPO_NAME}.git`;
-  await makeRepo({ "greet.txt": "hello\n" }, dir);
-  gitSync(dir, "branch", BRANCH);
-  gitSync(dir, "update-ref", "refs/pull/2/head", BRANCH);
-  const headSha = gitSync(dir, "rev-parse", BRANCH).trim();
+  const { git, headSha, dir } = await servedRepo();
   const clock = virtualClock();
   const askedAt: number[] = [];
   const fake = await startFakeAnthropic((request) => {

@@ -18,7 +18,8 @@ import { gitSync, makeRepo, tempDir } from "../test/helpers/git-repo.js";
 import { API, boot, mockGitHub, REPO, TOKEN } from "./app.js";
 
 const LOG_BYTES = 5 * 1024 * 1024;
-const BRANCH = "crewbot/issue-1-greet";
+/** crewbot's branch, PR #2's head. */
+export const BRANCH = "crewbot/issue-1-greet";
 const SUITE = 4242;
 const RUN = 777;
 const LAST_LINE = "not ok 1 - greets with hi";
@@ -90,14 +91,14 @@ export async function ciFixBench(): Promise<string> {
 }
 
 /** The repository on a local HTTP git server, with crewbot's branch as PR #2's head. */
-async function servedRepo(): Promise<{ git: Awaited<ReturnType<typeof startGitHttpServer>>; headSha: string }> {
+export async function servedRepo(): Promise<{ git: Awaited<ReturnType<typeof startGitHttpServer>>; headSha: string; dir: string }> {
   const root = await tempDir("crewbot-bench-served-");
   const git = await startGitHttpServer({ root, token: TOKEN, receivePack: true });
   const dir = `${root}/${REPO_OWNER}/${REPO_NAME}.git`;
   await makeRepo({ "greet.txt": "hello\n" }, dir);
   gitSync(dir, "branch", BRANCH);
   gitSync(dir, "update-ref", "refs/pull/2/head", BRANCH);
-  return { git, headSha: gitSync(dir, "rev-parse", BRANCH).trim() };
+  return { git, headSha: gitSync(dir, "rev-parse", BRANCH).trim(), dir };
 }
 
 /** GitHub's side: the open PR, its head's one failed suite and run, an annotation, and the log behind a redirect. */

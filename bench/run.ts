@@ -10,7 +10,7 @@
  *  - plan-wide (two scouts in parallel) against plan, with a fake model at 1 s per reply (bench/plan-wide.ts)
  *  - a question's answer (a ticked option) → the paused planner's next model request (bench/ask-resume.ts)
  *  - 40 /plan jobs on one installation: through 2 and 4 gates on a virtual clock (bench/shared-budget.ts), and through 2 and 4 real worker processes (bench/budget-workers.ts, real minutes)
- * `BENCH_ONLY=review` (comma-separated: chain, cache, checkout, ack, plan, implement, review, throughput, edits, ci-fix, ci-fix-head, plan-wide, ask, shared-budget, budget-workers) runs only those.
+ * `BENCH_ONLY=review` (comma-separated: chain, cache, overload, checkout, ack, plan, implement, review, throughput, edits, ci-fix, ci-fix-head, plan-wide, ask, shared-budget, budget-workers) runs only those.
  */
 import { performance } from "node:perf_hooks";
 import { BudgetTracker, DEFAULT_BUDGETS } from "../src/agent/budget.js";

@@ -5,9 +5,10 @@
  * only in the reader and in the files below, each with the reason it never reads a repository's
  * file by a path the repository chose.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { tsFilesUnder } from "../helpers/source-files.js";
 
 const SRC = path.resolve(import.meta.dirname, "../../src");
 const READER = "src/tools/confined-read.ts";
@@ -47,13 +48,6 @@ const ALLOWED: Record<string, string> = {
 /** The agents' tools: allowed only because each resolves its paths through tools/paths.ts. */
 const TOOLS_THROUGH_PATHS = ["src/tools/read.ts", "src/tools/grep.ts", "src/tools/edit.ts", "src/tools/ls.ts", "src/tools/write.ts"];
 
-function sourceFiles(dir = SRC): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const file = path.join(dir, name);
-    return statSync(file).isDirectory() ? sourceFiles(file) : name.endsWith(".ts") ? [file] : [];
-  });
-}
-
 const FS_MODULE = /^(?:node:)?fs(?:\/promises)?$/;
 
 /** The file system reads a source text makes: `name` for each read it imports or calls through a namespace. */
@@ -82,7 +76,7 @@ export function fsReads(text: string): string[] {
   return [...new Set(found)];
 }
 
-const SOURCES = sourceFiles().map((absolute) => ({ file: path.relative(path.dirname(SRC), absolute), text: readFileSync(absolute, "utf8") }));
+const SOURCES = tsFilesUnder(SRC).map((absolute) => ({ file: path.relative(path.dirname(SRC), absolute), text: readFileSync(absolute, "utf8") }));
 
 describe("crewbot's own reads of a checkout go through the confined reader", () => {
   it("finds the sources and the reader (the rule is not vacuous)", () => {

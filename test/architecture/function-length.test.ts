@@ -3,21 +3,15 @@
  * does several things, and each deserves a name. This parses every .ts under src/ and bench/ with
  * the TypeScript compiler and names each function-like node with a body that spans more lines.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { tsFilesUnder } from "../helpers/source-files.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const FOLDERS = ["src", "bench"];
 const MAX_LINES = 80;
-
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const file = path.join(dir, name);
-    return statSync(file).isDirectory() ? tsFiles(file) : name.endsWith(".ts") ? [file] : [];
-  });
-}
 
 interface FunctionSpan {
   /** `src/web/handler.ts:42`, where the function starts. */
@@ -62,7 +56,7 @@ function functionSpans(file: string): FunctionSpan[] {
   return spans;
 }
 
-const SPANS = FOLDERS.flatMap((folder) => tsFiles(path.join(ROOT, folder))).flatMap(functionSpans);
+const SPANS = FOLDERS.flatMap((folder) => tsFilesUnder(path.join(ROOT, folder))).flatMap(functionSpans);
 
 describe("function length", () => {
   it("finds the functions (the rule below is not vacuous)", () => {

@@ -2,18 +2,12 @@
  * The rules of docs/ARCHITECTURE.md that a reader of the imports can check: which folder may use
  * which, where the databases are touched, and that every GitHub write goes through the writer.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { tsFilesUnder } from "../helpers/source-files.js";
 
 const SRC = path.resolve(import.meta.dirname, "../../src");
-
-function sourceFiles(dir = SRC): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const file = path.join(dir, name);
-    return statSync(file).isDirectory() ? sourceFiles(file) : name.endsWith(".ts") ? [file] : [];
-  });
-}
 
 interface Source {
   /** Repository-relative, e.g. `src/jobs/plan-job.ts`. */
@@ -23,7 +17,7 @@ interface Source {
   imports: string[];
 }
 
-const SOURCES: Source[] = sourceFiles().map((absolute) => {
+const SOURCES: Source[] = tsFilesUnder(SRC).map((absolute) => {
   const text = readFileSync(absolute, "utf8");
   const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)[^"';]*?from\s*"([^"]+)"|import\(\s*"([^"]+)"\s*\)/g)].map((m) => m[1] ?? m[2]!);
   const imports = specifiers.map((s) =>

@@ -5,19 +5,12 @@
  * variable-shaped string literals are taken as the names it reads: constants, lists, tables). And
  * every row names a variable the code reads, unless it says Probot reads it.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { filesUnder } from "../helpers/source-files.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const file = path.join(dir, name);
-    if (statSync(file).isDirectory()) return name === "node_modules" || name === "results" ? [] : files(file);
-    return /\.(ts|mjs|js)$/.test(name) ? [file] : [];
-  });
-}
 
 /** Comments out: a name in a comment is not a read. */
 const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`\w])\/\/.*$/gm, "$1");
@@ -55,7 +48,7 @@ function variablesRead(source: string): Set<string> {
 /** `name → "file, file"` for every variable the files under `dirs` read. */
 function readsUnder(...dirs: string[]): Map<string, string[]> {
   const reads = new Map<string, string[]>();
-  for (const file of dirs.flatMap((d) => files(path.join(ROOT, d)))) {
+  for (const file of dirs.flatMap((d) => filesUnder(path.join(ROOT, d), (name) => /\.(ts|mjs|js)$/.test(name), ["node_modules", "results"]))) {
     for (const name of variablesRead(readFileSync(file, "utf8"))) reads.set(name, [...(reads.get(name) ?? []), path.relative(ROOT, file)]);
   }
   return reads;
