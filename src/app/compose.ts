@@ -167,6 +167,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
       admission: stores.shared?.admission(commandRateLimit(limits)) ?? localAdmission(new Admission(commandRateLimit(limits))),
       coverage: async (installationId, repository) => coverageRefusal(await installations.get(installationId), repository),
       labelTriggers: (octokit, owner, repo) => labelTriggers.get(octokit, owner, repo),
+      mentionsOn: (octokit, owner, repo) => labelTriggers.mentions(octokit, owner, repo),
     },
     runner,
     queue,

@@ -81,6 +81,7 @@ function sections(state: ProgressState): Section[] {
       .join("\n");
     out.push({ title: "## Plan", content: list, rank: 3 });
   }
+  if (state.answer?.trim()) out.push({ content: safeBlock(state.answer.trim()), rank: 3 });
   for (const section of renderCommands(state.commands ?? [])) out.push({ content: section, rank: 2 });
   if (plan?.risks?.trim()) out.push({ title: "## Risks", content: safeBlock(plan.risks.trim()), rank: 0 });
   const notes = [...new Set(state.notes ?? [])].filter((n) => n.trim() !== "");
@@ -104,7 +105,7 @@ const sectionText = (s: Section) => (s.title ? `${s.title}\n${s.content}` : s.co
 
 /**
  * The progress comment: status line, the hidden job marker, the latest tool (while running),
- * links, then goal, plan, risks and notes; a finished approvable /plan ends with the approval box.
+ * links, then goal, plan (or an `/ask` answer), risks and notes; a finished approvable /plan ends with the approval box.
  * Over the size limit, risks are cut first, then notes, goal and the plan — each from its middle.
  */
 export function renderProgress(state: ProgressState): string {
