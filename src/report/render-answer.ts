@@ -113,8 +113,9 @@ function rewritePlain(text: string, replace: Replace): string {
     return "url" in done ? `](${done.url})` : `] (${done.note})`;
   });
   return targets.replace(BARE, (all, p: string, start: string, end: string | undefined, offset: number, whole: string) => {
-    // Inside a link's text (`[src/a.ts#L1](…)`) the link is the agent's own.
+    // Inside a link's text (`[src/a.ts#L1](…)`) the link is the agent's own; a link's target was the pass above's.
     if (whole[offset - 1] === "[" && whole.startsWith("](", offset + all.length)) return all;
+    if (whole.slice(Math.max(0, offset - 2), offset) === "](") return all;
     const citation = citationOf(p, start, end);
     const done = citation && replace(citation, `\`${citation.path}${anchorOf(citation)}\``);
     if (!done) return all;
