@@ -161,6 +161,8 @@ export function renderHelp(options: HelpOptions = {}): string {
     "| `/crewbot cancel` | issue or pull request | Cancels the job running here (or waiting for an answer). |",
     "| `/crewbot help` | anywhere | This text. |",
     "",
+    "Instead of the slash, a comment may start by mentioning this app: `@<app> plan …` is `/plan …`, and any other text after the mention is a question, `/ask <text>` (unless the repository turned mentions off).",
+    "",
     "Only people with write, maintain or admin permission on this repository can start or cancel a job. One job runs at a time per issue or pull request; a second command waits behind the first.",
     "",
     `${autoReview} Settings live in \`.github/crewbot.yml\`.`,
