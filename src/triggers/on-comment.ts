@@ -17,7 +17,7 @@ export async function onComment(context: CommentContext, deps: TriggerDeps): Pro
   // The slug is looked up (once, then remembered) only for a comment that may start with a mention.
   const pre = preflight(payload, await slugForMention(deps, payload.comment.body, context.id));
   if (!pre.go) return deps.log.debug({ deliveryId: context.id, reason: pre.reason }, "comment ignored");
-  // Synchronous, before any await: the same delivery twice at once passes here once.
+  // Checked synchronously inside newDelivery: the same delivery twice at once passes here once.
   if (!(await deps.admission.newDelivery(context.id))) return deps.log.info({ deliveryId: context.id }, "redelivered comment dropped");
   try {
     const { owner, name } = { owner: payload.repository.owner.login, name: payload.repository.name };
