@@ -37,7 +37,8 @@ const COMMITS = 5;
 const FILES_PER_COMMIT = 10;
 const FILE_BYTES = 1024 * 1024;
 
-async function makeBigRepo(dir: string): Promise<number> {
+/** ~50 MB of incompressible files over a few commits, packed; `extra` files are added in the last commit. */
+export async function makeBigRepo(dir: string, extra: Record<string, string> = {}): Promise<number> {
   await mkdir(dir, { recursive: true });
   gitSync(dir, "init", "-q", "-b", "main");
   let bytes = 0;
@@ -48,6 +49,12 @@ async function makeBigRepo(dir: string): Promise<number> {
       bytes += FILE_BYTES;
     }
     await writeFile(path.join(dir, "README.md"), `# bench\n\ncommit ${c}\n`);
+    if (c === COMMITS - 1) {
+      for (const [name, content] of Object.entries(extra)) {
+        await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+        await writeFile(path.join(dir, name), content);
+      }
+    }
     gitSync(dir, "add", "-A");
     gitSync(dir, "commit", "-q", "-m", `commit ${c}`);
   }

@@ -9,8 +9,9 @@
  *  - three workflows failing 0, 90 and 180 s apart on one head → ci-fix rounds used, virtual clock (bench/ci-fix-head.ts)
  *  - plan-wide (two scouts in parallel) against plan, with a fake model at 1 s per reply (bench/plan-wide.ts)
  *  - a question's answer (a ticked option) → the paused planner's next model request (bench/ask-resume.ts)
+ *  - `/ask` on a 50 MB repository → the answer posted, warm mirror, instant model (bench/ask-answer.ts)
  *  - 40 /plan jobs on one installation: through 2 and 4 gates on a virtual clock (bench/shared-budget.ts), and through 2 and 4 real worker processes (bench/budget-workers.ts, real minutes)
- * `BENCH_ONLY=review` (comma-separated: chain, cache, overload, checkout, ack, plan, implement, review, throughput, edits, ci-fix, ci-fix-head, plan-wide, ask, shared-budget, budget-workers) runs only those.
+ * `BENCH_ONLY=review` (comma-separated: chain, cache, overload, checkout, ack, plan, implement, review, throughput, edits, ci-fix, ci-fix-head, plan-wide, ask, ask-answer, shared-budget, budget-workers) runs only those.
  */
 import { performance } from "node:perf_hooks";
 import { BudgetTracker, DEFAULT_BUDGETS } from "../src/agent/budget.js";
@@ -27,6 +28,7 @@ import { ciFixBench } from "./ci-fix.js";
 import { ciFixHeadBench } from "./ci-fix-head.js";
 import { checkoutBench } from "./checkout.js";
 import { cacheBench, overloadBench } from "./model.js";
+import { askAnswerBench } from "./ask-answer.js";
 import { askResumeBench } from "./ask-resume.js";
 import { budgetWorkersBench } from "./budget-workers.js";
 import { planWideBench } from "./plan-wide.js";
@@ -124,6 +126,7 @@ async function main() {
 
   if (selected("plan-wide")) console.log(await planWideBench());
   if (selected("ask")) console.log(await askResumeBench());
+  if (selected("ask-answer")) console.log(await askAnswerBench());
   if (selected("shared-budget")) console.log((await sharedBudgetBench()).join("\n"));
   if (selected("budget-workers")) console.log((await budgetWorkersBench()).join("\n"));
 }

@@ -226,6 +226,7 @@ function triggerDeps(root: Root, services: JobServices, runner: JobRunner, backg
     admission: stores.shared?.admission(commandRateLimit(limits)) ?? localAdmission(new Admission(commandRateLimit(limits))),
     coverage: async (installationId, repository) => coverageRefusal(await installations.get(installationId), repository),
     labelTriggers: (octokit, owner, repo) => labelTriggers.get(octokit, owner, repo),
+    mentionsOn: (octokit, owner, repo) => labelTriggers.mentions(octokit, owner, repo),
   };
 }
 

@@ -72,6 +72,9 @@ export const ConfigSchema = z.strictObject({
           .describe(
             "Labels that start a job, without extra instructions, when someone with write permission adds one to an issue; crewbot removes the label when it takes the job, so adding it again runs again.",
           ),
+        mention: flag(true).describe(
+          "A comment whose first line starts by mentioning the app (`@crewbot plan …`) is the command it names; any other text after the mention is `/ask <text>`. `false` turns mentions off (they are then ignored); slash commands still work.",
+        ),
       },
       expect("a map of trigger settings"),
     )

@@ -37,7 +37,7 @@ export async function runReviewJob(job: JobRecord, ctx: JobContext, services: Jo
 
 
 /** The PR as it is now (for `/review`, which names no commit). */
-async function pullRequestHead(octokit: InstallationOctokit, job: JobRecord): Promise<PullRequestHead> {
+export async function pullRequestHead(octokit: InstallationOctokit, job: JobRecord): Promise<PullRequestHead> {
   const { owner, repo, number } = job.target;
   const { data } = (await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner, repo, pull_number: number })) as {
     data: { head: { sha: string; repo: { full_name: string } | null }; base: { ref: string } };

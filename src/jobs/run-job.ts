@@ -1,5 +1,6 @@
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
+import { runAskJob } from "./ask-job.js";
 import { runCiFixJob } from "./ci-fix-job.js";
 import { runFixFindingsJob } from "./fix-findings-job.js";
 import { runImplementJob } from "./implement-job.js";
@@ -21,6 +22,7 @@ const JOBS: Record<JobType, RunJob> = {
   "implement-fix-findings": runFixFindingsJob,
   review: runReviewJob,
   "review-thread-answer": runThreadAnswer,
+  ask: runAskJob,
   "ci-fix": runCiFixJob,
 };
 

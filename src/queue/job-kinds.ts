@@ -75,6 +75,20 @@ export const JOB_KINDS = {
       ],
     },
   },
+  /** Also a comment that starts by mentioning the app with text that names no command (`@crewbot why …`). */
+  ask: {
+    command: {
+      onIssues: true,
+      config: "`/ask` on an issue or a pull request (and a mention of the app that names no command): a read-only agent answers in one comment, citing code as permalinks.",
+      help: [
+        {
+          usage: "/ask <question>",
+          where: "issue or pull request",
+          what: "Reads the code (on a pull request: its head and diff), read-only, and answers in one comment; every place it cites is a permalink at the commit it read.",
+        },
+      ],
+    },
+  },
   /** crewbot's own pull request failed its checks: a check suite starts it, never a command. */
   "ci-fix": { command: null },
 } as const satisfies Record<string, { command: JobCommand | null }>;

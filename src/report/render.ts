@@ -81,6 +81,7 @@ function sections(state: ProgressState): Section[] {
       .join("\n");
     out.push({ title: "## Plan", content: list, rank: 3 });
   }
+  if (state.answer?.trim()) out.push({ content: safeBlock(state.answer.trim()), rank: 3 });
   for (const section of renderCommands(state.commands ?? [])) out.push({ content: section, rank: 2 });
   if (plan?.risks?.trim()) out.push({ title: "## Risks", content: safeBlock(plan.risks.trim()), rank: 0 });
   const notes = [...new Set(state.notes ?? [])].filter((n) => n.trim() !== "");
@@ -104,7 +105,7 @@ const sectionText = (s: Section) => (s.title ? `${s.title}\n${s.content}` : s.co
 
 /**
  * The progress comment: status line, the hidden job marker, the latest tool (while running),
- * links, then goal, plan, risks and notes; a finished approvable /plan ends with the approval box.
+ * links, then goal, plan (or an `/ask` answer), risks and notes; a finished approvable /plan ends with the approval box.
  * Over the size limit, risks are cut first, then notes, goal and the plan — each from its middle.
  */
 export function renderProgress(state: ProgressState): string {
@@ -159,6 +160,8 @@ export function renderHelp(options: HelpOptions = {}): string {
     "| `/answer <text>` | where crewbot asked a question | Answers it (or tick one of its options); the job waiting for it goes on. |",
     "| `/crewbot cancel` | issue or pull request | Cancels the job running here (or waiting for an answer). |",
     "| `/crewbot help` | anywhere | This text. |",
+    "",
+    "Instead of the slash, a comment may start by mentioning this app: `@<app> plan …` is `/plan …`, and any other text after the mention is a question, `/ask <text>` (unless the repository turned mentions off).",
     "",
     "Only people with write, maintain or admin permission on this repository can start or cancel a job. One job runs at a time per issue or pull request; a second command waits behind the first.",
     "",

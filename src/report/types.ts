@@ -43,6 +43,8 @@ export interface ProgressState {
     pr?: { number: number; url: string };
   };
   terminal?: Terminal;
+  /** A finished `/ask`: the answer, its citations already permalinks (report/render-answer.ts). */
+  answer?: string;
   /** A finished /plan: end with the approval checkbox. */
   approvable?: boolean;
   /** The repository's setup and check commands run so far, with their results. */

@@ -42,12 +42,12 @@ export type Preflight =
  */
 export const isBot = (user: { login: string; type: string }) => user.type === "Bot" || /\[bot\]$/i.test(user.login);
 
-/** Before any request to GitHub: is this comment for us at all? */
-export function preflight(payload: CommentPayload): Preflight {
+/** Before any request to GitHub: is this comment for us at all? `appSlug`, when known, makes a mention of the app a command. */
+export function preflight(payload: CommentPayload, appSlug?: string): Preflight {
   const author = payload.comment.user;
   // Never our own comments, never another bot's: no loops, no bot-to-bot chains.
   if (!author || isBot(author) || isBot(payload.sender)) return { go: false, reason: "comment by a bot" };
-  const command = parseCommand(payload.comment.body);
+  const command = parseCommand(payload.comment.body, appSlug);
   if (!command) return { go: false, reason: "no command" };
   if (!payload.installation) return { go: false, reason: "no installation in the payload" };
   const subject = payload.issue ?? payload.pull_request;
@@ -89,6 +89,9 @@ export function decide(
   const isPullRequest = Boolean(pr ?? issue?.pull_request);
   if (!jobCommand(command.kind).onIssues && !isPullRequest) {
     return { action: "reply", body: `\`/${command.kind}\` works on pull requests; on an issue, try \`/plan\`.`, reason: `${command.kind} on an issue` };
+  }
+  if (command.kind === "ask" && command.request === "") {
+    return { action: "reply", body: "`/ask` needs a question after it: `/ask <your question>`.", reason: "empty question" };
   }
   if (command.request.length > MAX_REQUEST_CHARS) {
     return {

@@ -5,6 +5,7 @@ import type { InstallationPayload } from "../installations/events.js";
 import type { NewJob } from "../queue/types.js";
 import type { AdmissionGate } from "./admission.js";
 import type { CommentPayload, Decision } from "./comment-command.js";
+import { mayMention } from "./parse-mention.js";
 
 /** pino's logger (Probot's `app.log`): takes an object with ids first, or a plain message. */
 export type TriggerLog = Pick<Logger, "debug" | "info" | "warn" | "error">;
@@ -29,8 +30,25 @@ export interface TriggerDeps {
   coverage(installationId: number, repository: { id?: number; fullName: string }): Promise<string | undefined>;
   /** The repository's `triggers.labels` (the defaults when its config cannot be read: the job then says why). */
   labelTriggers(octokit: InstallationOctokit, owner: string, repo: string): Promise<{ plan: string; implement: string }>;
+  /** The repository's `triggers.mention` (on when its config cannot be read: the job then says why). */
+  mentionsOn(octokit: InstallationOctokit, owner: string, repo: string): Promise<boolean>;
   /** Stores a job made without a comment (an automatic review) and wakes the runner. */
   enqueue(job: NewJob, octokit: InstallationOctokit): Promise<void>;
+}
+
+/**
+ * The app's slug when a comment may start by mentioning it (parse-mention.ts), else undefined:
+ * only such comments wait for it (asked of GitHub once, then remembered). A failed lookup is
+ * logged, and the comment is read without mentions.
+ */
+export async function slugForMention(deps: Pick<TriggerDeps, "appSlug" | "log">, body: string, deliveryId: string): Promise<string | undefined> {
+  if (!mayMention(body)) return undefined;
+  try {
+    return await deps.appSlug();
+  } catch (error) {
+    deps.log.warn({ deliveryId, err: error }, "the app's slug could not be read: a mention at the start of this comment is not recognised");
+    return undefined;
+  }
 }
 
 /** What every webhook payload says of its repository. */

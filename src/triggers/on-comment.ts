@@ -1,7 +1,7 @@
 import type { Context } from "probot";
 import { renderSlowDown } from "./admission.js";
 import { decide, preflight, type CommentPayload } from "./comment-command.js";
-import { repositoryOf, type TriggerDeps } from "./deps.js";
+import { repositoryOf, slugForMention, type TriggerDeps } from "./deps.js";
 
 type CommentContext = Context<"issue_comment.created"> | Context<"pull_request_review_comment.created">;
 
@@ -14,15 +14,17 @@ type CommentContext = Context<"issue_comment.created"> | Context<"pull_request_r
 export async function onComment(context: CommentContext, deps: TriggerDeps): Promise<void> {
   const payload = context.payload as unknown as CommentPayload;
   const kind = context.name === "pull_request_review_comment" ? "review_comment" : "issue_comment";
-  const pre = preflight(payload);
+  // The slug is looked up (once, then remembered) only for a comment that may start with a mention.
+  const pre = preflight(payload, await slugForMention(deps, payload.comment.body, context.id));
   if (!pre.go) return deps.log.debug({ deliveryId: context.id, reason: pre.reason }, "comment ignored");
-  // Synchronous, before any await: the same delivery twice at once passes here once.
+  // Checked synchronously inside newDelivery: the same delivery twice at once passes here once.
   if (!(await deps.admission.newDelivery(context.id))) return deps.log.info({ deliveryId: context.id }, "redelivered comment dropped");
   try {
     const { owner, name } = { owner: payload.repository.owner.login, name: payload.repository.name };
     const installationId = payload.installation!.id;
     const uncovered = await deps.coverage(installationId, repositoryOf(payload));
     if (uncovered) return deps.log.info({ deliveryId: context.id, owner, repo: name, reason: uncovered }, "comment on a repository not covered: ignored");
+    if (pre.command.mention && !(await deps.mentionsOn(context.octokit, owner, name))) return deps.log.info({ deliveryId: context.id, owner, repo: name }, "mention of the app: triggers.mention is off");
 
     const permission = pre.command.kind === "help" ? undefined : await deps.permissions.get(context.octokit, owner, name, pre.login);
     const decision = decide(payload, pre, permission, context.id, kind);

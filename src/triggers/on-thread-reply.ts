@@ -8,7 +8,7 @@ import type { InstallationOctokit } from "../github/types.js";
 import { canWrite } from "../github/permission.js";
 import type { NewJob } from "../queue/types.js";
 import { isBot, jobGround, MAX_REQUEST_CHARS, reviewCommentPlace, type CommentPayload } from "./comment-command.js";
-import { repositoryOf, type TriggerDeps } from "./deps.js";
+import { repositoryOf, slugForMention, type TriggerDeps } from "./deps.js";
 import { parseCommand } from "./parse-command.js";
 
 export interface ThreadReplyPayload extends CommentPayload {
@@ -19,12 +19,12 @@ export interface ThreadReplyPayload extends CommentPayload {
   };
 }
 
-/** Before any request: is this a person's non-command reply in some thread? Pure. */
-export function threadReplyPreflight(payload: ThreadReplyPayload): { go: true; topId: number; login: string } | { go: false; reason: string } {
+/** Before any request: is this a person's non-command reply in some thread? A mention of the app (`appSlug`) is a command. Pure. */
+export function threadReplyPreflight(payload: ThreadReplyPayload, appSlug?: string): { go: true; topId: number; login: string } | { go: false; reason: string } {
   const author = payload.comment.user;
   if (!author || isBot(author) || isBot(payload.sender)) return { go: false, reason: "reply by a bot" };
   if (typeof payload.comment.in_reply_to_id !== "number") return { go: false, reason: "not a reply in a thread" };
-  if (parseCommand(payload.comment.body)) return { go: false, reason: "a command (handled as one)" };
+  if (parseCommand(payload.comment.body, appSlug)) return { go: false, reason: "a command (handled as one)" };
   if (!payload.installation || !payload.pull_request) return { go: false, reason: "no installation or pull request in the payload" };
   if (payload.pull_request.locked) return { go: false, reason: "the conversation is locked" };
   if (payload.comment.body.trim() === "") return { go: false, reason: "an empty reply" };
@@ -65,7 +65,7 @@ async function topCommentAuthor(octokit: InstallationOctokit, owner: string, rep
 /** `pull_request_review_comment.created`: a writer's reply in crewbot's thread queues an answer. */
 export async function onThreadReply(context: Context<"pull_request_review_comment.created">, deps: TriggerDeps): Promise<void> {
   const payload = context.payload as unknown as ThreadReplyPayload;
-  const pre = threadReplyPreflight(payload);
+  const pre = threadReplyPreflight(payload, await slugForMention(deps, payload.comment.body, context.id));
   if (!pre.go) return deps.log.debug({ deliveryId: context.id, reason: pre.reason }, "review comment: no thread answer");
   // Synchronous, before any await: the same delivery twice at once passes here once (one answer per reply).
   if (!(await deps.admission.newDelivery(context.id))) return deps.log.info({ deliveryId: context.id }, "redelivered thread reply dropped");

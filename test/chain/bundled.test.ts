@@ -15,8 +15,8 @@ describe("bundled definitions", () => {
   });
 
   it("every file in agents/ and prompts/ is a definition", async () => {
-    expect((await readdir(BUNDLED_AGENTS_DIR)).sort()).toEqual(["planner.md", "reviewer.md", "scout.md", "worker.md"]);
-    expect((await readdir(BUNDLED_PROMPTS_DIR)).sort()).toEqual(["implement-and-review.md", "implement.md", "plan-wide.md", "plan.md", "review.md"]);
+    expect((await readdir(BUNDLED_AGENTS_DIR)).sort()).toEqual(["answerer.md", "planner.md", "reviewer.md", "scout.md", "worker.md"]);
+    expect((await readdir(BUNDLED_PROMPTS_DIR)).sort()).toEqual(["ask.md", "implement-and-review.md", "implement.md", "plan-wide.md", "plan.md", "review.md"]);
   });
 
   it("agents have the documented tools, models and turn caps", () => {
@@ -25,6 +25,7 @@ describe("bundled definitions", () => {
     );
     const readOnly = ["read", "ls", "find", "grep", "bash"];
     expect(summary).toEqual({
+      answerer: { tools: readOnly, model: "claude-sonnet-5-5", maxTurns: 25 },
       scout: { tools: readOnly, model: "claude-haiku-4-5", maxTurns: 20 },
       planner: { tools: readOnly, model: "claude-sonnet-5-5", maxTurns: 25 },
       reviewer: { tools: readOnly, model: "claude-sonnet-5-5", maxTurns: 25 },
@@ -35,6 +36,7 @@ describe("bundled definitions", () => {
   it("chains have the documented steps and validate against the bundled agents", () => {
     const shape = Object.fromEntries([...chains.values()].map((c) => [c.name, c.steps.map((s) => (s.parallel ? s.parallel.map((i) => i.agent) : s.agent))]));
     expect(shape).toEqual({
+      ask: ["answerer"],
       plan: ["scout", "planner"],
       "plan-wide": [["scout", "scout"], "planner"],
       implement: ["scout", "planner", "worker"],

@@ -15,9 +15,7 @@ const DESIGN = readFileSync(path.resolve(import.meta.dirname, "../../docs/DESIGN
  * when the schema gains it; from then on its default is checked like any other.
  */
 const DESIGN_ONLY = new Set([
-  "commands.ask",
   "commands.describe",
-  "triggers.mention",
   "learnings.enabled",
   "learnings.proposeAfter",
   "learnings.staleDays",

@@ -4,8 +4,8 @@ import { ConfigError, describeValue, keyName, parseConfig, validateConfig } from
 
 /** DESIGN.md §5, written out: the config of a repository without a file. */
 const DEFAULTS: CrewbotConfig = {
-  commands: { plan: true, implement: true, review: true },
-  triggers: { labels: { plan: "crewbot:plan", implement: "crewbot:implement" } },
+  commands: { plan: true, implement: true, review: true, ask: true },
+  triggers: { labels: { plan: "crewbot:plan", implement: "crewbot:implement" }, mention: true },
   review: {
     auto: true,
     authors: "trusted",
@@ -243,7 +243,7 @@ describe("validateConfig problems", () => {
   it.each<[string, unknown, string[]]>([
     ["a top-level key", { reviews: { auto: false } }, [`\`reviews\`: unknown key; expected one of ${TOP_KEYS}`]],
     ["_extends (only GitHub follows it)", { _extends: ".github" }, [`\`_extends\`: unknown key; expected one of ${TOP_KEYS}`]],
-    ["a command name", { commands: { deploy: true } }, ["`commands.deploy`: unknown key; expected one of plan, implement, review"]],
+    ["a command name", { commands: { deploy: true } }, ["`commands.deploy`: unknown key; expected one of plan, implement, review, ask"]],
     ["two review keys", { review: { foo: 1, bar: 2 } }, [`\`review.foo\`: unknown key; expected one of ${REVIEW_KEYS}`, `\`review.bar\`: unknown key; expected one of ${REVIEW_KEYS}`]],
     ["a key two levels down", { review: { paths: { only: ["x"] } } }, ["`review.paths.only`: unknown key; expected one of include, exclude"]],
     ["an implement key", { implement: { test: ["npm test"] } }, ["`implement.test`: unknown key; expected one of chain, draft, setup, check, allowWorkflowEdits, ciFix, commits"]],
@@ -342,7 +342,7 @@ describe("describeValue", () => {
 describe("keysAt", () => {
   it.each<[PropertyKey[], string[] | undefined]>([
     [[], ["commands", "triggers", "review", "implement", "budgets", "models", "sandbox", "ask", "transcripts"]],
-    [["commands"], ["plan", "implement", "review"]],
+    [["commands"], ["plan", "implement", "review", "ask"]],
     [["review"], ["auto", "authors", "drafts", "ignoreAuthors", "includeBots", "ignoreLabels", "ignoreTitles", "paths", "debounceSeconds", "suggestions", "failOn", "fixAction", "prove", "proofBudget", "instructions"]],
     [["review", "paths"], ["include", "exclude"]],
     [["implement"], ["chain", "draft", "setup", "check", "allowWorkflowEdits", "ciFix", "commits"]],

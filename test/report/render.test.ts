@@ -214,7 +214,7 @@ describe("renderProgress", () => {
 describe("replies", () => {
   it("help names every command, who may use them, and cancel", () => {
     const help = renderHelp();
-    for (const part of ["/plan", "/implement", "/review", "`/review full`", "/crewbot cancel", "/crewbot help", "write, maintain or admin"]) expect(help).toContain(part);
+    for (const part of ["/plan", "/implement", "/review", "`/review full`", "`/ask <question>`", "`@<app> plan …`", "/crewbot cancel", "/crewbot help", "write, maintain or admin"]) expect(help).toContain(part);
     expect(help).not.toContain("turned off");
   });
 

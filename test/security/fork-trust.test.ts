@@ -45,6 +45,7 @@ const WHERE: Record<JobType, Checkout[]> = {
   "implement-fix-findings": ["same-repo PR", "fork PR"],
   review: ["same-repo PR", "fork PR"],
   "review-thread-answer": ["same-repo PR", "fork PR"],
+  ask: ["issue", "same-repo PR", "fork PR"],
   "ci-fix": ["same-repo PR", "fork PR"],
 };
 
@@ -57,6 +58,8 @@ async function chainOf(type: JobType): Promise<{ chain: ChainDefinition; numbere
       return { chain: chains.get("plan")!, numberedPlan: false };
     case "review":
       return { chain: chains.get("review")!, numberedPlan: false };
+    case "ask":
+      return { chain: chains.get("ask")!, numberedPlan: false };
     case "review-thread-answer":
       // The reviewer under its own name: prose, no submit_review.
       return { chain: ANSWER_CHAIN, numberedPlan: false };
@@ -131,6 +134,8 @@ describe("the trust table: every job type on every checkout it can have", () => 
     expect(row("review", "fork PR").agents).toEqual([`reviewer: ${READ}, scratch_write, submit_review`]);
     expect(row("review", "same-repo PR").agents).toEqual([`reviewer: ${READ}, bash, scratch_write, prove, submit_review`]);
     expect(row("review-thread-answer", "fork PR").agents).toEqual([`reviewer-in-thread: ${READ}, scratch_write`]);
+    expect(row("ask", "fork PR").agents).toEqual([`answerer: ${READ}, scratch_write`]);
+    expect(row("ask", "same-repo PR").agents).toEqual([`answerer: ${READ}, bash, scratch_write`]);
     expect(row("review-thread-answer", "same-repo PR").agents).toEqual([`reviewer-in-thread: ${READ}, bash, scratch_write`]);
     expect(row("implement-pr-feedback", "same-repo PR")).toMatchObject({ repoCommands: true, agents: expect.arrayContaining([`worker: ${READ}, bash, edit, write, scratch_write`]) });
     for (const type of ["implement-pr-feedback", "implement-fix-findings", "ci-fix"] as const) {
