@@ -19,6 +19,8 @@ export type JobType =
   | "review"
   /** A writer's reply in one of crewbot's review threads: the reviewer answers there, read-only. */
   | "review-thread-answer"
+  /** `/describe`: the describer writes crewbot's summary block in the PR's description. */
+  | "describe"
   /** A failed check suite on crewbot's pull request: the worker fixes it on that branch. */
   | "ci-fix";
 
@@ -32,6 +34,8 @@ export function jobTypeOf(job: Pick<JobRecord, "kind" | "target" | "approvedPlan
       return job.approvedPlan ? "implement-approved-plan" : "implement-issue";
     case "review":
       return job.review?.event === "thread-reply" ? "review-thread-answer" : "review";
+    case "describe":
+      return "describe";
     case "ci-fix":
       return "ci-fix";
   }
@@ -46,6 +50,7 @@ const WRITES: Record<JobType, boolean> = {
   "implement-fix-findings": true,
   review: false,
   "review-thread-answer": false,
+  describe: false,
   "ci-fix": true,
 };
 

@@ -1,6 +1,7 @@
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import { runCiFixJob } from "./ci-fix-job.js";
+import { runDescribeJob } from "./describe-job.js";
 import { runFixFindingsJob } from "./fix-findings-job.js";
 import { runImplementJob } from "./implement-job.js";
 import { jobTypeOf, type JobType } from "./job-types.js";
@@ -21,6 +22,7 @@ const JOBS: Record<JobType, RunJob> = {
   "implement-fix-findings": runFixFindingsJob,
   review: runReviewJob,
   "review-thread-answer": runThreadAnswer,
+  describe: runDescribeJob,
   "ci-fix": runCiFixJob,
 };
 

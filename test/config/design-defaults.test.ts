@@ -16,12 +16,10 @@ const DESIGN = readFileSync(path.resolve(import.meta.dirname, "../../docs/DESIGN
  */
 const DESIGN_ONLY = new Set([
   "commands.ask",
-  "commands.describe",
   "triggers.mention",
   "learnings.enabled",
   "learnings.proposeAfter",
   "learnings.staleDays",
-  "review.summary",
   "review.dependencies.enabled",
   "review.dependencies.maxPackages",
   "implement.ciFix.branches",
