@@ -25,6 +25,7 @@ export function describeNotes(outcome: DescribeOutcome): string[] {
   if (outcome.block === "write") return ["The summary is in the pull request's description."];
   if (outcome.block === "unchanged") return ["The summary in the description was already up to date."];
   if (outcome.block === "hand-edited") return [LEFT_ALONE(outcome.why ?? "it was edited by hand")];
+  if (outcome.block === "too-long") return [`The summary was not written: ${outcome.why ?? "the description is too long"}.`];
   return [];
 }
 
@@ -74,6 +75,7 @@ export async function summaryAfterReview(run: AutoSummaryRun): Promise<DescribeO
     if (outcome.usage) services.metrics.jobUsage(job.kind, outcome.usage, outcome.costUsd);
     if (outcome.costUsd > 0) await services.usage.recordCost(job.target.installationId, job.id, outcome.costUsd);
     if (outcome.failed) services.log.warn(`job ${job.id}: no summary written: ${outcome.failed.terminal.kind === "failed" ? outcome.failed.terminal.reason : outcome.failed.terminal.kind}`);
+    if (outcome.block === "too-long") services.log.warn(`job ${job.id}: no summary written: ${outcome.why}`);
     if (outcome.block === "hand-edited") await sayHandEditedOnce(job, run.writer, outcome.why ?? "it was edited by hand");
     return outcome;
   } catch (error) {

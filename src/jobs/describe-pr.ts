@@ -119,5 +119,5 @@ export async function describePullRequest(run: DescribeRun): Promise<DescribeOut
   });
   const splice = last as Splice;
   if (edited.rereads > 0) services.log.info(`job ${job.id}: the description changed ${edited.rereads} time(s) while the summary was written; spliced into the newer text`);
-  return { ...figures, block: splice.kind, ...(splice.kind === "hand-edited" ? { why: splice.why } : {}), rereads: edited.rereads, answeredAt };
+  return { ...figures, block: splice.kind, ...("why" in splice ? { why: splice.why } : {}), rereads: edited.rereads, answeredAt };
 }

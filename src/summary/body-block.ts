@@ -4,6 +4,7 @@
  * changed. Pure: the writer (report/github-writer.ts `editPullBody`) re-reads the body and calls
  * this again when it changed meanwhile.
  */
+import { COMMENT_LIMIT } from "../report/markdown.js";
 import { contentHash, hashOfLine, SUMMARY_END, SUMMARY_START } from "./render-summary.js";
 
 export type Splice =
@@ -12,7 +13,9 @@ export type Splice =
   /** The block is there already, exactly as it would be written. */
   | { kind: "unchanged" }
   /** The block is not crewbot's as it wrote it (edited, its hash line gone, an end marker missing): left alone. */
-  | { kind: "hand-edited"; why: string };
+  | { kind: "hand-edited"; why: string }
+  /** The description with the block would pass GitHub's limit: the writer would cut it, the author's text with it. */
+  | { kind: "too-long"; why: string };
 
 interface Found {
   start: number;
@@ -41,8 +44,15 @@ export function handEdit(inner: string): string | undefined {
 }
 
 /** The body with `block` in place of crewbot's block, or after the text when there is none. */
-export function spliceSummary(body: string | null | undefined, block: string): Splice {
-  const text = body ?? "";
+export function spliceSummary(body: string | null | undefined, block: string, max = COMMENT_LIMIT): Splice {
+  const out = spliceInto(body ?? "", block);
+  if (out.kind === "write" && out.body.length > max) {
+    return { kind: "too-long", why: `the description with the summary would be ${out.body.length.toLocaleString("en-US")} characters, over GitHub's ${max.toLocaleString("en-US")}` };
+  }
+  return out;
+}
+
+function spliceInto(text: string, block: string): Splice {
   const found = findBlock(text);
   if (found === "unclosed") return { kind: "hand-edited", why: "the block's end marker `<!-- crewbot:summary:end -->` is missing" };
   if (!found) return { kind: "write", body: text.trim() === "" ? block : `${text.replace(/\s+$/, "")}\n\n${block}` };

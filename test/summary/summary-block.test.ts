@@ -72,6 +72,11 @@ describe("spliceSummary", () => {
   ])("%s", (_name, body, next, expected) => {
     expect(spliceSummary(body, next)).toEqual(expected);
   });
+
+  it("writes nothing that GitHub's limit would cut, the author's text with it", () => {
+    const long = "x".repeat(100);
+    expect(spliceSummary(long, block, 150)).toEqual({ kind: "too-long", why: `the description with the summary would be ${(102 + block.length).toLocaleString("en-US")} characters, over GitHub's 150` });
+  });
 });
 
 describe("submit_summary's input", () => {
