@@ -10,6 +10,7 @@ import type { JobRecord } from "../queue/types.js";
 import type { GitHubWriter } from "../report/github-writer.js";
 import { loadRepoConfig } from "../config/load.js";
 import { cleanJobDirs, makeJobDirs } from "./job-dirs.js";
+import { assertCommandOn } from "./prepare.js";
 import { inJobFrame } from "./job-frame.js";
 import { describePullRequest, type DescribeOutcome } from "./describe-pr.js";
 import type { JobServices } from "./services.js";
@@ -32,6 +33,8 @@ export function describeNotes(outcome: DescribeOutcome): string[] {
 export async function runDescribeJob(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {
   return inJobFrame(job, ctx, services, async (progress, dirs, access) => {
     const { config } = await loadRepoConfig(access.octokit, job.target);
+    // `commands.describe: false` ends it before the pull request is read.
+    assertCommandOn(job, config);
     const run = { job, ctx, services, octokit: access.octokit, token: access.token, writer: progress.writer, dirs, config, events: progress };
     const outcome = await describePullRequest(run);
     if (outcome.failed) return progress.finish(outcome.failed);

@@ -107,6 +107,22 @@ describe("/describe", () => {
   });
 });
 
+describe("commands.describe: false", () => {
+  it("answers that /describe is off, reads nothing of the pull request and writes no description", async () => {
+    const stack = await startStack([], { files: { "greet.js": GREET } });
+    const payload = issueCommentCreated("/describe", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
+    payload.issue.pull_request = { url: `${API}${REPO_PATH}/pulls/1` };
+    mockInstallationToken();
+    mockPermission("Codertocat", "write");
+    const edits: string[] = [];
+    mockJobComments({ progressId: 400, edits, trigger: { id: payload.comment.id }, conversation: false, config: { repo: "commands:\n  describe: false\n" } });
+    const job = await stack.runToEnd("issue_comment", payload, "describe-off");
+    expect(job.state).toBe("failed");
+    expect(edits.at(-1)).toContain("❌ Failed: /describe is turned off for this repository (commands.describe: false in .github/crewbot.yml)");
+    expect(stack.fake.requests).toHaveLength(0);
+  });
+});
+
 describe("review.summary: auto", () => {
   const CONFIG = "review:\n  summary: auto\n  debounceSeconds: 0\n";
 
