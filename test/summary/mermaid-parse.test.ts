@@ -53,7 +53,12 @@ describe.skipIf(!haveChromium)("crewbot's sequence diagrams parse with Mermaid",
   let page: Page;
 
   beforeAll(async () => {
-    const bundle = createRequire(import.meta.url).resolve("mermaid/dist/mermaid.min.js");
+    let bundle: string;
+    try {
+      bundle = createRequire(import.meta.url).resolve("mermaid/dist/mermaid.min.js");
+    } catch {
+      throw new Error("mermaid (a devDependency, pinned in package.json) is not installed: run `npm ci`");
+    }
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"] });
     page = await browser.newPage();
     await page.setContent("<!doctype html><html><body></body></html>");
