@@ -21,6 +21,7 @@ import { startGitHttpServer } from "../test/helpers/git-http-server.js";
 import { makeRepo, tempDir } from "../test/helpers/git-repo.js";
 import { selected } from "./only.js";
 import { reviewBench } from "./review.js";
+import { summaryBench } from "./summary.js";
 
 export const API = "https://api.github.com";
 export const REPO = `/repos/${REPO_OWNER}/${REPO_NAME}`;
@@ -248,6 +249,7 @@ export async function benchApp(): Promise<string[]> {
     if (selected("plan")) lines.push(...(await planJob()));
     if (selected("implement")) lines.push(await implementJob());
     if (selected("review")) lines.push(await reviewBench());
+    if (selected("summary")) lines.push(await summaryBench());
     return lines;
   } finally {
     nock.cleanAll();

@@ -136,7 +136,7 @@ export function reviewerOutput(): string {
   ].join("\n");
 }
 
-interface Recorded {
+export interface Recorded {
   writes: number;
   /** `resolveReviewThread` mutations (writes too); reads of the threads are not writes. */
   resolves: number;
@@ -149,7 +149,7 @@ interface Recorded {
 const json = (raw: unknown): any => (typeof raw === "string" ? JSON.parse(raw) : raw);
 
 /** GitHub for one automatic review: the app's usual stand-ins, check runs, and PR reviews held to GitHub's rules. */
-function mockReviewGitHub(diff: string, rec: Recorded, threads: GitHubGraphql): void {
+export function mockReviewGitHub(diff: string, rec: Recorded, threads: GitHubGraphql): void {
   // No debounce, so the review of the fixing push runs at once (registered first: nock takes the first match).
   nock(API).persist().get(`${REPO}/contents/.github%2Fcrewbot.yml`).reply(200, "review:\n  debounceSeconds: 0\n", { "content-type": "text/plain; charset=utf-8" });
   // Review threads over GraphQL, answered by the schema-checked stand-in; a mutation is a write.

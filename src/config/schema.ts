@@ -128,6 +128,12 @@ export const ConfigSchema = z.strictObject({
           .enum(["auto", "off"], expect("auto or off"))
           .default("auto")
           .describe("`auto`: the reviewer may back findings with reproducers, run in the sandbox where bash runs and never on a fork's pull request; `off`: no reproducers."),
+        summary: z
+          .enum(["off", "auto"], expect("off or auto"))
+          .default("off")
+          .describe(
+            "`auto`: crewbot writes its summary block in the pull request's description with each automatic review (when the pull request opens, and after pushes, with the review's debounce and skip rules); `off`: only `/describe` writes it.",
+          ),
         proofBudget: z
           .strictObject(
             {

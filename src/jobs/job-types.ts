@@ -21,6 +21,8 @@ export type JobType =
   | "review-thread-answer"
   /** `/ask` (or a mention of the app): one read-only agent answers in the progress comment. */
   | "ask"
+  /** `/describe`: the describer writes crewbot's summary block in the PR's description. */
+  | "describe"
   /** A failed check suite on crewbot's pull request: the worker fixes it on that branch. */
   | "ci-fix";
 
@@ -36,6 +38,8 @@ export function jobTypeOf(job: Pick<JobRecord, "kind" | "target" | "approvedPlan
       return job.review?.event === "thread-reply" ? "review-thread-answer" : "review";
     case "ask":
       return "ask";
+    case "describe":
+      return "describe";
     case "ci-fix":
       return "ci-fix";
   }
@@ -51,6 +55,7 @@ const WRITES: Record<JobType, boolean> = {
   review: false,
   "review-thread-answer": false,
   ask: false,
+  describe: false,
   "ci-fix": true,
 };
 

@@ -27,6 +27,7 @@ import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
 import { endState } from "./job-report.js";
 import { failure } from "./outcome.js";
 import { inJobFrame } from "./job-frame.js";
+import { summaryAfterReview } from "./describe-job.js";
 import { reviewPullRequest, type PullRequestHead, type ReviewOutcome } from "./review-pr.js";
 import { answerRefusedResolutions, planWithoutMirror, readThreads, refusedThreadsOf } from "./resolve-threads.js";
 import type { JobServices } from "./services.js";
@@ -170,6 +171,7 @@ async function runAutomaticReview(job: JobRecord, ctx: JobContext, services: Job
     // The button only where a click can push (not a fork's branch) and there is an open thread to fix.
     const fixable = config.review.fixAction && checkoutTrust(job.target, head.headRepo) === "trusted" && terminal.kind === "done" && (outcome.threads?.open ?? outcome.inline) > 0;
     await check.complete(conclusion, output, annotations, fixable ? [FIX_ACTION] : []);
+    if (terminal.kind !== "cancelled") await summaryAfterReview({ job, ctx, services, octokit, token, writer, config });
     return { state: endState(terminal), outcome: outcomeLine(done) };
   } catch (error) {
     const { terminal } = failure(error, ctx.signal);

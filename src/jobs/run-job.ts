@@ -2,6 +2,7 @@ import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import { runAskJob } from "./ask-job.js";
 import { runCiFixJob } from "./ci-fix-job.js";
+import { runDescribeJob } from "./describe-job.js";
 import { runFixFindingsJob } from "./fix-findings-job.js";
 import { runImplementJob } from "./implement-job.js";
 import { jobTypeOf, type JobType } from "./job-types.js";
@@ -23,6 +24,7 @@ const JOBS: Record<JobType, RunJob> = {
   review: runReviewJob,
   "review-thread-answer": runThreadAnswer,
   ask: runAskJob,
+  describe: runDescribeJob,
   "ci-fix": runCiFixJob,
 };
 

@@ -89,6 +89,20 @@ export const JOB_KINDS = {
       ],
     },
   },
+  /** Also the summary of an automatic review with `review.summary: auto`, which runs inside that review's job. */
+  describe: {
+    command: {
+      onIssues: false,
+      config: "`/describe` on a pull request: the describer writes or refreshes crewbot's summary block in the pull request's description.",
+      help: [
+        {
+          usage: "/describe",
+          where: "pull request",
+          what: "Writes or refreshes crewbot's summary block in the description (what and why, a walkthrough, effort, risks, a sequence diagram when a flow across modules changed). Text outside the block is never touched; a block edited by hand is left as it is.",
+        },
+      ],
+    },
+  },
   /** crewbot's own pull request failed its checks: a check suite starts it, never a command. */
   "ci-fix": { command: null },
 } as const satisfies Record<string, { command: JobCommand | null }>;

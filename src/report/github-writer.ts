@@ -182,6 +182,41 @@ export class GitHubWriter {
     return this.gate.run(() => this.attempts("POST /graphql", () => graphql.call(this.octokit, query, cleaned) as Promise<T>));
   }
 
+  /**
+   * Edits a pull request's description without losing someone else's edit: `edit` makes the new
+   * body from the one read (undefined: nothing to write). When the write's turn comes the body is
+   * read again, right before the PATCH; when it changed meanwhile, `edit` runs on the newer one.
+   * GitHub has no conditional PATCH for pulls (no ETag precondition), so this re-read is the
+   * check; after `tries` changed reads it gives up rather than overwrite.
+   */
+  async editPullBody(
+    pr: { owner: string; repo: string; pull_number: number },
+    edit: (body: string) => string | undefined,
+    tries = 3,
+  ): Promise<{ written: boolean; body: string; rereads: number }> {
+    const get = "GET /repos/{owner}/{repo}/pulls/{pull_number}";
+    const patch = "PATCH /repos/{owner}/{repo}/pulls/{pull_number}";
+    const readBody = async () => ((await this.octokit.request(get, pr)).data as { body: string | null }).body ?? "";
+    let body = await readBody();
+    for (let rereads = 0; rereads < tries; rereads += 1) {
+      const next = edit(body);
+      if (next === undefined || next === body) return { written: false, body, rereads };
+      const read = body;
+      const changed = await this.gate.run(() =>
+        this.attempts(patch, async () => {
+          const now = await readBody();
+          // Not sent: the read is not a write, and the edit is made again on what is there now.
+          if (now !== read) return ((this.writes -= 1), now);
+          await this.octokit.request(patch, this.prepare(patch, { ...pr, body: next }));
+          return undefined;
+        }),
+      );
+      if (changed === undefined) return { written: true, body: next, rereads };
+      body = changed;
+    }
+    throw new Error(`the description of pull request #${pr.pull_number} changed on each of ${tries} reads; not written, so as not to lose an edit`);
+  }
+
   private send<T>(route: string, prepared: Record<string, unknown>): Promise<GitHubResponse<T>> {
     return this.attempts(route, () => this.octokit.request(route, prepared));
   }

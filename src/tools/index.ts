@@ -93,6 +93,9 @@ export function summarizeArgs(name: string, input: unknown): string {
     case "submit_review":
       text = `submit_review (${Array.isArray(a.findings) ? a.findings.length : "?"} findings)`;
       break;
+    case "submit_summary":
+      text = `submit_summary (${Array.isArray(a.walkthrough) ? a.walkthrough.length : "?"} rows)`;
+      break;
     case "skill":
       text = `skill ${str(a.name) ?? "?"}`;
       break;

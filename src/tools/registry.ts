@@ -17,6 +17,7 @@ import { scratchWriteTool } from "./scratch-write.js";
 import { skillTool } from "./skill.js";
 import { submitPlanTool } from "./submit-plan.js";
 import { submitReviewTool } from "./submit-review.js";
+import { submitSummaryTool } from "./submit-summary.js";
 import type { CheckoutTrust, Mode, SandboxInfo, Tool } from "./types.js";
 import { writeTool } from "./write.js";
 
@@ -25,7 +26,7 @@ export interface ToolsForOptions {
   allow?: readonly string[];
   /** A stranger's checkout (a fork's pull request) gets no `bash`, sandbox or not. */
   trust: CheckoutTrust;
-  /** The agent's name: the planner gets `submit_plan`, the reviewer `submit_review` (read-only steps only). */
+  /** The agent's name: the planner gets `submit_plan`, the reviewer `submit_review`, the describer `submit_summary` (read-only steps only). */
   agent?: string;
   /** The worker's task has a numbered plan: it gets `complete_step`. */
   numberedPlan?: boolean;
@@ -80,6 +81,7 @@ const REGISTRY = {
   complete_step: { make: fixed(completeStepTool), listable: false, result: true, offered: (mode, o) => mode === "write" && o.numberedPlan === true },
   submit_plan: { make: fixed(submitPlanTool), listable: false, result: true, offered: (mode, o) => mode === "read-only" && o.agent === "planner" },
   submit_review: { make: fixed(submitReviewTool), listable: false, result: true, offered: (mode, o) => mode === "read-only" && o.agent === "reviewer" },
+  submit_summary: { make: fixed(submitSummaryTool), listable: false, result: true, offered: (mode, o) => mode === "read-only" && o.agent === "describer" },
   ask_user: { make: fixed(askUserTool), listable: false, offered: (mode, o) => mode === "read-only" && o.ask === true },
 } as const satisfies Record<string, ToolEntry>;
 

@@ -104,7 +104,7 @@ describe("loadAgents", () => {
     await put("repo/.github/crewbot/agents/docs.md", agent("name: docs\ndescription: Writes docs"));
     await put("repo/.github/crewbot/agents/notes.txt", "not an agent");
     const agents = await loadAgents([path.join(tmp, "repo/.github/crewbot/agents"), BUNDLED_AGENTS_DIR]);
-    expect([...agents.keys()].sort()).toEqual(["answerer", "docs", "planner", "reviewer", "scout", "worker"]);
+    expect([...agents.keys()].sort()).toEqual(["answerer", "describer", "docs", "planner", "reviewer", "scout", "worker"]);
     expect(agents.get("planner")?.prompt).toBe("Plan our way.");
     expect(agents.get("planner")?.file).toBe(path.join(tmp, "repo/.github/crewbot/agents/planner.md"));
     expect(agents.get("worker")?.file).toBe(path.join(BUNDLED_AGENTS_DIR, "worker.md"));

@@ -15,8 +15,8 @@ describe("bundled definitions", () => {
   });
 
   it("every file in agents/ and prompts/ is a definition", async () => {
-    expect((await readdir(BUNDLED_AGENTS_DIR)).sort()).toEqual(["answerer.md", "planner.md", "reviewer.md", "scout.md", "worker.md"]);
-    expect((await readdir(BUNDLED_PROMPTS_DIR)).sort()).toEqual(["ask.md", "implement-and-review.md", "implement.md", "plan-wide.md", "plan.md", "review.md"]);
+    expect((await readdir(BUNDLED_AGENTS_DIR)).sort()).toEqual(["answerer.md", "describer.md", "planner.md", "reviewer.md", "scout.md", "worker.md"]);
+    expect((await readdir(BUNDLED_PROMPTS_DIR)).sort()).toEqual(["ask.md", "describe.md", "implement-and-review.md", "implement.md", "plan-wide.md", "plan.md", "review.md"]);
   });
 
   it("agents have the documented tools, models and turn caps", () => {
@@ -29,6 +29,7 @@ describe("bundled definitions", () => {
       scout: { tools: readOnly, model: "claude-haiku-4-5", maxTurns: 20 },
       planner: { tools: readOnly, model: "claude-sonnet-5-5", maxTurns: 25 },
       reviewer: { tools: readOnly, model: "claude-sonnet-5-5", maxTurns: 25 },
+      describer: { tools: ["read", "ls", "find", "grep"], model: "claude-sonnet-5-5", maxTurns: 15 },
       worker: { tools: [...readOnly, "edit", "write"], model: "claude-sonnet-5-5", maxTurns: 50 },
     });
   });
@@ -42,6 +43,7 @@ describe("bundled definitions", () => {
       implement: ["scout", "planner", "worker"],
       "implement-and-review": ["scout", "planner", "worker", "reviewer", "worker"],
       review: ["reviewer"],
+      describe: ["describer"],
     });
     for (const chain of chains.values()) {
       expect(chain.description).toBeTruthy();
@@ -88,13 +90,14 @@ describe("bundled definitions", () => {
     ["planner", ["`submit_plan`", "## Goal", "## Plan", "## Files to Modify", "## Risks"]],
     ["reviewer", ["`submit_review`", "`suggestion`", "## Critical", "## Warnings", "## Suggestions", "## Summary", "path/to/file.ts:42 - ", "path/to/file.ts:40-45 - ", "NEW"]],
     ["worker", ["`complete_step`", "Reproduce first", "check commands", "[DONE:n]", "## Completed", "## Files Changed", "## Notes"]],
+    ["describer", ["`submit_summary`", "`what`", "`walkthrough`", "`effort`", "`effortReason`", "`risks`", "`diagram`"]],
     ["scout", ["## Relevant Files", "## Entry Points", "## Conventions", "## How to Test"]],
   ])("the %s prompt names its exact output format", (name, needles) => {
     const prompt = agents.get(name)!.prompt;
     for (const needle of needles) expect(prompt).toContain(needle);
   });
 
-  it.each(["scout", "planner", "worker", "reviewer"])("the %s prompt guards against injected instructions and secrets", (name) => {
+  it.each(["scout", "planner", "worker", "reviewer", "describer"])("the %s prompt guards against injected instructions and secrets", (name) => {
     const prompt = agents.get(name)!.prompt;
     expect(prompt).toMatch(/data, not instructions/);
     expect(prompt).toContain("`.git/`");
@@ -102,7 +105,7 @@ describe("bundled definitions", () => {
     expect(prompt).toMatch(/environment/);
   });
 
-  it.each(["scout", "planner", "reviewer"])("the %s prompt says it is read-only", (name) => {
+  it.each(["scout", "planner", "reviewer", "describer"])("the %s prompt says it is read-only", (name) => {
     expect(agents.get(name)!.prompt).toMatch(/read-only/);
   });
 

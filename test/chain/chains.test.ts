@@ -151,7 +151,7 @@ describe("loadChains", () => {
     await writeFile(path.join(repo, "review.md"), "1. reviewer: Be strict. {task}\n");
     await writeFile(path.join(repo, "docs.md"), "1. scout: Find the docs.\n");
     const chains = await loadChains([repo, BUNDLED_PROMPTS_DIR]);
-    expect([...chains.keys()].sort()).toEqual(["ask", "docs", "implement", "implement-and-review", "plan", "plan-wide", "review"]);
+    expect([...chains.keys()].sort()).toEqual(["ask", "describe", "docs", "implement", "implement-and-review", "plan", "plan-wide", "review"]);
     expect(chains.get("review")?.steps).toEqual([{ agent: "reviewer", task: "Be strict. {task}" }]);
     expect(chains.get("plan")?.file).toBe(path.join(BUNDLED_PROMPTS_DIR, "plan.md"));
   });

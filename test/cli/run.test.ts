@@ -138,7 +138,7 @@ describe("crewbot run", () => {
     const repo = await makeRepo({ "README.md": "hello\n" });
     const r = await run(["--repo", repo, "--chain", "deploy", "x"], []);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('unknown chain "deploy"; available: ask, implement, implement-and-review, plan, plan-wide, review');
+    expect(r.stderr).toContain('unknown chain "deploy"; available: ask, describe, implement, implement-and-review, plan, plan-wide, review');
   });
 
   it("names the broken file of a repository's agent override", async () => {

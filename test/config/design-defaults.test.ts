@@ -15,11 +15,9 @@ const DESIGN = readFileSync(path.resolve(import.meta.dirname, "../../docs/DESIGN
  * when the schema gains it; from then on its default is checked like any other.
  */
 const DESIGN_ONLY = new Set([
-  "commands.describe",
   "learnings.enabled",
   "learnings.proposeAfter",
   "learnings.staleDays",
-  "review.summary",
   "review.dependencies.enabled",
   "review.dependencies.maxPackages",
   "implement.ciFix.branches",

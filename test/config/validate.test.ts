@@ -4,7 +4,7 @@ import { ConfigError, describeValue, keyName, parseConfig, validateConfig } from
 
 /** DESIGN.md §5, written out: the config of a repository without a file. */
 const DEFAULTS: CrewbotConfig = {
-  commands: { plan: true, implement: true, review: true, ask: true },
+  commands: { plan: true, implement: true, review: true, ask: true, describe: true },
   triggers: { labels: { plan: "crewbot:plan", implement: "crewbot:implement" }, mention: true },
   review: {
     auto: true,
@@ -21,6 +21,7 @@ const DEFAULTS: CrewbotConfig = {
     fixAction: true,
     prove: "auto",
     proofBudget: { max: 5, seconds: 120 },
+    summary: "off",
     instructions: [],
   },
   implement: { chain: "implement", draft: true, setup: [], check: [], allowWorkflowEdits: false, ciFix: { rounds: 2, waitMinutes: 10 }, commits: "git" },
@@ -32,7 +33,7 @@ const DEFAULTS: CrewbotConfig = {
 };
 
 const TOP_KEYS = "commands, triggers, review, implement, budgets, models, sandbox, ask, transcripts";
-const REVIEW_KEYS = "auto, authors, drafts, ignoreAuthors, includeBots, ignoreLabels, ignoreTitles, paths, debounceSeconds, suggestions, failOn, fixAction, prove, proofBudget, instructions";
+const REVIEW_KEYS = "auto, authors, drafts, ignoreAuthors, includeBots, ignoreLabels, ignoreTitles, paths, debounceSeconds, suggestions, failOn, fixAction, prove, summary, proofBudget, instructions";
 
 function problemsOf(input: unknown): string[] {
   const result = validateConfig(input);
@@ -243,7 +244,7 @@ describe("validateConfig problems", () => {
   it.each<[string, unknown, string[]]>([
     ["a top-level key", { reviews: { auto: false } }, [`\`reviews\`: unknown key; expected one of ${TOP_KEYS}`]],
     ["_extends (only GitHub follows it)", { _extends: ".github" }, [`\`_extends\`: unknown key; expected one of ${TOP_KEYS}`]],
-    ["a command name", { commands: { deploy: true } }, ["`commands.deploy`: unknown key; expected one of plan, implement, review, ask"]],
+    ["a command name", { commands: { deploy: true } }, ["`commands.deploy`: unknown key; expected one of plan, implement, review, ask, describe"]],
     ["two review keys", { review: { foo: 1, bar: 2 } }, [`\`review.foo\`: unknown key; expected one of ${REVIEW_KEYS}`, `\`review.bar\`: unknown key; expected one of ${REVIEW_KEYS}`]],
     ["a key two levels down", { review: { paths: { only: ["x"] } } }, ["`review.paths.only`: unknown key; expected one of include, exclude"]],
     ["an implement key", { implement: { test: ["npm test"] } }, ["`implement.test`: unknown key; expected one of chain, draft, setup, check, allowWorkflowEdits, ciFix, commits"]],
@@ -342,8 +343,8 @@ describe("describeValue", () => {
 describe("keysAt", () => {
   it.each<[PropertyKey[], string[] | undefined]>([
     [[], ["commands", "triggers", "review", "implement", "budgets", "models", "sandbox", "ask", "transcripts"]],
-    [["commands"], ["plan", "implement", "review", "ask"]],
-    [["review"], ["auto", "authors", "drafts", "ignoreAuthors", "includeBots", "ignoreLabels", "ignoreTitles", "paths", "debounceSeconds", "suggestions", "failOn", "fixAction", "prove", "proofBudget", "instructions"]],
+    [["commands"], ["plan", "implement", "review", "ask", "describe"]],
+    [["review"], ["auto", "authors", "drafts", "ignoreAuthors", "includeBots", "ignoreLabels", "ignoreTitles", "paths", "debounceSeconds", "suggestions", "failOn", "fixAction", "prove", "summary", "proofBudget", "instructions"]],
     [["review", "paths"], ["include", "exclude"]],
     [["implement"], ["chain", "draft", "setup", "check", "allowWorkflowEdits", "ciFix", "commits"]],
     [["budgets"], ["maxTurns", "maxOutputTokens", "maxCostUsd", "maxMinutes"]],

@@ -22,8 +22,8 @@ const jobOf = (kind: JobKind): NewJob => ({ ...newJob(), kind });
 
 describe("the job-kinds table", () => {
   it("has the kinds the queue has always stored, commands among them", () => {
-    expect(JOB_KIND_NAMES).toEqual(["plan", "implement", "review", "ask", "ci-fix"]);
-    expect(COMMAND_KINDS).toEqual(["plan", "implement", "review", "ask"]);
+    expect(JOB_KIND_NAMES).toEqual(["plan", "implement", "review", "ask", "describe", "ci-fix"]);
+    expect(COMMAND_KINDS).toEqual(["plan", "implement", "review", "ask", "describe"]);
     expect(NON_COMMAND_KINDS).toEqual(["ci-fix"]);
   });
 

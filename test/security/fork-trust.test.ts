@@ -46,6 +46,7 @@ const WHERE: Record<JobType, Checkout[]> = {
   review: ["same-repo PR", "fork PR"],
   "review-thread-answer": ["same-repo PR", "fork PR"],
   ask: ["issue", "same-repo PR", "fork PR"],
+  describe: ["same-repo PR", "fork PR"],
   "ci-fix": ["same-repo PR", "fork PR"],
 };
 
@@ -60,6 +61,8 @@ async function chainOf(type: JobType): Promise<{ chain: ChainDefinition; numbere
       return { chain: chains.get("review")!, numberedPlan: false };
     case "ask":
       return { chain: chains.get("ask")!, numberedPlan: false };
+    case "describe":
+      return { chain: chains.get("describe")!, numberedPlan: false };
     case "review-thread-answer":
       // The reviewer under its own name: prose, no submit_review.
       return { chain: ANSWER_CHAIN, numberedPlan: false };

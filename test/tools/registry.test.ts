@@ -29,6 +29,7 @@ const OFFERED_TO: Record<ToolName, [Mode, Partial<ToolsForOptions>]> = {
   complete_step: ["write", { agent: "worker", numberedPlan: true }],
   submit_plan: ["read-only", { agent: "planner" }],
   submit_review: ["read-only", { agent: "reviewer" }],
+  submit_summary: ["read-only", { agent: "describer" }],
   ask_user: ["read-only", { ask: true }],
 };
 
