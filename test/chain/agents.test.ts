@@ -155,7 +155,7 @@ describe("loadAgents", () => {
       loadAgents([path.join(tmp, "repo/.github/crewbot/agents")], { confineTo: path.join(tmp, "repo") }),
     ).rejects.toThrow(/\.github\/crewbot\/agents: dir: points outside the repository/);
     // The bundled dir, outside the root, is trusted as before.
-    expect((await loadAgents([BUNDLED_AGENTS_DIR], { confineTo: path.join(tmp, "repo") })).size).toBe(5);
+    expect((await loadAgents([BUNDLED_AGENTS_DIR], { confineTo: path.join(tmp, "repo") })).size).toBe(6);
   });
 
   it("a path that is a file, not a dir, is an error", async () => {
