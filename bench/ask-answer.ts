@@ -7,13 +7,11 @@
  */
 import { performance } from "node:perf_hooks";
 import nock from "nock";
-import { start } from "../src/main.js";
 import { issueCommentCreated, REPO_NAME, REPO_OWNER } from "../test/fixtures/payloads.js";
-import { freePort, PRIVATE_KEY, TestOctokit as Octokit } from "../test/helpers/app-stand-ins.js";
 import { startFakeAnthropic } from "../test/helpers/fake-anthropic.js";
 import { startGitHttpServer } from "../test/helpers/git-http-server.js";
 import { tempDir } from "../test/helpers/git-repo.js";
-import { API, mockGitHub, signedPoster, TOKEN } from "./app.js";
+import { API, boot, mockGitHub, TOKEN } from "./app.js";
 import { makeBigRepo } from "./checkout.js";
 
 const SERVER = "import http from 'node:http';\nconst server = http.createServer(handle);\nserver.listen(3000);\n";
@@ -45,13 +43,7 @@ export async function askAnswerBench(): Promise<string> {
     .patch(/\/issues\/comments\/\d+$/, (body: { body: string }) => (body.body.startsWith("✅ Done") || body.body.startsWith("❌") ? (answers.push({ at: performance.now(), body: body.body }), true) : false))
     .reply(200, {});
   mockGitHub([], { count: 0 });
-  const port = await freePort();
-  const env = {
-    APP_ID: "1", PRIVATE_KEY, WEBHOOK_SECRET: "bench-secret", ANTHROPIC_API_KEY: "sk-ant-bench", ANTHROPIC_BASE_URL: fake.url,
-    CREWBOT_DATA_DIR: await tempDir("crewbot-bench-"), PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "silent" as const,
-  };
-  const started = await start({ env, Octokit, worker: true, runner: { pollMs: 20 } });
-  const post = signedPoster(port);
+  const { started, post } = await boot(true, fake.url);
   try {
     const cloneUrl = git.cloneUrl(REPO_OWNER, REPO_NAME);
     const ask = async (issue: number): Promise<{ ms: number; body: string }> => {

@@ -7,13 +7,11 @@
  */
 import { performance } from "node:perf_hooks";
 import nock from "nock";
-import { start } from "../src/main.js";
 import { issueCommentCreated, issueCommentEdited, REPO_NAME, REPO_OWNER } from "../test/fixtures/payloads.js";
-import { freePort, PRIVATE_KEY, TestOctokit as Octokit } from "../test/helpers/app-stand-ins.js";
 import { startFakeAnthropic } from "../test/helpers/fake-anthropic.js";
 import { startGitHttpServer } from "../test/helpers/git-http-server.js";
 import { makeRepo, tempDir } from "../test/helpers/git-repo.js";
-import { API, mockGitHub, REPO, signedPoster, TOKEN } from "./app.js";
+import { API, boot, mockGitHub, REPO, TOKEN } from "./app.js";
 
 const PLAN = "## Goal\nStore it.\n\n## Plan\n1. Add the store\n\n## Risks\nNone.";
 
@@ -45,13 +43,7 @@ export async function askResumeBench(): Promise<string> {
     .post(`${REPO}/issues/1/comments`, (body: { body: string }) => (body.body.includes("crewbot:question:") ? (questions.push(body.body), true) : false))
     .reply(201, { id: 6001 });
   mockGitHub([], { count: 0 });
-  const port = await freePort();
-  const env = {
-    APP_ID: "1", PRIVATE_KEY, WEBHOOK_SECRET: "bench-secret", ANTHROPIC_API_KEY: "sk-ant-bench", ANTHROPIC_BASE_URL: fake.url,
-    CREWBOT_DATA_DIR: await tempDir("crewbot-bench-"), PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "silent" as const,
-  };
-  const started = await start({ env, Octokit, worker: true, runner: { pollMs: 20 } });
-  const post = signedPoster(port);
+  const { started, post } = await boot(true, fake.url);
   const queue = started.crewbot!.queue;
   try {
     const cloneUrl = git.cloneUrl(REPO_OWNER, REPO_NAME);

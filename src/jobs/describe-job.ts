@@ -3,16 +3,15 @@
  * `review.summary: auto` (no comment of its own). A block edited by hand is left alone: `/describe`
  * says why in its comment; an automatic run says it once per pull request, in a comment marked so.
  */
-import type { CrewbotConfig } from "../config/schema.js";
-import type { InstallationOctokit } from "../github/types.js";
-import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import type { GitHubWriter } from "../report/github-writer.js";
+import type { JobContext, JobResult } from "../queue/runner.js";
 import { loadRepoConfig } from "../config/load.js";
 import { cleanJobDirs, makeJobDirs } from "./job-dirs.js";
 import { assertCommandOn } from "./prepare.js";
 import { inJobFrame } from "./job-frame.js";
 import { describePullRequest, type DescribeOutcome } from "./describe-pr.js";
+import type { PullRequestRun } from "./pull-request-run.js";
 import type { JobServices } from "./services.js";
 
 /** The marker of the one comment that says why an automatic run left a hand-edited block alone. */
@@ -54,15 +53,8 @@ async function sayHandEditedOnce(job: JobRecord, writer: GitHubWriter, why: stri
   return true;
 }
 
-export interface AutoSummaryRun {
-  job: JobRecord;
-  ctx: JobContext;
-  services: JobServices;
-  octokit: InstallationOctokit;
-  token: string;
-  writer: GitHubWriter;
-  config: CrewbotConfig;
-}
+/** The automatic review's run, as the summary after it needs it. */
+export type AutoSummaryRun = PullRequestRun;
 
 /**
  * The summary of an automatic review's job (`review.summary: auto`), after its review: its own

@@ -4,11 +4,6 @@
  * writer's `editPullBody`, which re-reads the body before the PATCH. Shared by `/describe`
  * (progress comment) and an automatic review with `review.summary: auto`.
  */
-import type { CrewbotConfig } from "../config/schema.js";
-import type { InstallationOctokit } from "../github/types.js";
-import type { JobContext } from "../queue/runner.js";
-import type { JobRecord } from "../queue/types.js";
-import type { GitHubWriter } from "../report/github-writer.js";
 import { parseDiff, type DiffFile } from "../review/diff-lines.js";
 import { selectFiles } from "../review/select-files.js";
 import { spliceSummary, type Splice } from "../summary/body-block.js";
@@ -21,17 +16,10 @@ import type { JobReport } from "./job-report.js";
 import { runJobChain } from "./job-frame.js";
 import { chainFailure, jobTask, type Ending } from "./outcome.js";
 import { prepareJob } from "./prepare.js";
-import type { JobServices } from "./services.js";
+import type { PullRequestRun } from "./pull-request-run.js";
 
-export interface DescribeRun {
-  job: JobRecord;
-  ctx: JobContext;
-  services: JobServices;
-  octokit: InstallationOctokit;
-  token: string;
-  writer: GitHubWriter;
+export interface DescribeRun extends PullRequestRun {
   dirs: JobDirs;
-  config: CrewbotConfig;
   /** Where the describer's events go (the progress comment, or nowhere). */
   events: Pick<JobReport, "event">;
 }

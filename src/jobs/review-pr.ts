@@ -8,13 +8,8 @@ import path from "node:path";
 import type { ChainResult } from "../chain/run-chain.js";
 import { reviewOf } from "../chain/submissions.js";
 import type { ParsedReview } from "../chain/types.js";
-import type { CrewbotConfig } from "../config/schema.js";
-import type { InstallationOctokit } from "../github/types.js";
-import type { JobContext } from "../queue/runner.js";
 import { repoKey, type ReviewState, type StoredFinding } from "../review/review-store.js";
 import { openFindings, storedFinding } from "../review/open-findings.js";
-import type { JobRecord } from "../queue/types.js";
-import type { GitHubWriter } from "../report/github-writer.js";
 import { safeBlock } from "../report/markdown.js";
 import type { ReviewFacts } from "../review/render-review.js";
 import { buildReview, diffLineText, type BuiltReview, type SeverityCounts } from "../review/build-review.js";
@@ -35,7 +30,7 @@ import { chainFailure, jobTask, type Ending } from "./outcome.js";
 import { runJobChain } from "./job-frame.js";
 import { prepareJob, type Prepared } from "./prepare.js";
 import { fixedFindings, planWithMirror, readThreads, resolveThreads, threadCommits, type ThreadsRead } from "./resolve-threads.js";
-import type { JobServices } from "./services.js";
+import type { PullRequestRun } from "./pull-request-run.js";
 
 export interface PullRequestHead {
   headSha: string;
@@ -44,15 +39,8 @@ export interface PullRequestHead {
   headRepo: string | null;
 }
 
-export interface ReviewRun {
-  job: JobRecord;
-  ctx: JobContext;
-  services: JobServices;
-  octokit: InstallationOctokit;
-  token: string;
-  writer: GitHubWriter;
+export interface ReviewRun extends PullRequestRun {
   dirs: JobDirs;
-  config: CrewbotConfig;
   head: PullRequestHead;
   /** Where the agents' events go (the progress comment, or nowhere for a check run). */
   events: Pick<JobReport, "event">;
