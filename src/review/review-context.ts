@@ -31,6 +31,19 @@ export interface ReviewScope {
   baseLeftOut?: { files: string[]; lines: number };
 }
 
+/** The files' diffs up to MAX_DIFF_CONTEXT_CHARS, whole files only; the rest named, to read in the checkout. */
+export function cappedDiff(files: readonly DiffFile[]): string {
+  let text = "";
+  const leftOut: string[] = [];
+  for (const file of files) {
+    const diff = renderFileDiff(file);
+    if (text.length + diff.length + 1 > MAX_DIFF_CONTEXT_CHARS) leftOut.push(file.path);
+    else text += `${diff}\n`;
+  }
+  if (leftOut.length > 0) text += `\n(The diff is too long to show whole. Read these changed files in the checkout: ${leftOut.join(", ")})\n`;
+  return text;
+}
+
 /**
  * The context sections of a review: which changes (all of the PR, or the commits since the last
  * review), the diff of the selected files, and the files left out with why.
@@ -39,14 +52,7 @@ export function reviewContext(selection: Selection, scope: ReviewScope): Context
   const what = scope.since
     ? `the changes of pull request #${scope.number} since the last review (${scope.since.slice(0, 7)}..${scope.headSha.slice(0, 7)}); review only these`
     : `the changes of pull request #${scope.number} against its merge base (head ${scope.headSha.slice(0, 7)})`;
-  let text = "";
-  const leftOut: string[] = [];
-  for (const file of selection.reviewed) {
-    const diff = renderFileDiff(file);
-    if (text.length + diff.length + 1 > MAX_DIFF_CONTEXT_CHARS) leftOut.push(file.path);
-    else text += `${diff}\n`;
-  }
-  if (leftOut.length > 0) text += `\n(The diff is too long to show whole. Read these changed files in the checkout: ${leftOut.join(", ")})\n`;
+  const text = cappedDiff(selection.reviewed);
   const sections: ContextSection[] = [{ source: `${what} (git diff)`, text: text || "(no changes)" }];
   const base = scope.baseLeftOut;
   if (base && (base.files.length > 0 || base.lines > 0)) {

@@ -6,7 +6,7 @@
 import type { ContextSection } from "../chain/prompt.js";
 import { cleanText } from "../context/clean-text.js";
 import type { DiffFile } from "../review/diff-lines.js";
-import { MAX_DIFF_CONTEXT_CHARS, renderFileDiff } from "../review/review-context.js";
+import { cappedDiff } from "../review/review-context.js";
 import { capMiddle } from "../text/cap-middle.js";
 import { SUMMARY_END, SUMMARY_START } from "./render-summary.js";
 
@@ -47,14 +47,7 @@ export function summaryContext(s: SummarySources): ContextSection[] {
   for (const issue of s.issues) {
     sections.push({ source: `issue #${issue.number}, which the pull request links`, text: `${cleanText(issue.title)}\n\n${capMiddle(cleanText(issue.body), MAX_ISSUE_CHARS, "of the issue")}` });
   }
-  let diff = "";
-  const leftOut: string[] = [];
-  for (const file of s.files) {
-    const text = renderFileDiff(file);
-    if (diff.length + text.length + 1 > MAX_DIFF_CONTEXT_CHARS) leftOut.push(file.path);
-    else diff += `${text}\n`;
-  }
-  if (leftOut.length > 0) diff += `\n(The diff is too long to show whole. These changed files are in the checkout: ${leftOut.join(", ")})\n`;
+  const diff = cappedDiff(s.files);
   const list = s.files.map((f) => `- ${f.path} (${f.status})`).join("\n");
   sections.push({ source: `the changed files of pull request #${s.number} (head ${s.headSha.slice(0, 7)})`, text: list || "(no changed files)" });
   sections.push({ source: `the changes of pull request #${s.number} against its merge base (git diff)`, text: diff || "(no changes)" });
