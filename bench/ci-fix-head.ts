@@ -19,7 +19,7 @@ import { REPO_NAME, REPO_OWNER } from "../test/fixtures/payloads.js";
 import { startFakeAnthropic } from "../test/helpers/fake-anthropic.js";
 import { gitSync } from "../test/helpers/git-repo.js";
 import { API, boot, mockGitHub, REPO } from "./app.js";
-import { BRANCH, servedRepo } from "./ci-fix.js";
+import { BRANCH, mockOpenPull, servedRepo } from "./ci-fix.js";
 
 const STEP_MS = 5_000;
 const GIVE_UP_MS = 20 * 60_000;
@@ -60,18 +60,7 @@ function virtualClock() {
 
 /** GitHub's answers about the head: each suite running until its workflow fails, at its virtual time. */
 function mockHead(sha: string, elapsed: () => number, looks: { count: number }) {
-  const pull = {
-    number: 2, state: "open", title: "Greet with hi", body: "Closes #1", user: { login: "crewbot[bot]", type: "Bot" },
-    head: { ref: BRANCH, sha, repo: { full_name: `${REPO_OWNER}/${REPO_NAME}` } },
-    base: { ref: "main", sha, repo: { full_name: `${REPO_OWNER}/${REPO_NAME}` } },
-  };
-  const scope = nock(API)
-    .persist()
-    .get(`${REPO}/pulls/2`)
-    .reply(200, pull)
-    .get(new RegExp(`${REPO}/pulls/2/(comments|reviews)`))
-    .query(true)
-    .reply(200, [])
+  const scope = mockOpenPull(sha)
     .get(`${REPO}/commits/${sha}/check-suites`)
     .query(true)
     .reply(200, () => {

@@ -101,20 +101,25 @@ export async function servedRepo(): Promise<{ git: Awaited<ReturnType<typeof sta
   return { git, headSha: gitSync(dir, "rev-parse", BRANCH).trim(), dir };
 }
 
-/** GitHub's side: the open PR, its head's one failed suite and run, an annotation, and the log behind a redirect. */
-function mockFailedHead(headSha: string, logUrl: string): void {
+/** crewbot's open PR #2 at `sha`, with no comments or reviews yet; persistent, for more interceptors to chain. */
+export function mockOpenPull(sha: string): nock.Scope {
   const pull = {
     number: 2, state: "open", title: "Greet with hi", body: "Closes #1", user: { login: "crewbot[bot]", type: "Bot" },
-    head: { ref: BRANCH, sha: headSha, repo: { full_name: `${REPO_OWNER}/${REPO_NAME}` } },
-    base: { ref: "main", sha: headSha, repo: { full_name: `${REPO_OWNER}/${REPO_NAME}` } },
+    head: { ref: BRANCH, sha, repo: { full_name: `${REPO_OWNER}/${REPO_NAME}` } },
+    base: { ref: "main", sha, repo: { full_name: `${REPO_OWNER}/${REPO_NAME}` } },
   };
-  nock(API)
+  return nock(API)
     .persist()
     .get(`${REPO}/pulls/2`)
     .reply(200, pull)
     .get(new RegExp(`${REPO}/pulls/2/(comments|reviews)`))
     .query(true)
-    .reply(200, [])
+    .reply(200, []);
+}
+
+/** GitHub's side: the open PR, its head's one failed suite and run, an annotation, and the log behind a redirect. */
+function mockFailedHead(headSha: string, logUrl: string): void {
+  mockOpenPull(headSha)
     .get(`${REPO}/commits/${headSha}/check-suites`)
     .query(true)
     .reply(200, { total_count: 1, check_suites: [{ id: SUITE, head_sha: headSha, status: "completed", conclusion: "failure", app: { id: 15368, slug: "github-actions" }, latest_check_runs_count: 1 }] })
