@@ -80,6 +80,17 @@ export const ConfigSchema = z.strictObject({
     )
     .prefault({})
     .describe("Ways to start a job other than a command."),
+  learnings: z
+    .strictObject(
+      {
+        enabled: flag(true).describe("Gather what writers teach crewbot in its threads (dismissed findings, accepted or refused suggestions, \"always …\" / \"never …\" replies) and propose it as `.github/crewbot/learnings.md` in a pull request; the merged file is given to the reviewer and the planner."),
+        proposeAfter: z.number(expect("a whole number")).int(expect("a whole number")).min(1, expect("at least 1")).max(100, expect("at most 100")).default(2).describe("How often a candidate must repeat before crewbot proposes it in its learnings pull request (`/crewbot learn` proposes at once)."),
+        staleDays: z.number(expect("a whole number of days")).int(expect("a whole number of days")).min(1, expect("at least 1 day")).max(3650, expect("at most 3650 days")).default(90).describe("A merged learning no review used for this many days is proposed for removal in the learnings pull request."),
+      },
+      expect("a map with enabled, proposeAfter and staleDays"),
+    )
+    .prefault({})
+    .describe("Learnings: what the team taught crewbot, kept in the repository as `.github/crewbot/learnings.md` and changed only through a pull request the team reviews."),
   review: z
     .strictObject(
       {
@@ -149,6 +160,16 @@ export const ConfigSchema = z.strictObject({
           .max(50, expect("at most 50 entries"))
           .default([])
           .describe("Instructions for reviews of some paths: each entry's text is given to the reviewer, marked with its entry, when a reviewed file matches one of its paths."),
+        dependencies: z
+          .strictObject(
+            {
+              enabled: flag(true).describe("Review the npm dependencies a pull request changes: both published tarballs of each changed package are read from the operator's registry (`CREWBOT_NPM_REGISTRY`) and compared; nothing of them runs."),
+              maxPackages: z.number(expect("a whole number of packages")).int(expect("a whole number of packages")).min(1, expect("at least 1 package")).max(200, expect("at most 200 packages")).default(20).describe("Changed packages inspected per review at most; the rest are listed as not inspected."),
+            },
+            expect("a map with enabled and maxPackages"),
+          )
+          .prefault({})
+          .describe("The review's **Dependencies** section: what each changed npm package's new version adds (install scripts, executables, network, child processes, `eval`, native addons, new dependencies, licence, publisher, deprecation)."),
       },
       expect("a map of review settings"),
     )
@@ -175,8 +196,13 @@ export const ConfigSchema = z.strictObject({
             {
               rounds: z.number(expect("a whole number of rounds")).int(expect("a whole number of rounds")).min(0, expect("0 (off) or more rounds")).max(10, expect("at most 10 rounds")).default(2).describe("Fix rounds per pull request at most; `0` turns ci-fix off."),
               waitMinutes: z.number(expect("a number of minutes")).min(0, expect("0 or more minutes")).max(60, expect("at most 60 minutes")).default(10).describe("Minutes a round waits for the head's other check suites still running (`0`: it starts at once)."),
+              branches: z
+                .array(z.string(expect("a glob pattern (a string)")).trim().min(1, expect("a glob pattern, not an empty string")).max(200, expect("a glob pattern of at most 200 characters")), expect("a list of glob patterns"))
+                .max(20, expect("at most 20 glob patterns"))
+                .default([])
+                .describe("Branches of other bots' pull requests from this repository that ci-fix rounds also work on, as globs, e.g. `[\"renovate/**\", \"dependabot/**\"]`; crewbot's own `crewbot/` branches always count."),
             },
-            expect("a map with rounds: a whole number (0 turns automatic fixes off), and waitMinutes"),
+            expect("a map with rounds: a whole number (0 turns automatic fixes off), waitMinutes and branches"),
           )
           .prefault({})
           .describe("Automatic fix rounds on crewbot's own pull requests when their checks fail: the worker gets the failing checks and pushes a fix."),

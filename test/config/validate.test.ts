@@ -6,6 +6,7 @@ import { ConfigError, describeValue, keyName, parseConfig, validateConfig } from
 const DEFAULTS: CrewbotConfig = {
   commands: { plan: true, implement: true, review: true, ask: true, describe: true },
   triggers: { labels: { plan: "crewbot:plan", implement: "crewbot:implement" }, mention: true },
+  learnings: { enabled: true, proposeAfter: 2, staleDays: 90 },
   review: {
     auto: true,
     authors: "trusted",
@@ -23,8 +24,9 @@ const DEFAULTS: CrewbotConfig = {
     proofBudget: { max: 5, seconds: 120 },
     summary: "off",
     instructions: [],
+    dependencies: { enabled: true, maxPackages: 20 },
   },
-  implement: { chain: "implement", draft: true, setup: [], check: [], allowWorkflowEdits: false, ciFix: { rounds: 2, waitMinutes: 10 }, commits: "git" },
+  implement: { chain: "implement", draft: true, setup: [], check: [], allowWorkflowEdits: false, ciFix: { rounds: 2, waitMinutes: 10, branches: [] }, commits: "git" },
   budgets: { maxTurns: 200, maxOutputTokens: 400000, maxCostUsd: 3, maxMinutes: 30 },
   models: {},
   sandbox: { network: false },
@@ -32,8 +34,8 @@ const DEFAULTS: CrewbotConfig = {
   transcripts: { public: false },
 };
 
-const TOP_KEYS = "commands, triggers, review, implement, budgets, models, sandbox, ask, transcripts";
-const REVIEW_KEYS = "auto, authors, drafts, ignoreAuthors, includeBots, ignoreLabels, ignoreTitles, paths, debounceSeconds, suggestions, failOn, fixAction, prove, summary, proofBudget, instructions";
+const TOP_KEYS = "commands, triggers, learnings, review, implement, budgets, models, sandbox, ask, transcripts";
+const REVIEW_KEYS = "auto, authors, drafts, ignoreAuthors, includeBots, ignoreLabels, ignoreTitles, paths, debounceSeconds, suggestions, failOn, fixAction, prove, summary, proofBudget, instructions, dependencies";
 
 function problemsOf(input: unknown): string[] {
   const result = validateConfig(input);
@@ -342,9 +344,9 @@ describe("describeValue", () => {
 
 describe("keysAt", () => {
   it.each<[PropertyKey[], string[] | undefined]>([
-    [[], ["commands", "triggers", "review", "implement", "budgets", "models", "sandbox", "ask", "transcripts"]],
+    [[], ["commands", "triggers", "learnings", "review", "implement", "budgets", "models", "sandbox", "ask", "transcripts"]],
     [["commands"], ["plan", "implement", "review", "ask", "describe"]],
-    [["review"], ["auto", "authors", "drafts", "ignoreAuthors", "includeBots", "ignoreLabels", "ignoreTitles", "paths", "debounceSeconds", "suggestions", "failOn", "fixAction", "prove", "summary", "proofBudget", "instructions"]],
+    [["review"], ["auto", "authors", "drafts", "ignoreAuthors", "includeBots", "ignoreLabels", "ignoreTitles", "paths", "debounceSeconds", "suggestions", "failOn", "fixAction", "prove", "summary", "proofBudget", "instructions", "dependencies"]],
     [["review", "paths"], ["include", "exclude"]],
     [["implement"], ["chain", "draft", "setup", "check", "allowWorkflowEdits", "ciFix", "commits"]],
     [["budgets"], ["maxTurns", "maxOutputTokens", "maxCostUsd", "maxMinutes"]],
