@@ -11,6 +11,7 @@ import type { GitHubWriter, ReportLog } from "../report/github-writer.js";
 import type { SandboxInfo } from "../tools/types.js";
 import type { GitIdentity } from "../github/types.js";
 import type { MirrorStore } from "../workspace/mirror.js";
+import type { LearningsStore, LearnRequest } from "../learnings/types.js";
 
 /** What a job needs from the world; main.ts builds the real ones, tests their stand-ins. */
 export interface JobServices {
@@ -36,6 +37,10 @@ export interface JobServices {
   usage: UsageLedger;
   /** Per pull request: the last reviewed head and the findings posted so far. */
   reviews: ReviewStore;
+  /** Learning candidates and the merged learnings' uses, per repository (the queue's store); absent in stand-ins without learnings. */
+  learnings?: LearningsStore;
+  /** Queues the job that opens or updates the learnings pull request (a candidate became due). */
+  proposeLearnings?(request: LearnRequest): Promise<void>;
   /** Automatic ci-fix rounds per pull request, shared by every worker (the queue's store). */
   ciFixRounds?: CiFixRounds;
   /** Records the job's events as its transcript (redacted); absent in tests that do not need it. */

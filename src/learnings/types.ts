@@ -71,3 +71,14 @@ export interface LearningsStore {
   lastUses(repoKey: string): Promise<Map<string, number>>;
   close(): Promise<void>;
 }
+
+/** Asks for the learnings pull request to be opened or updated now (a job of its own, queued). */
+export interface LearnRequest {
+  installationId: number;
+  owner: string;
+  repo: string;
+  /** The pull request (or issue) where the candidate became due, or where `/crewbot learn` was written. */
+  number: number;
+  /** Why, for the log and the job's record: "a candidate repeated 2 times", "/crewbot learn by @x". */
+  reason: string;
+}

@@ -1,0 +1,81 @@
+/**
+ * `.github/crewbot/learnings.md`: one top-level markdown bullet per learning. crewbot writes each
+ * bullet with a hidden `<!-- crewbot:learning:<id> -->` so its uses stay counted when people
+ * reword it; a bullet a person wrote without one gets the hash of its words as its id. Text
+ * outside the bullets (a heading, a note) is the team's and is kept as it is. Pure.
+ */
+import { createHash } from "node:crypto";
+
+export interface Learning {
+  /** 8 hex characters: the marker's, else the hash of the bullet's normalised text. */
+  id: string;
+  /** The bullet's text without the marker, continuation lines joined with "\n". */
+  text: string;
+  /** 1-based line of the bullet in the file. */
+  line: number;
+}
+
+export interface LearningsFile {
+  learnings: Learning[];
+  /** The file's lines that are not part of a bullet, in order (kept when crewbot rewrites the file). */
+  preamble: string[];
+}
+
+const MARKER = /\s*<!--\s*crewbot:learning:([0-9a-f]{8})\s*-->\s*$/;
+const BULLET = /^[-*+]\s+(.*)$/;
+/** A continuation of a bullet: indented, and not a new top-level bullet. */
+const CONTINUATION = /^\s{2,}\S/;
+
+export const learningMarker = (id: string): string => `<!-- crewbot:learning:${id} -->`;
+
+/** The id of a bullet without a marker: its words, case and spacing aside. */
+export function learningId(text: string): string {
+  return createHash("sha256").update(text.toLowerCase().replace(/\s+/g, " ").trim()).digest("hex").slice(0, 8);
+}
+
+/** Reads the file; anything that is not a top-level bullet (or a bullet's indented continuation) is preamble. */
+export function parseLearnings(markdown: string): LearningsFile {
+  const lines = markdown.replace(/\r\n?/g, "\n").split("\n");
+  const learnings: Learning[] = [];
+  const preamble: string[] = [];
+  let current: { lines: string[]; line: number } | undefined;
+  let fence = false;
+  const flush = () => {
+    if (!current) return;
+    const joined = current.lines.join("\n");
+    const marker = MARKER.exec(joined);
+    const text = joined.replace(MARKER, "").trim();
+    if (text) learnings.push({ id: marker?.[1] ?? learningId(text), text, line: current.line });
+    current = undefined;
+  };
+  lines.forEach((raw, i) => {
+    if (/^\s*(```|~~~)/.test(raw)) fence = !fence;
+    const bullet = fence ? null : BULLET.exec(raw);
+    if (bullet) {
+      flush();
+      current = { lines: [bullet[1]!], line: i + 1 };
+    } else if (current && !fence && CONTINUATION.test(raw)) {
+      current.lines.push(raw.trim());
+    } else {
+      flush();
+      preamble.push(raw);
+    }
+  });
+  flush();
+  while (preamble.length > 0 && preamble[preamble.length - 1] === "") preamble.pop();
+  return { learnings, preamble };
+}
+
+export const DEFAULT_PREAMBLE = [
+  "# crewbot learnings",
+  "",
+  "What this team taught crewbot in its review threads. crewbot's reviewer and planner read this file from the default branch.",
+  "Edit or delete any bullet like any other change; crewbot proposes additions and removals in its `crewbot/learnings` pull request.",
+];
+
+/** The file again: the preamble (or the default one), a blank line, one bullet per learning with its marker. */
+export function renderLearnings(file: { learnings: ReadonlyArray<Pick<Learning, "id" | "text">>; preamble?: readonly string[] }): string {
+  const preamble = file.preamble && file.preamble.length > 0 ? file.preamble : DEFAULT_PREAMBLE;
+  const bullets = file.learnings.map((l) => `- ${l.text.trim().split("\n").join("\n  ")} ${learningMarker(l.id)}`);
+  return `${[...preamble, "", ...bullets].join("\n")}\n`;
+}
