@@ -143,7 +143,7 @@ export function registryClient(options: RegistryClientOptions): RegistryClient {
   function failure(error: unknown, signal: AbortSignal, what: string): Error {
     if (error instanceof RegistryError) return error;
     if (options.signal?.aborted) return error as Error;
-    if (signal.aborted) return new RegistryError(`the registry did not send ${what} within ${Math.round(timeoutMs / 1000)} s`);
+    if (signal.aborted) return new RegistryError(`the registry did not send ${what} within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}`);
     return new RegistryError(`the registry could not be reached for ${what} (${(error as Error).message})`);
   }
 

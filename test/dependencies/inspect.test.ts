@@ -143,3 +143,96 @@ describe("inspectDependencies: tarballs that are refused", () => {
     ]);
   });
 });
+
+describe("inspectDependencies: limits, cache and failures", () => {
+  it("inspects at most maxPackages, direct ones first, and lists removals and the rest", async () => {
+    const a = bump("trans-a", {}, {}, { direct: false, location: "node_modules/x/node_modules/trans-a" }).change;
+    const b = bump("direct-b", {}, {}).change;
+    const c = bump("trans-c", {}, {}, { direct: false }).change;
+    const gone = lockChange("gone", registry.publish({ name: "gone", version: "1.0.0" }), undefined);
+    const review = await inspectDependencies([a, gone, b, c], options({ maxPackages: 2 }));
+    expect(review.packages.map((p) => [p.change.name, p.notInspected])).toEqual([
+      ["trans-a", undefined],
+      ["gone", "removed"],
+      ["direct-b", undefined],
+      ["trans-c", "over review.dependencies.maxPackages (2)"],
+    ]);
+    expect(registry.requests.map((r) => r.url).filter((u) => u.includes("trans-c") || u.includes("gone"))).toEqual([]);
+  });
+
+  it("a second run takes the tarballs from the cache; a corrupted cache file is fetched again", async () => {
+    const { change, now } = bump("cached", {}, { manifest: { scripts: { install: "node-gyp rebuild" } } });
+    const first = await inspectDependencies([change], options());
+    expect(registry.tarballRequests()).toHaveLength(2);
+    const files = (await readdir(cacheDir)).sort();
+    expect(files).toHaveLength(2);
+    registry.requests.length = 0;
+    expect(await inspectDependencies([change], options())).toEqual(first);
+    expect(registry.tarballRequests()).toEqual([]);
+    const newFile = files.find((f) => f.startsWith(Buffer.from(now.integrity.slice(7), "base64").toString("hex")))!;
+    await writeFile(path.join(cacheDir, newFile), "corrupt");
+    expect(await inspectDependencies([change], options())).toEqual(first);
+    expect(registry.tarballRequests().map((r) => r.url)).toEqual([now.tarballPath]);
+  });
+
+  it("fetches a name@version asked for twice once", async () => {
+    const { change } = bump("twice", {}, {});
+    const nested = { ...change, location: "node_modules/y/node_modules/twice", direct: false };
+    const review = await inspectDependencies([change, nested], options());
+    expect(review.packages.map((p) => p.facts)).toEqual([[], []]);
+    expect(registry.requests.map((r) => r.url).sort()).toEqual(["/twice", "/twice/-/twice-1.0.0.tgz", "/twice/-/twice-1.1.0.tgz"]);
+  });
+
+  it.each([
+    ["a 404 document", "/missing-doc", { status: 404 }, "the registry answered 404 for the document of `missing-doc`"],
+    ["a 500 tarball", "/missing-doc/-/missing-doc-1.1.0.tgz", { status: 500 }, "the registry answered 500 for its tarball"],
+    ["a tarball that never comes", "/missing-doc/-/missing-doc-1.1.0.tgz", { delayMs: 5_000 }, "the registry did not send its tarball within 300 ms"],
+  ] as const)("%s is a reason, not a crash", async (_label, where, behaviour, reason) => {
+    const { change } = bump("missing-doc", {}, {});
+    registry.behave(where, behaviour);
+    const review = await inspectDependencies([change], options({ timeoutMs: 300 }));
+    expect(review.packages[0]).toEqual({ change, facts: [], notInspected: reason });
+    expect(warnings).toEqual([`dependency review: missing-doc@1.1.0: ${reason}`]);
+  });
+
+  it("resolves a manifest's ranges to the highest versions they allow, verified against the document", async () => {
+    for (const version of ["1.0.0", "1.2.0", "2.0.0", "2.1.0", "3.0.0-beta.1"]) registry.publish({ name: "ranged", version, files: { "index.js": INDEX } });
+    const change: PackageChange = { name: "ranged", location: "ranged", old: { version: "^1.0.0" }, new: { version: "^2.0.0" }, direct: true, file: "package.json", line: 12, source: "manifest" };
+    expect(await inspectDependencies([change], options())).toEqual({ packages: [{ change, facts: [] }] });
+    expect(registry.tarballRequests().map((r) => r.url).sort()).toEqual(["/ranged/-/ranged-1.2.0.tgz", "/ranged/-/ranged-2.1.0.tgz"]);
+    const aliased = { ...change, new: { version: "npm:other@^2" } };
+    expect((await inspectDependencies([aliased], options())).packages[0]!.notInspected).toBe("`npm:other@^2` is not a registry version range");
+  });
+
+  it("a git dependency is listed, not fetched", async () => {
+    const change: PackageChange = { name: "from-git", location: "node_modules/from-git", new: { version: "1.0.0", nonRegistry: "a git dependency" }, direct: true, file: "package-lock.json", line: 3, source: "lockfile" };
+    expect((await inspectDependencies([change], options())).packages[0]!.notInspected).toBe("a git dependency, not from a registry: not fetched");
+    expect(registry.requests).toEqual([]);
+  });
+});
+
+describe("inspectDependencies: requests go to the operator's registry only", () => {
+  let elsewhere: NpmRegistryStandIn;
+  beforeEach(async () => void (elsewhere = await startNpmRegistry()));
+  afterEach(() => elsewhere.close());
+
+  it("sends the token to the registry, and ignores a document's dist.tarball on another origin", async () => {
+    const decoy = elsewhere.publish({ name: "moved", version: "1.1.0" });
+    const { change } = bump("moved", {}, { distTarball: new URL(decoy.tarballPath.slice(1), elsewhere.url).href });
+    expect((await inspectDependencies([change], options())).packages[0]!.facts).toEqual([]);
+    expect(registry.requests.map((r) => [r.url, r.authorization])).toEqual([
+      ["/moved", `Bearer ${TOKEN}`],
+      ["/moved/-/moved-1.1.0.tgz", `Bearer ${TOKEN}`],
+      ["/moved/-/moved-1.0.0.tgz", `Bearer ${TOKEN}`],
+    ]);
+    expect(elsewhere.requests).toEqual([]);
+    expect(warnings.join("\n")).not.toContain(TOKEN);
+  });
+
+  it("does not follow a redirect to another host", async () => {
+    const { change, now } = bump("redirected", {}, {});
+    registry.behave(now.tarballPath, { redirect: `${elsewhere.url}redirected/-/redirected-1.1.0.tgz` });
+    expect((await inspectDependencies([change], options())).packages[0]!.notInspected).toBe(`the registry sent its tarball to another host (${new URL(elsewhere.url).host}); not followed`);
+    expect(elsewhere.requests).toEqual([]);
+  });
+});
