@@ -36,6 +36,7 @@ export interface TarballLimits {
 export const isCodeFile = (file: string) => /\.(?:[cm]?js|[cm]?ts|jsx|tsx)$/.test(file) && !/\.d\.[cm]?ts$/.test(file);
 
 const MB = 1024 * 1024;
+const size = (bytes: number) => (bytes >= MB ? `${Math.round(bytes / MB)} MB` : `${Math.round(bytes / 1024)} KB`);
 
 /** Why an entry is refused, or undefined when it is an ordinary file or folder. */
 function refusal(entry: ReadEntry): string | undefined {
@@ -107,7 +108,7 @@ export async function readTarball(bytes: Buffer, limits: TarballLimits = {}): Pr
     parser.end(bytes);
   });
   if (refused.length > 0) return { ok: false, fact: unsafeFact(refused) };
-  if (tooLarge) return { ok: false, notInspected: `its tarball unpacks to over ${Math.round(maxTotal / MB)} MB` };
+  if (tooLarge) return { ok: false, notInspected: `its tarball unpacks to over ${size(maxTotal)}` };
   if (failure !== undefined || (contents.files.length === 0 && warning)) return { ok: false, notInspected: `its tarball could not be read (${failure ?? warning})` };
   return { ok: true, contents };
 }
