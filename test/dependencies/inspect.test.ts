@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { inspectDependencies, type InspectOptions } from "../../src/dependencies/inspect.js";
+import { changedPackages } from "../../src/dependencies/lockfile-changes.js";
 import type { PackageChange } from "../../src/dependencies/types.js";
 import { startNpmRegistry, type NpmRegistryStandIn, type PublishOptions, type PublishedVersion } from "../helpers/npm-registry.js";
 import { packageTarball, sha512Integrity } from "../helpers/npm-tarball.js";
@@ -234,5 +235,26 @@ describe("inspectDependencies: requests go to the operator's registry only", () 
     registry.behave(now.tarballPath, { redirect: `${elsewhere.url}redirected/-/redirected-1.1.0.tgz` });
     expect((await inspectDependencies([change], options())).packages[0]!.notInspected).toBe(`the registry sent its tarball to another host (${new URL(elsewhere.url).host}); not followed`);
     expect(elsewhere.requests).toEqual([]);
+  });
+});
+
+describe("from a pull request's lockfile to the report", () => {
+  let elsewhere: NpmRegistryStandIn;
+  beforeEach(async () => void (elsewhere = await startNpmRegistry()));
+  afterEach(() => elsewhere.close());
+
+  it("never requests a lockfile's `resolved` URL", async () => {
+    const old = registry.publish({ name: "pinned", version: "1.0.0", files: { "index.js": INDEX } });
+    const now = registry.publish({ name: "pinned", version: "1.0.1", files: { "index.js": `${INDEX}// 1.0.1\n` } });
+    elsewhere.publish({ name: "pinned", version: "1.0.1", files: { "index.js": "require('child_process')" } });
+    const lock = (version: string, integrity: string) =>
+      JSON.stringify({ lockfileVersion: 3, packages: { "": { dependencies: { pinned: "^1.0.0" } }, "node_modules/pinned": { version, resolved: `${elsewhere.url}pinned/-/pinned-${version}.tgz`, integrity } } }, null, 2);
+    const reader = (text: string) => ({ read: async (file: string) => (file === "package-lock.json" ? text : undefined) });
+    const { changes, problems } = await changedPackages(["package-lock.json"], reader(lock("1.0.0", old.integrity)), reader(lock("1.0.1", now.integrity)));
+    expect(problems).toEqual([]);
+    const review = await inspectDependencies(changes, options());
+    expect(review.packages.map((p) => [p.change.name, p.change.direct, p.change.line, p.facts, p.notInspected])).toEqual([["pinned", true, 10, [], undefined]]);
+    expect(elsewhere.requests).toEqual([]);
+    expect(registry.requests.map((r) => r.url)).toEqual(["/pinned", "/pinned/-/pinned-1.0.1.tgz", "/pinned/-/pinned-1.0.0.tgz"]);
   });
 });
