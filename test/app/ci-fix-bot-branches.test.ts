@@ -57,8 +57,11 @@ describe("ci-fix on Renovate's pull request", () => {
 
     expect(job.kind).toBe("ci-fix");
     expect(job.outcome).toMatch(/^✅ Done/);
+    // Renovate's description (upstream release notes) is text of an app that is no collaborator: data, third-party.
+    expect(JSON.stringify(stack.fake.requests[0]!.body.messages)).toContain('<document source=\\"pull request #2 by @renovate[bot]\\" trust=\\"third-party\\">');
     const pushed = gitSync(stack.remoteDir, "rev-parse", RENOVATE_BRANCH).trim();
     expect(gitSync(stack.remoteDir, "log", "-1", "--format=%P|%an|%s", RENOVATE_BRANCH)).toBe(`${sha}|crewbot[bot]|Fix failing checks: test\n`);
+    expect(gitSync(stack.remoteDir, "log", "-1", "--format=%B", RENOVATE_BRANCH)).not.toContain("Co-authored-by"); // nobody asked, Renovate least
     expect(gitSync(stack.remoteDir, "show", `${RENOVATE_BRANCH}:greet.txt`)).toBe("hi\n");
     expect(figures(edits.at(-1)!, job.id)).toBe(
       [
