@@ -136,6 +136,43 @@ describe("ci-fix on Renovate's pull request", () => {
     expect(await stack.crewbot.services.ciFixRounds!.get("codertocat/hello-world", 2)).toEqual({ rounds: 1, stopped: false });
   });
 
+  it("a rebase whose suite fails while a round runs: the round stops and pushes nothing, the next one fixes the rebased head", async () => {
+    // The first round's model answers late: long enough for Renovate to rebase and its CI to fail again.
+    const stack = await startStack([{ delay: 20_000, text: "never read" }, ...FIX], { files: { "greet.txt": "hello\n" } });
+    const sha = await renovateBranch(stack);
+    mockInstallationToken();
+    mockBotUser();
+    mockRepoConfig({ repo: LISTED }); // the trigger's read, remembered for the second suite
+    const first: string[] = [];
+    nock(API).get(`${REPO_PATH}/pulls/2`).times(2).reply(200, renovatePull(sha));
+    mockHeadCheckSuites(sha, [checkSuite({ id: 9750, headSha: sha, app: CI })]);
+    mockSuiteCheckRuns(9750, [checkRun({ id: 9751, name: "test", app: CI, output: { title: "failed" } })]);
+    nock(API).get(`${REPO_PATH}/collaborators/renovate%5Bbot%5D/permission`).reply(404, { message: "Not Found" });
+    mockJobComments({ progressId: 9752, edits: first, number: 2, pull: {}, config: { repo: LISTED } });
+    await stack.probot.receive({ id: "renovate-running", name: "check_suite", payload: suite(stack, 9750, sha) } as never);
+    const [running] = await stack.crewbot.queue.listRecent();
+    for (let i = 0; i < 200 && stack.fake.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(stack.fake.requests).toHaveLength(1);
+
+    const rebased = renovateRebases(stack);
+    const second: string[] = [];
+    nock(API).get(`${REPO_PATH}/pulls/2`).times(2).reply(200, renovatePull(rebased));
+    mockHeadCheckSuites(rebased, [checkSuite({ id: 9760, headSha: rebased, app: CI })]);
+    mockSuiteCheckRuns(9760, [checkRun({ id: 9761, name: "test", app: CI, output: { title: "failed" } })]);
+    nock(API).get(`${REPO_PATH}/collaborators/renovate%5Bbot%5D/permission`).optionally().reply(404, { message: "Not Found" });
+    mockJobComments({ progressId: 9762, edits: second, number: 2, pull: {}, config: { repo: LISTED } });
+    const newer = await stack.runToEnd("check_suite", suite(stack, 9760, rebased), "renovate-rebased");
+    const stopped = await stack.waitFor(running!.id);
+
+    expect(stopped.state).toBe("cancelled");
+    expect(first.at(-1)).toMatch(new RegExp(`^⏹ Cancelled: a newer check suite took over \\(job ${newer.id}\\)`));
+    expect(newer.outcome).toMatch(/^✅ Done/);
+    expect(second.at(-1)).toContain(`Automatic fix, round 1 of 2: the check that failed on ${rebased.slice(0, 7)}: \`test\``);
+    // Only the second round's commit, on top of Renovate's rebased one.
+    expect(gitSync(stack.remoteDir, "log", "-1", "--format=%P|%an", RENOVATE_BRANCH)).toBe(`${rebased}|crewbot[bot]\n`);
+    expect(await stack.crewbot.services.ciFixRounds!.get("codertocat/hello-world", 2)).toEqual({ rounds: 1, stopped: false });
+  }, 60_000);
+
   it("a branch rule that refuses crewbot's push is told in the comment, and the commits are kept", async () => {
     const stack = await startStack(FIX, { files: { "greet.txt": "hello\n" } });
     const sha = await renovateBranch(stack);
