@@ -227,6 +227,7 @@ function triggerDeps(root: Root, services: JobServices, runner: JobRunner, backg
     coverage: async (installationId, repository) => coverageRefusal(await installations.get(installationId), repository),
     labelTriggers: (octokit, owner, repo) => labelTriggers.get(octokit, owner, repo),
     mentionsOn: (octokit, owner, repo) => labelTriggers.mentions(octokit, owner, repo),
+    ciFixBranches: (octokit, owner, repo) => labelTriggers.ciFixBranches(octokit, owner, repo),
   };
 }
 

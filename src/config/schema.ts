@@ -205,7 +205,7 @@ export const ConfigSchema = z.strictObject({
             expect("a map with rounds: a whole number (0 turns automatic fixes off), waitMinutes and branches"),
           )
           .prefault({})
-          .describe("Automatic fix rounds on crewbot's own pull requests when their checks fail: the worker gets the failing checks and pushes a fix."),
+          .describe("Automatic fix rounds on crewbot's own pull requests (and on other bots' branches that `branches` lists) when their checks fail: the worker gets the failing checks and pushes a fix."),
         commits: z
           .enum(["git", "api"], expect("git or api"))
           .default("git")

@@ -1,5 +1,6 @@
 /**
- * A check suite failed on the head of one of crewbot's own pull requests: the worker (→ reviewer,
+ * A check suite failed on the head of one of crewbot's own pull requests, or of another bot's whose
+ * branch `implement.ciFix.branches` lists (ci-fix-branches.ts): the worker (→ reviewer,
  * as `implement.chain` says) on the PR's branch, with the failing checks as its task, through the
  * same path as PR feedback (setup, worker, checks, push). A round covers the head: it waits
  * (deferred, `implement.ciFix.waitMinutes`) while other suites of the head still run, then reads the
@@ -17,6 +18,7 @@ import type { CiFixRequest, JobRecord } from "../queue/types.js";
 import { jobMarker } from "../report/types.js";
 import { git } from "../workspace/git.js";
 import type { InstallationOctokit, PullData } from "../github/types.js";
+import { ciFixBranchRefusal } from "./ci-fix-branches.js";
 import type { CiFixRounds, RoundClaim } from "./ci-fix-rounds.js";
 import { headDecision, outlastedNote, waitingLine, type HeadDecision } from "./ci-fix-head.js";
 import type { JobDirs } from "./job-dirs.js";
@@ -92,7 +94,7 @@ async function readyRound(job: JobRecord, ctx: JobContext, services: JobServices
   // A push since the suite (or a closed PR) makes this suite old news: the newer head gets its own checks.
   const { data: pr } = (await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner, repo, pull_number: number })) as { data: PullData };
   const headRepo = pr.head.repo?.full_name ?? null;
-  const gone = pullGone(pr, request, checkoutTrust(job.target, headRepo));
+  const gone = pullGone(pr, request, checkoutTrust(job.target, headRepo), config.implement.ciFix.branches);
   if (gone) return quiet(gone);
 
   // The head's other suites: wait while some still run (no round taken, nothing written meanwhile).
@@ -170,13 +172,15 @@ async function fixRound(run: RoundRun, given: { pushed: boolean; nothingToFix: b
   return report.finish({ ...ending, patch: { notes: [...roundNotes, ...written.notes], commands: written.checks.results } });
 }
 
-/** Why the pull request is no longer this round's business (closed, moved on, from a fork); undefined when it is. */
-function pullGone(pr: PullData, request: CiFixRequest, trust: CheckoutTrust): string | undefined {
+/** Why the pull request is no longer this round's business (closed, moved on, from a fork, a branch no longer listed); undefined when it is. */
+function pullGone(pr: PullData, request: CiFixRequest, trust: CheckoutTrust, branches: readonly string[]): string | undefined {
   if (pr.state !== "open") return `⏹ Cancelled: pull request #${pr.number} is ${pr.state}`;
   if (pr.head.sha !== request.headSha) return `⏹ Superseded: the branch moved on to ${pr.head.sha.slice(0, 7)} after the failed suite`;
   // Automatic, asked by nobody: refused quietly, like every other reason not to fix.
   if (trustRefusal("ci-fix", trust)) return "⏹ Cancelled: the pull request comes from a fork";
-  return undefined;
+  // The config read now, not the trigger's remembered one, decides: a branch taken off the list is left alone.
+  const unlisted = ciFixBranchRefusal({ ref: pr.head.ref, sameRepository: true }, branches);
+  return unlisted && `⏹ Cancelled: ${unlisted}`;
 }
 
 /** A chain stopped by a newer suite says so (not "a newer review"); other endings stay. */

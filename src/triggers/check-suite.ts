@@ -1,15 +1,15 @@
 /**
  * A `check_suite.completed` event → whether it is crewbot's business: a failed or timed-out suite
- * of another app on the head of a pull request from one of crewbot's own `crewbot/…` branches of
- * this repository. Pure; the pull request is then verified with GitHub (on-check-suite.ts).
+ * of another app on the head of a pull request from a branch of this repository that ci-fix rounds
+ * work on (jobs/ci-fix-branches.ts: crewbot's own, or one of `implement.ciFix.branches`). Pure; the
+ * branch is then checked against the repository's config and the pull request with GitHub
+ * (check-suite-start.ts).
  */
 import { capMiddle } from "../text/cap-middle.js";
 import type { NewJob } from "../queue/types.js";
 import { MAX_STORED_BODY_CHARS } from "./pull-request-event.js";
 import type { PullData, PullRef } from "../github/types.js";
-
-/** crewbot's own branches: the ones `/implement` opens. */
-export const CREWBOT_BRANCH_PREFIX = "crewbot/";
+import { ciFixBranchRefusal } from "../jobs/ci-fix-branches.js";
 /** ci-fix jobs of a PR replace each other: a newer suite supersedes a waiting one. */
 export const CI_FIX_GROUP = "ci-fix";
 const FAILED = new Set(["failure", "timed_out"]);
@@ -36,7 +36,8 @@ export interface OwnApp {
   slug?: string;
 }
 
-export type CheckSuiteDecision = { action: "verify"; number: number } | { action: "ignore"; reason: string };
+/** `verify`: the suite failed on the head of pull request `number` from `branch` of this repository. */
+export type CheckSuiteDecision = { action: "verify"; number: number; branch: string } | { action: "ignore"; reason: string };
 
 export function decideCheckSuite(payload: CheckSuitePayload, own: OwnApp): CheckSuiteDecision {
   const suite = payload.check_suite;
@@ -46,24 +47,27 @@ export function decideCheckSuite(payload: CheckSuitePayload, own: OwnApp): Check
   if ((own.id !== undefined && suite.app?.id === own.id) || (own.slug !== undefined && suite.app?.slug === own.slug)) {
     return { action: "ignore", reason: "the suite is crewbot's own" };
   }
-  if (!suite.head_branch?.startsWith(CREWBOT_BRANCH_PREFIX)) return { action: "ignore", reason: `branch ${suite.head_branch ?? "(none: a fork)"} is not one of crewbot's` };
+  if (!suite.head_branch) return { action: "ignore", reason: "the suite names no branch (a fork's)" };
   const repoId = payload.repository.id;
   // GitHub lists only pull requests whose head is in this repository; a fork's suite has none.
   const pr = (suite.pull_requests ?? []).find((p) => p.head.sha === suite.head_sha && p.head.repo?.id === repoId && p.base.repo?.id === repoId);
   if (!pr) return { action: "ignore", reason: "no pull request of this repository has this commit as its head" };
-  return { action: "verify", number: pr.number };
+  return { action: "verify", number: pr.number, branch: suite.head_branch };
 }
 
 export type { PullData };
 
-/** Why GitHub's current view of the pull request makes the suite none of crewbot's business; undefined when it is. */
-export function pullRefusal(pr: PullData, payload: CheckSuitePayload): string | undefined {
+/**
+ * Why GitHub's current view of the pull request makes the suite none of crewbot's business (with
+ * the repository's `implement.ciFix.branches`); undefined when it is.
+ */
+export function pullRefusal(pr: PullData, payload: CheckSuitePayload, branches: readonly string[]): string | undefined {
   const full = `${payload.repository.owner.login}/${payload.repository.name}`.toLowerCase();
   if (pr.state !== "open") return `pull request #${pr.number} is ${pr.state}`;
   if (pr.head.repo?.full_name.toLowerCase() !== full || pr.base.repo.full_name.toLowerCase() !== full) return `pull request #${pr.number} comes from a fork`;
   if (pr.head.sha !== payload.check_suite.head_sha) return `pull request #${pr.number}'s head moved on to ${pr.head.sha.slice(0, 7)}`;
-  if (!pr.head.ref.startsWith(CREWBOT_BRANCH_PREFIX)) return `pull request #${pr.number}'s branch ${pr.head.ref} is not one of crewbot's`;
-  return undefined;
+  const refused = ciFixBranchRefusal({ ref: pr.head.ref, sameRepository: true }, branches);
+  return refused && `pull request #${pr.number}'s ${refused}`;
 }
 
 /** The ci-fix job of a verified suite. */

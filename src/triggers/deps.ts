@@ -32,6 +32,8 @@ export interface TriggerDeps {
   labelTriggers(octokit: InstallationOctokit, owner: string, repo: string): Promise<{ plan: string; implement: string }>;
   /** The repository's `triggers.mention` (on when its config cannot be read: the job then says why). */
   mentionsOn(octokit: InstallationOctokit, owner: string, repo: string): Promise<boolean>;
+  /** The repository's `implement.ciFix.branches` (none when its config cannot be read: only crewbot's own branches then count). */
+  ciFixBranches(octokit: InstallationOctokit, owner: string, repo: string): Promise<readonly string[]>;
   /** Stores a job made without a comment (an automatic review) and wakes the runner. */
   enqueue(job: NewJob, octokit: InstallationOctokit): Promise<void>;
 }

@@ -155,7 +155,7 @@ export function explainRefError(error: unknown, branch: string): Error {
   const message = typeof data?.message === "string" ? data.message : (e.message ?? "");
   const rules = rulesFromApiError(message, Array.isArray(data?.errors) ? data.errors : []);
   if (rules) {
-    const advice = adviceFor(rules);
+    const advice = adviceFor(rules, branch);
     return new BranchRuleError(`updating ${branch} was refused by a branch rule (HTTP ${e.status}): ${quoteRules(rules)}; ${advice}`, rules, advice);
   }
   if (/not a fast.forward/i.test(message)) return new Error(`updating ${branch} was rejected: the branch has commits crewbot does not have (crewbot never force-pushes)`);

@@ -4,6 +4,7 @@
  * rule violations found`) and the REST answers of the Git Data API's ref updates (422/409/403).
  */
 import { GitError } from "./git.js";
+import { BRANCH_PREFIX } from "./refs.js";
 
 /** The config line that lets GitHub make (and sign) crewbot's commits. */
 export const API_COMMITS_HINT = "`implement.commits: api` in .github/crewbot.yml";
@@ -62,16 +63,20 @@ export function rulesFromApiError(message: string, errors: readonly unknown[] = 
   return rules.length > 0 ? rules : ["a repository rule"];
 }
 
-/** What to do about the rules, as one sentence. */
-export function adviceFor(rules: readonly string[]): string {
+/**
+ * What to do about the rules, as one sentence. The branches to exclude are crewbot's own, or the
+ * one refused when it is another's (a Renovate branch a ci-fix round pushes to).
+ */
+export function adviceFor(rules: readonly string[], branch = BRANCH_PREFIX): string {
   const all = rules.join(" ");
+  const exclude = branch.startsWith(BRANCH_PREFIX) ? "`crewbot/**` branches" : `the branch \`${branch.replace(/`/g, "'")}\``;
   if (/signature|signed/i.test(all)) {
     return `set ${API_COMMITS_HINT}: GitHub then makes crewbot's commits itself and signs them (Verified)`;
   }
   if (/pull request|approving review|status check|protected ref|creations being restricted|Cannot create ref|cannot be updated|Cannot update/i.test(all)) {
-    return "ask a repository admin to exclude `crewbot/**` branches from the rule, or to add the app to the rule's bypass list (Settings → Rules)";
+    return `ask a repository admin to exclude ${exclude} from the rule, or to add the app to the rule's bypass list (Settings → Rules)`;
   }
-  return "ask a repository admin to exclude `crewbot/**` branches from the rule or let the app bypass it (Settings → Rules)";
+  return `ask a repository admin to exclude ${exclude} from the rule or let the app bypass it (Settings → Rules)`;
 }
 
 /** `"A." and "B."` as one readable clause. */
@@ -85,7 +90,7 @@ export function pushRuleError(error: GitError, branch: string): BranchRuleError 
   const found = rulesFromPushError(error.stderr);
   if (!found) return undefined;
   const rules = found.rules.length > 0 ? found.rules : ["a protected branch rule"];
-  const advice = adviceFor(rules);
+  const advice = adviceFor(rules, branch);
   const failure = new BranchRuleError(`pushing to ${branch} was refused by a branch rule (${found.code}): ${quoteRules(rules)}; ${advice}`, rules, advice);
   failure.stderr = error.stderr;
   return failure;

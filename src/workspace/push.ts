@@ -1,6 +1,6 @@
 /** The only way crewbot's commits leave a checkout: a fast-forward push of a crewbot branch. */
 import { git, GitError, REMOTE_PROTOCOLS } from "./git.js";
-import { validateBranch, validateCloneUrl } from "./refs.js";
+import { BRANCH_PREFIX, validateBranch, validateCloneUrl } from "./refs.js";
 import { pushRuleError } from "./branch-rules.js";
 
 /**
@@ -76,8 +76,7 @@ export async function listRemoteBranches({ checkout, cloneUrl, token, timeoutMs 
     .map((ref) => ref.slice("refs/heads/".length));
 }
 
-/** Prefix of every branch crewbot creates; crewbot pushes to no other branch but a PR's own head. */
-export const BRANCH_PREFIX = "crewbot/";
+export { BRANCH_PREFIX };
 
 export interface PushTarget {
   branch: string;

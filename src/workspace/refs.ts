@@ -1,6 +1,9 @@
 /** Names and refs that arrive in webhooks, checked before they reach a path or git's argv. */
 import { git, GitError } from "./git.js";
 
+/** Prefix of every branch crewbot creates; crewbot pushes to no other branch but a PR's own head. */
+export const BRANCH_PREFIX = "crewbot/";
+
 /** GitHub owner and repository names: letters, digits, `.`, `_`, `-`; never `.` or `..`. */
 export const NAME = /^[A-Za-z0-9._-]{1,100}$/;
 

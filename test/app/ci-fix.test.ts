@@ -246,8 +246,8 @@ describe("ci-fix with bad input", () => {
 
 describe("suites that are not crewbot's business", () => {
   const sha = "e".repeat(40);
-  it.each<[string, Record<string, unknown>, ((s: typeof sha) => nock.Body) | undefined]>([
-    ["a person's branch", { headBranch: "feature-x" }, undefined],
+  it.each<[string, Record<string, unknown>, ((s: typeof sha) => nock.Body) | "config" | undefined]>([
+    ["a person's branch (only the config is read: it lists no branches)", { headBranch: "feature-x" }, "config"],
     ["a fork's pull request (GitHub lists none for it)", { headBranch: "crewbot/issue-1-greet", fork: true }, undefined],
     ["a green suite", { headBranch: BRANCH, conclusion: "success" }, undefined],
     ["a neutral suite", { headBranch: BRANCH, conclusion: "neutral" }, undefined],
@@ -257,7 +257,10 @@ describe("suites that are not crewbot's business", () => {
     ["a pull request now from a fork", { headBranch: BRANCH }, (s) => pull(s, { headRepo: "mallory/Hello-World" })],
   ])("%s: no job, no GitHub write", async (_what, o, answer) => {
     const stack = await startStack([], { runner: false });
-    if (answer) {
+    if (answer === "config") {
+      mockInstallationToken();
+      mockRepoConfig({});
+    } else if (answer) {
       mockInstallationToken();
       nock(API).get(`${REPO_PATH}/pulls/2`).reply(200, answer(sha));
     }

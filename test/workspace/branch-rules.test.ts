@@ -63,6 +63,13 @@ describe("branch rules in GitHub's answers", () => {
   ])("advises %#", (rules, expected) => {
     expect(adviceFor(rules)).toMatch(expected);
   });
+
+  it("names another bot's branch, not crewbot's, when that is the one refused", () => {
+    expect(adviceFor(["Cannot update this protected ref."], "renovate/lodash-4.x")).toBe(
+      "ask a repository admin to exclude the branch `renovate/lodash-4.x` from the rule, or to add the app to the rule's bypass list (Settings → Rules)",
+    );
+    expect(adviceFor(["Something new."], "crewbot/issue-1-x")).toMatch(/^ask a repository admin to exclude `crewbot\/\*\*` branches/);
+  });
 });
 
 describe("a push a branch rule refuses", () => {
