@@ -141,7 +141,9 @@ export function renderLearningsPass(rows: readonly LearningsFigures[]): string {
     const vetoed = r.vetoed.length > 0 ? `; vetoed (found a real bug): ${r.vetoed.map((k) => `"${k}"`).join(", ")}` : "";
     lines.push(
       `${r.player}: ${r.merged} learning(s) merged${vetoed}; the reviewer left out ${r.suppressed} finding(s) citing them.`,
-      `${change !== undefined && change <= -LEARNINGS_GOAL ? "✓" : "✗"} false positives on clean PRs ${before} → ${after}${change === undefined ? " (none before)" : ` (${change <= 0 ? "−" : "+"}${pct(Math.abs(change))}; goal −${pct(LEARNINGS_GOAL)} or better)`}`,
+      change === undefined
+        ? `– false positives on clean PRs ${before} → ${after} (none to dismiss)`
+        : `${change <= -LEARNINGS_GOAL ? "✓" : "✗"} false positives on clean PRs ${before} → ${after} (${change <= 0 ? "−" : "+"}${pct(Math.abs(change))}; goal −${pct(LEARNINGS_GOAL)} or better)`,
       `${r.recall.after >= r.recall.before ? "✓" : "✗"} recall ${pct(r.recall.before)} → ${pct(r.recall.after)} (goal: unchanged)`,
     );
   }

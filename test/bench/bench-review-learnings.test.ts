@@ -59,6 +59,8 @@ describe("the learnings the team merges after the first pass", () => {
       "✓ false positives on clean PRs 3 → 1 (−67%; goal −50% or better)",
       "✓ recall 100% → 100% (goal: unchanged)",
     ]);
+    const none = renderLearningsPass([{ player: "null", merged: 0, vetoed: [], falsePositives: { before: 0, after: 0 }, recall: { before: 0, after: 0 }, suppressed: 0 }]);
+    expect(none.split("\n")[3]).toBe("– false positives on clean PRs 0 → 0 (none to dismiss)");
   });
 });
 
