@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { LEARNINGS_MAX_BYTES, LEARNINGS_SOURCE, learningsFor, learningsInSection, learningsSection, readRepoLearnings } from "../../src/context/learnings-context.js";
 import { learningCounts, learningsApplied, learningsLine, recordLearningUses } from "../../src/review/learning-uses.js";
-import { renderReviewCheck, type ReviewReport } from "../../src/review/render-review.js";
+import { renderReviewCheck, reviewLines, type ReviewReport } from "../../src/review/render-review.js";
 import { LEARNINGS_PATH } from "../../src/learnings/types.js";
 import { readDefaultBranchFiles } from "../../src/workspace/default-branch.js";
 import { MirrorStore } from "../../src/workspace/mirror.js";
@@ -141,6 +141,11 @@ describe("learningsLine", () => {
       "- Learnings: 2 findings left out (1 learning applied).",
     ]);
     expect(renderReviewCheck(r).output.summary).not.toContain("Learnings");
+    // The `/review` comment's lines are the same.
+    expect(reviewLines({ ...r, clean: false, counts: { critical: 0, warning: 1, suggestion: 0 }, inline: 1, learnings: { applied: 2, suppressed: 2, shaped: 1 } })).toEqual([
+      "Findings: 0 critical · 1 warning · 0 suggestions; 1 inline comment.",
+      "Learnings: 2 findings left out, 1 shaped (2 learnings applied).",
+    ]);
   });
 });
 
