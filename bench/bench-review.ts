@@ -6,7 +6,9 @@
  * share and precision of reproduced findings, cost and time per player, beside the goals.
  * Without ANTHROPIC_API_KEY (or with `--player oracle|null|noisy`) the scripted players run,
  * whose scores are known: the instrument's own check. `--check` verifies the cases (each bug
- * case's reproducer fails on the head and passes on the base).
+ * case's reproducer fails on the head and passes on the base). Then the learnings pass
+ * (bench/review/learnings-pass.ts): the clean PRs' false positives dismissed, the learnings merged
+ * on the default branch, every case reviewed again — false positives and recall before and after.
  */
 import path from "node:path";
 import { createClient, hasApiKey } from "../src/agent/provider.js";
@@ -16,6 +18,7 @@ import { loadCases } from "./review/case-set.js";
 import { MODEL_PLAYERS, SCRIPTED_PLAYERS, type ModelPlayer, type ScriptedPlayer } from "./review/players.js";
 import { runReviewSuite } from "./review/run-suite.js";
 import { goals, renderScores, score } from "./review/score.js";
+import { renderLearningsPass, runLearningsPass } from "./review/learnings-pass.js";
 import { positive, runBench, suiteOptions, writeResults } from "./suite-options.js";
 
 const RESULTS_DIR = path.join(import.meta.dirname, "results");
@@ -75,7 +78,11 @@ async function main(): Promise<number> {
   const checks = scores.filter((s) => s.player.startsWith("crewbot") || s.player === "oracle").map((s) => ({ player: s.player, checks: goals(s, baseline) }));
   const title = scripted ? `scripted players, ${cases.length} cases` : `${model}, ${cases.length} cases × ${opts.runs} run(s)`;
   console.log(`\n${renderScores(title, cases, results, scores, checks)}`);
-  await writeResults(opts.out, RESULTS_DIR, "review", { startedAt: new Date().toISOString(), model: scripted ? undefined : model, budgets: opts.budgets, proofBudget: opts.proofBudget, runs: opts.runs, cases: cases.map((c) => ({ id: c.id, kind: c.kind, bugKind: c.bugKind, package: `${c.package}@${c.version}`, licence: c.licence, origin: c.origin, bugLines: c.bugLines })), scores, goals: checks, results });
+  // The second pass: the clean PRs' false positives dismissed, the learnings merged, every case again.
+  const again = (player: string, learningsFile: string) => runReviewSuite({ ...suite, players: [player as ScriptedPlayer | ModelPlayer], ...(setup ? { model: setup } : {}), learningsFile, onResult });
+  const learned = await runLearningsPass(players, results, cases, again);
+  console.log(`\n${renderLearningsPass(learned.rows)}`);
+  await writeResults(opts.out, RESULTS_DIR, "review", { startedAt: new Date().toISOString(), model: scripted ? undefined : model, budgets: opts.budgets, proofBudget: opts.proofBudget, runs: opts.runs, cases: cases.map((c) => ({ id: c.id, kind: c.kind, bugKind: c.bugKind, package: `${c.package}@${c.version}`, licence: c.licence, origin: c.origin, bugLines: c.bugLines })), scores, goals: checks, results, learnings: { figures: learned.rows, results: learned.results } });
   return 0;
 }
 

@@ -15,7 +15,10 @@ import { BudgetTracker, type Budgets } from "../../src/agent/budget.js";
 import { callModel } from "../../src/agent/model-call.js";
 import { loadDefinitions } from "../../src/chain/definitions.js";
 import { runChain } from "../../src/chain/run-chain.js";
+import { buildStepPrompt } from "../../src/chain/prompt.js";
 import { reviewOf } from "../../src/chain/submissions.js";
+import type { AppliedLearning } from "../../src/chain/types.js";
+import { LEARNINGS_SOURCE, learningsFor, learningsInSection, type RepoLearnings } from "../../src/context/learnings-context.js";
 import { parseDiff } from "../../src/review/diff-lines.js";
 import { parseReview } from "../../src/review/parse-findings.js";
 import { withProofs } from "../../src/review/proofs.js";
@@ -38,6 +41,8 @@ export interface Played {
   findings: ScoredFinding[];
   costUsd: number;
   costEstimate: boolean;
+  /** The merged learnings the reviewer said it applied (submit_review's `learnings`). */
+  learnings?: AppliedLearning[];
 }
 
 /** The folders one play gets: the case's repository at its head, the base as a tree, and room for the job's files. */
@@ -51,6 +56,8 @@ export interface PlayGround {
   sandbox: SandboxInfo;
   proofBudget: { max: number; seconds: number };
   signal: AbortSignal;
+  /** The learnings merged on the case's default branch (the learnings pass), read as a review job reads them. */
+  learnings?: RepoLearnings;
 }
 
 /** The base commit as a plain tree beside the repository (what a review job exports from its mirror). */
@@ -73,12 +80,13 @@ function session(g: PlayGround, proofsDir: string): ProofSession {
   return { budget: g.proofBudget, base: { sha: g.m.base, tree: g.baseTree }, workDir: proofsDir, proofs: [] };
 }
 
-const scored = (f: { path: string; line: number; endLine?: number; severity: ScoredFinding["severity"]; proof?: { outcome: string } }): ScoredFinding => ({
+const scored = (f: { path: string; line: number; endLine?: number; severity: ScoredFinding["severity"]; proof?: { outcome: string }; kind?: string }): ScoredFinding => ({
   path: f.path,
   line: f.line,
   ...(f.endLine !== undefined ? { endLine: f.endLine } : {}),
   severity: f.severity,
   ...(f.proof?.outcome === "reproduced" ? { reproduced: true } : {}),
+  ...(f.kind ? { kind: f.kind } : {}),
 });
 
 /** The oracle: a critical finding on each of the bug's line ranges, proved with the case's reproducer through the real tool. */
@@ -97,10 +105,40 @@ async function oracle(g: PlayGround): Promise<Played> {
   return { status: "done", findings: withProofs(findings, s.proofs).findings.map(scored), costUsd: 0, costEstimate: false };
 }
 
-/** noisy: a critical finding on every line the pull request adds, in every file. */
+/** What noisy calls a finding on an added line: by the file and the line alone. */
+export function noisyKind(file: string, text: string): string {
+  if (!/\.(?:[cm]?js|ts)$/.test(file)) return "documentation wording";
+  if (/(^|\/)(test|tests|__tests__)\/|\.(test|spec)\.[cm]?[jt]s$/.test(file)) return "test code";
+  if (/^\s*(\/\/|\/\*|\*)/.test(text)) return "comment wording";
+  return "code change";
+}
+
+/**
+ * noisy: a critical finding on every line the pull request adds, in every file — but for the
+ * kinds a learning in its request says not to flag. It reads the learnings from the prompt a
+ * review step would send (the same context section), and names each one it applied.
+ */
 function noisy(g: PlayGround): Played {
-  const findings = parseDiff(g.m.diff).flatMap((file) => file.hunks.flatMap((h) => h.lines.filter((l) => l.kind === "add").map((l) => ({ path: file.path, line: l.newLine!, severity: "critical" as const }))));
-  return { status: "done", findings, costUsd: 0, costEstimate: false };
+  const prompt = buildStepPrompt(learningsFor("reviewer", g.learnings), "(none)");
+  const rules = learningsInPrompt(prompt).filter((l) => /don't flag|do not flag/i.test(l.text));
+  const suppressed = new Map<string, number>();
+  const findings: ScoredFinding[] = [];
+  for (const file of parseDiff(g.m.diff)) {
+    for (const l of file.hunks.flatMap((h) => h.lines.filter((x) => x.kind === "add"))) {
+      const kind = noisyKind(file.path, l.text);
+      const rule = rules.find((r) => r.text.includes(`"${kind}"`));
+      if (rule) suppressed.set(rule.id, (suppressed.get(rule.id) ?? 0) + 1);
+      else findings.push({ path: file.path, line: l.newLine!, severity: "critical", kind });
+    }
+  }
+  const learnings = [...suppressed].map(([id, n]) => ({ id, suppressed: n }));
+  return { status: "done", findings, costUsd: 0, costEstimate: false, ...(learnings.length > 0 ? { learnings } : {}) };
+}
+
+/** The learnings of the repository's learnings document in a step's prompt. */
+function learningsInPrompt(prompt: string): { id: string; text: string }[] {
+  const doc = prompt.split(`<document source="${LEARNINGS_SOURCE.replace(/"/g, "'")}">\n`)[1]?.split("\n</document>")[0];
+  return doc ? learningsInSection(doc) : [];
 }
 
 export async function playScripted(player: ScriptedPlayer, g: PlayGround): Promise<Played> {
@@ -138,6 +176,8 @@ async function crewbot(g: PlayGround, setup: ModelSetup, prove: boolean): Promis
     models: { reviewer: setup.model },
     client: setup.client,
     signal: g.signal,
+    // As a review job: the merged learnings for the reviewer (the learnings pass).
+    stepContext: async (agent) => learningsFor(agent, g.learnings),
     ...(s ? { proof: s } : {}),
   });
   const reviewer = result.steps.findLast((step) => step.agent === "reviewer");
@@ -145,7 +185,8 @@ async function crewbot(g: PlayGround, setup: ModelSetup, prove: boolean): Promis
   // As a review job: proofs count only for findings handed over through submit_review (their index order).
   const viaTool = reviewer?.submission?.tool === "submit_review";
   const findings = withProofs(review.findings, viaTool ? (s?.proofs ?? []) : []).findings.map(scored);
-  return { status: statusOf(result.ok, result.stopReason, result.error, result.budget), findings: result.ok ? findings : [], costUsd: budget.costUsd, costEstimate: budget.estimate };
+  const learned = review.learnings && review.learnings.length > 0 ? { learnings: review.learnings } : {};
+  return { status: statusOf(result.ok, result.stopReason, result.error, result.budget), findings: result.ok ? findings : [], costUsd: budget.costUsd, costEstimate: budget.estimate, ...learned };
 }
 
 export const ONE_PASS_SYSTEM = `You review a pull request from its diff alone: you cannot read other files or run anything.

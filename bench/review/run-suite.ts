@@ -7,7 +7,8 @@ import { mkdtemp, realpath, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { SandboxInfo } from "../../src/tools/types.js";
-import { materialiseCase, type MaterialisedCase, type ReviewCase } from "./case-set.js";
+import { materialiseCase, type ReviewCase } from "./case-set.js";
+import { mergeLearnings } from "./learnings-pass.js";
 import { cleanPlay, exportBaseTree, playModel, playScripted, type ModelPlayer, type ModelSetup, type PlayGround, type ScriptedPlayer } from "./players.js";
 import type { CaseResult } from "./score.js";
 import { pool } from "../pool.js";
@@ -26,6 +27,8 @@ export interface ReviewSuiteOptions {
   /** Per play, wall clock; past it the play is cancelled and counts as a timeout. */
   timeoutMs: number;
   onResult?: (r: CaseResult) => void;
+  /** `.github/crewbot/learnings.md` merged on every case's default branch before it is played (the learnings pass). */
+  learningsFile?: string;
 }
 
 const SCRIPTED: readonly string[] = ["oracle", "null", "noisy"];
@@ -33,10 +36,12 @@ const SCRIPTED: readonly string[] = ["oracle", "null", "noisy"];
 export async function runReviewSuite(opts: ReviewSuiteOptions): Promise<CaseResult[]> {
   const work = await realpath(await mkdtemp(path.join(os.tmpdir(), "crewbot-bench-review-")));
   try {
-    const ready = new Map<string, { m: MaterialisedCase; baseTree: string }>();
+    const ready = new Map<string, Ready>();
     for (const c of opts.cases) {
-      const m = await materialiseCase(c, path.join(work, c.id, "repo"), opts.from(c));
-      ready.set(c.id, { m: { ...m, repo: await realpath(m.repo) }, baseTree: await exportBaseTree(m, path.join(work, c.id, "base")) });
+      const made = await materialiseCase(c, path.join(work, c.id, "repo"), opts.from(c));
+      const m = { ...made, repo: await realpath(made.repo) };
+      const learnings = opts.learningsFile !== undefined ? await mergeLearnings(m, opts.learningsFile) : undefined;
+      ready.set(c.id, { m, baseTree: await exportBaseTree(m, path.join(work, c.id, "base")), ...(learnings ? { learnings } : {}) });
     }
     const jobs: Array<() => Promise<CaseResult>> = [];
     for (let run = 1; run <= opts.runs; run++) {
@@ -48,7 +53,9 @@ export async function runReviewSuite(opts: ReviewSuiteOptions): Promise<CaseResu
   }
 }
 
-async function play(opts: ReviewSuiteOptions, c: ReviewCase, ready: { m: MaterialisedCase; baseTree: string }, player: ScriptedPlayer | ModelPlayer, run: number, work: string): Promise<CaseResult> {
+type Ready = Pick<PlayGround, "m" | "baseTree" | "learnings">;
+
+async function play(opts: ReviewSuiteOptions, c: ReviewCase, ready: Ready, player: ScriptedPlayer | ModelPlayer, run: number, work: string): Promise<CaseResult> {
   const timer = new AbortController();
   const timeout = setTimeout(() => timer.abort(), opts.timeoutMs);
   const g: PlayGround = { case: c, ...ready, work: path.join(work, c.id, `${player}-${run}`), sandbox: opts.sandbox, proofBudget: opts.proofBudget, signal: timer.signal };
@@ -59,7 +66,8 @@ async function play(opts: ReviewSuiteOptions, c: ReviewCase, ready: { m: Materia
     else if (opts.model) played = await playModel(player as ModelPlayer, g, opts.model);
     else throw new Error(`player ${player} needs a model`);
     const status = timer.signal.aborted ? "timeout" : played.status;
-    return { case: c.id, player, run, status, findings: status === "done" ? played.findings : [], costUsd: played.costUsd, costEstimate: played.costEstimate, wallMs: Date.now() - started };
+    const learned = status === "done" && played.learnings ? { learnings: played.learnings } : {};
+    return { case: c.id, player, run, status, findings: status === "done" ? played.findings : [], costUsd: played.costUsd, costEstimate: played.costEstimate, wallMs: Date.now() - started, ...learned };
   } catch (error) {
     return { case: c.id, player, run, status: `crash: ${(error as Error).message.split("\n")[0]}`, findings: [], costUsd: 0, costEstimate: false, wallMs: Date.now() - started };
   } finally {

@@ -13,6 +13,8 @@ export interface ScoredFinding {
   severity: Severity;
   /** Its reproducer failed on the head (`prove`). */
   reproduced?: boolean;
+  /** The reviewer's short normalised description of it: what a dismissal teaches (the learnings pass). */
+  kind?: string;
 }
 
 export interface CaseResult {
@@ -25,6 +27,8 @@ export interface CaseResult {
   costUsd: number;
   costEstimate: boolean;
   wallMs: number;
+  /** The merged learnings the reviewer said it applied, with the findings each kept out (the learnings pass). */
+  learnings?: Array<{ id: string; suppressed: number }>;
 }
 
 /** A finding within this many lines of a bug's lines finds it. */

@@ -35,9 +35,11 @@ export function reviewOf(output: StepOutput): ParsedReview {
     const finding: Finding = { path: f.path, line: f.line, severity: f.severity, text: f.body };
     if (f.endLine !== undefined) finding.endLine = f.endLine;
     if (f.suggestion !== undefined) finding.suggestion = f.suggestion;
+    if (f.learning) finding.learning = f.learning;
     return finding;
   });
-  return { findings, summary: value.summary, notes: [] };
+  const learnings = value.learnings?.map((l) => ({ id: l.id, suppressed: l.suppressed ?? 0 }));
+  return { findings, summary: value.summary, notes: [], ...(learnings ? { learnings } : {}) };
 }
 
 /**

@@ -60,6 +60,8 @@ export interface Finding {
   proof?: Proof;
   /** The severity a reproducer that did not reproduce downgraded it from. */
   refuted?: Severity;
+  /** The id of the repository learning the reviewer says shaped it (submit_review). */
+  learning?: string;
 }
 
 /**
@@ -76,6 +78,14 @@ export interface ParsedReview {
   summary: string;
   /** Set by parseReview (possibly empty). */
   notes?: ReviewNote[];
+  /** The repository learnings the reviewer says it applied (submit_review), with the findings each kept out. */
+  learnings?: AppliedLearning[];
+}
+
+export interface AppliedLearning {
+  id: string;
+  /** Findings it kept the reviewer from posting. */
+  suppressed: number;
 }
 
 /** A broken agent or chain file: names the file and the field. */

@@ -18,6 +18,7 @@ import { failure } from "./outcome.js";
 import type { Prepared } from "./prepare.js";
 import type { JobServices } from "./services.js";
 import { instructionEvents } from "./job-instructions.js";
+import { learningsFor } from "../context/learnings-context.js";
 
 /**
  * Every job's frame: its comment opened first (👀, progress comment), its folders made, any
@@ -103,7 +104,8 @@ export async function runJobChain(
     },
     betweenTurns: options.betweenTurns,
     completeStep: options.completeStep,
-    stepContext: options.stepContext,
+    // The merged learnings go to the reviewer and the planner only, before the step's own context.
+    stepContext: async (agent, index) => [...learningsFor(agent, prepared.learnings), ...((await options.stepContext?.(agent, index)) ?? [])],
     skills: prepared.skills?.skills,
     rules: new RuleBook(prepared.rules ?? []),
     ...(options.ask ? { ask: options.ask } : {}),

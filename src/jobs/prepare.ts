@@ -12,6 +12,8 @@ import { loadRepoConfig } from "../config/load.js";
 import { CONFIG_PATH, type CrewbotConfig } from "../config/schema.js";
 import { ConfigError } from "../config/validate.js";
 import { issueContext } from "../context/issue-context.js";
+import { readRepoLearnings, type RepoLearnings } from "../context/learnings-context.js";
+import { LEARNINGS_PATH } from "../learnings/types.js";
 import { isCommandKind } from "../queue/job-kinds.js";
 import type { JobRecord } from "../queue/types.js";
 import { makeCheckout } from "../workspace/checkout.js";
@@ -39,6 +41,8 @@ export interface Prepared extends Definitions {
   notes: string[];
   /** Which repository instructions `context` holds, for whom, and what was left out (jobs/job-instructions.ts), for the transcript. */
   instructions: readonly string[];
+  /** The default branch's merged learnings, for the reviewer and the planner (absent with `learnings.enabled: false`). */
+  learnings?: RepoLearnings;
 }
 
 /** A command the repository's config turned off ends the job before anything is cloned. */
@@ -113,11 +117,24 @@ export async function prepareJob(
   refuseSkippedRules(defaults.skipped);
   const definitions = await loadDefinitions(defaultsDir);
   const instructions = await jobInstructions(defaultsDir, defaults, job, config, touched, log);
-  const notes = [...featureNotes(await detectRepoFeatures(checkout.path)), ...skillNotes(defaults.skipped, definitions.skills?.notes ?? []), ...instructions.notes];
+  const learnings = config.learnings.enabled ? await readRepoLearnings(defaultsDir, defaults, log) : undefined;
+  const notes = [
+    ...featureNotes(await detectRepoFeatures(checkout.path)),
+    ...skillNotes(defaults.skipped, definitions.skills?.notes ?? []),
+    ...instructions.notes,
+    ...(learnings?.notes ?? []),
+  ];
   if (notes.length > 0) report?.set({ notes });
   const lacks = notes.length > 0 ? [{ source: "what the checkout lacks", text: notes.join("\n") }] : [];
   const context = [...instructions.sections, ...lacks, ...(await issueContext(access.octokit, job, services.permissions))];
-  return { ...definitions, root: checkout.path, sha: checkout.sha, trust, context, config, notes, instructions: instructions.applied };
+  const applied = learnings?.section ? [...instructions.applied, learningsLine(learnings)] : instructions.applied;
+  return { ...definitions, root: checkout.path, sha: checkout.sha, trust, context, config, notes, instructions: applied, ...(learnings ? { learnings } : {}) };
+}
+
+/** The transcript's line for the learnings given. */
+function learningsLine(learnings: RepoLearnings): string {
+  const n = learnings.learnings.length;
+  return `${LEARNINGS_PATH} (default branch): ${n} learning${n === 1 ? "" : "s"}, for the reviewer and the planner`;
 }
 
 /** A rule file the default branch could not give (symlink, too large) fails the job like a broken one, by name. */

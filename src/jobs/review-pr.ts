@@ -20,6 +20,7 @@ import { reviewContext } from "../review/review-context.js";
 import { selectFiles } from "../review/select-files.js";
 import { withoutClosedFindings, type ReviewThread, type ThreadPlan } from "../review/thread-plan.js";
 import { countProofs, withProofs } from "../review/proofs.js";
+import { learningCounts, learningsApplied, recordLearningUses, type LearningsApplied } from "../review/learning-uses.js";
 import type { ProofSession } from "../tools/prove.js";
 import { makeCheckout } from "../workspace/checkout.js";
 import { diffBetween, isAncestor, mergeBase } from "../workspace/diff.js";
@@ -76,6 +77,7 @@ function safeReview(review: ParsedReview): ParsedReview {
     // A suggestion is committed verbatim, so only a fake fingerprint marker in it is broken up.
     findings: review.findings.map((f) => ({ ...f, text: safeBlock(f.text), ...(f.suggestion !== undefined ? { suggestion: f.suggestion.replace(/crewbot:finding:/gi, "crewbot:finding\u200b:") } : {}) })),
     notes: (review.notes ?? []).map((n) => ({ ...n, text: safeBlock(n.text) })),
+    ...(review.learnings ? { learnings: review.learnings } : {}),
   };
 }
 
@@ -109,7 +111,7 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   // Incremental: inline only on lines the new commits show (RIGHT side; old-side numbers differ).
   const recent = incremental?.commentable;
   const accept = recent && ((path: string, side: "LEFT" | "RIGHT", line: number) => side === "RIGHT" && recent.has(positionKey(path, side, line)));
-  const { parsed, kept, dropped } = findingsToPost(run, result, proofs.session, resolved?.closed ?? [], full);
+  const { parsed, kept, dropped, learned } = findingsToPost(run, result, proofs.session, resolved?.closed ?? [], full, prepared);
   const proofsRan = proofs.session !== undefined;
   const build = (maxComments?: number) => buildReview(parsed, full, selection, { alreadyPosted: new Set(known), accept, maxComments, suggestions: config.review.suggestions, proofsRan });
   const built = build();
@@ -118,6 +120,7 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
     ...{ repeated: built.repeated, repeatedCounts: built.repeatedCounts, annotations: built.annotations },
     notes: (parsed.notes ?? []).map((n) => ({ severity: n.severity })),
     ...(proofsRan ? { proofs: countProofs(kept) } : { noProofs: proofs.why }),
+    ...optionalLearnings(learningCounts(learned.uses)),
   };
   let sent = built;
   if (!built.clean) ({ sent, review: outcome.review } = await postReview(run, built, () => build(0)));
@@ -126,6 +129,7 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   const posted = postedFingerprints([sent.request.body, ...sent.request.comments.map((c) => c.body)]);
   const postedNow = sent.fresh.map((x) => storedFinding(x.finding, x.fingerprint, head.headSha, outcome.review?.url));
   await services.reviews.record(repoKey(owner, repo), number, head.headSha, [...posted], { posted: postedNow, fixed: [...fixedNow] });
+  await recordLearningUses(services.learnings, repoKey(owner, repo), job.id, learned.uses, services.log);
   Object.assign(outcome, gate(postedNow));
   return outcome;
 }
@@ -199,11 +203,15 @@ function findingsToPost(
   session: ProofSession | undefined,
   closed: ReviewThread[],
   full: DiffFile[],
-): { parsed: ParsedReview; kept: ParsedReview["findings"]; dropped: number } {
+  prepared: Pick<Prepared, "learnings">,
+): { parsed: ParsedReview; kept: ParsedReview["findings"]; dropped: number; learned: LearningsApplied } {
   const { job, services } = run;
   // The reviewer's submit_review call when it made one, else its text.
   const reviewer = result.steps.findLast((step) => step.agent === "reviewer");
-  const submitted = safeReview(reviewOf(reviewer ?? { text: result.output }));
+  const given = safeReview(reviewOf(reviewer ?? { text: result.output }));
+  // Learnings join before proofs: they only drop a `learning` naming none given, never a finding.
+  const learned = appliedLearnings(run, given, prepared);
+  const submitted = { ...given, findings: learned.findings };
   // Proofs join their findings by index (in the submit_review call; a review read from prose has
   // no such order) before anything drops one; a refuted finding becomes a suggestion.
   const viaTool = reviewer?.submission?.tool === "submit_review";
@@ -214,8 +222,19 @@ function findingsToPost(
   const reviewed = { ...submitted, findings: proved.findings };
   // A thread resolved (by a push or a person) or dismissed by a writer: its finding is never posted again.
   const { kept, dropped } = withoutClosedFindings(reviewed.findings, closed, diffLineText(full));
-  return { parsed: { ...reviewed, findings: kept }, kept, dropped };
+  return { parsed: { ...reviewed, findings: kept }, kept, dropped, learned };
 }
+
+/** The learnings the reviewer says it applied, of those it was given; ids it made up are dropped, with a log line. */
+function appliedLearnings(run: ReviewRun, review: ParsedReview, prepared: Pick<Prepared, "learnings">): LearningsApplied {
+  const learned = learningsApplied(review, new Set((prepared.learnings?.learnings ?? []).map((l) => l.id)));
+  if (learned.unknown.length > 0) {
+    run.services.log.warn(`job ${run.job.id}: the reviewer named learnings it was not given (${learned.unknown.join(", ")}); left out of the counts`);
+  }
+  return learned;
+}
+
+const optionalLearnings = (counts: ReturnType<typeof learningCounts>) => (counts ? { learnings: counts } : {});
 
 /**
  * What the gate counts after this review: every kept finding not fixed by this head and not

@@ -6,6 +6,7 @@ import type { CheckConclusion, CheckOutput } from "./check-run.js";
 import { blocking, GATE_WORDS, gateConclusion, gateSet, type FailOn, type GateFinding } from "./gate.js";
 import type { OpenFinding } from "./open-findings.js";
 import { proofLine, type ProofCounts } from "./proofs.js";
+import { learningsLine, type LearningCounts } from "./learning-uses.js";
 import { formatFigures } from "../report/format.js";
 import type { Terminal } from "../report/types.js";
 
@@ -37,6 +38,8 @@ export interface ReviewFacts {
   proofs?: ProofCounts;
   /** Why no proof could run (a fork's pull request, `review.prove: off`, no sandbox). */
   noProofs?: string;
+  /** Set when the reviewer applied merged learnings: how many, and the findings they left out or shaped. */
+  learnings?: LearningCounts;
   usage?: Usage;
   costUsd: number;
   estimate: boolean;
@@ -78,6 +81,8 @@ export function reviewLines(r: ReviewReport): string[] {
     else lines.push(`Findings: ${countsLine(r.counts)}; ${plural(r.inline, "inline comment")}.${r.review ? ` Review: ${r.review.url}` : ""}`);
     if (r.repeated > 0) lines.push(`${plural(r.repeated, "finding")} posted on an earlier review not repeated.`);
     if (r.threads?.closedLeftOut) lines.push(`${plural(r.threads.closedLeftOut, "finding")} resolved or dismissed earlier not posted again.`);
+    const learned = learningsLine(r.learnings);
+    if (learned) lines.push(learned);
   }
   if (r.terminal.kind === "done" && !r.nothingToReview && !r.clean) {
     if (r.proofs) lines.push(proofLine(r.proofs));

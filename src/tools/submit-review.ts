@@ -18,6 +18,15 @@ const finding = z
       .string()
       .optional()
       .describe("The exact replacement text for lines line..endLine (the whole lines, with their indentation), when there is a concrete fix."),
+    learning: z.string().trim().optional().describe("The id of a repository learning ([L:<id>]) that shaped this finding (its severity, its wording)."),
+  })
+  .strict();
+
+/** A repository learning the reviewer applied, and how many findings it kept the reviewer from posting. */
+const appliedLearning = z
+  .object({
+    id: z.string().trim().min(1).describe("The learning's id, as numbered in the repository's learnings: [L:<id>]."),
+    suppressed: z.number().int().min(0).optional().describe("How many findings this learning kept you from posting."),
   })
   .strict();
 
@@ -25,6 +34,7 @@ const schema = z
   .object({
     summary: z.string().describe("Two to four sentences: what the change does, whether it is ready to merge, the most important thing to fix."),
     findings: z.array(finding).max(100, { error: "at most 100 findings" }).describe("Only findings that matter; empty for a clean review."),
+    learnings: z.array(appliedLearning).max(100).optional().describe("The repository learnings you applied, when any: each learning that kept a finding out or shaped one."),
   })
   .strict();
 
@@ -66,7 +76,7 @@ export const submitReviewTool: Tool<ReviewSubmission> = {
   schema,
   readOnly: true,
   async run(input) {
-    const review: ReviewSubmission = { summary: input.summary.trim(), findings: input.findings.map(normalise) };
+    const review: ReviewSubmission = { summary: input.summary.trim(), findings: input.findings.map(normalise), ...(input.learnings ? { learnings: input.learnings } : {}) };
     const text = renderReviewSubmission(review);
     const output = `Review submitted (${review.findings.length} finding${review.findings.length === 1 ? "" : "s"}).`;
     return { output, isError: false, final: { tool: "submit_review", value: review, text } };

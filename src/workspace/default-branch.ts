@@ -1,6 +1,7 @@
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { INSTRUCTION_PATHSPECS, instructionKind, shallowFirst } from "../context/instruction-files.js";
+import { LEARNINGS_PATH } from "../learnings/types.js";
 import { resolveRef, SHA } from "./refs.js";
 import { git, gitBuffer } from "./git.js";
 
@@ -10,7 +11,8 @@ import { git, gitBuffer } from "./git.js";
  * review it.
  */
 const DEFINITION_DIRS = [".github/crewbot/agents", ".github/crewbot/prompts", ".github/crewbot/rules"];
-const DEFINITION_FILES = [".github/crewbot.yml"];
+/** The config, and the team's merged learnings (context of the reviewer and the planner). */
+const DEFINITION_FILES = [".github/crewbot.yml", LEARNINGS_PATH];
 /** Skill folders (`<dir>/<skill>/SKILL.md` and the skill's other files), all of their files. */
 export const SKILL_TREES = [".github/skills", ".claude/skills", ".agents/skills"];
 /** A skill is a handful of files; more than this across the skill folders are skipped. */
@@ -56,7 +58,7 @@ function wanted(file: string): boolean {
 
 /**
  * Writes the default branch's crewbot files (`.github/crewbot/{agents,prompts}/*.md`,
- * `.github/crewbot.yml`, the instruction files — `AGENTS.md` and `CLAUDE.md` of every folder,
+ * `.github/crewbot.yml`, `.github/crewbot/learnings.md`, the instruction files — `AGENTS.md` and `CLAUDE.md` of every folder,
  * Copilot's — and the skill folders) from the mirror into the fresh directory `dest`, for
  * `loadDefinitions(dest)` and `repoInstructions(dest, …)`. Read with `ls-tree` and `cat-file`,
  * never through a working tree: only regular blobs are written — a symlink
