@@ -35,6 +35,7 @@ export function reviewOf(output: StepOutput): ParsedReview {
     const finding: Finding = { path: f.path, line: f.line, severity: f.severity, text: f.body };
     if (f.endLine !== undefined) finding.endLine = f.endLine;
     if (f.suggestion !== undefined) finding.suggestion = f.suggestion;
+    if (f.kind) finding.kind = f.kind;
     return finding;
   });
   return { findings, summary: value.summary, notes: [] };

@@ -90,8 +90,8 @@ export function withSighting(was: StoredCandidate | undefined, sighting: Candida
  * candidate now has `proposeAfter` sightings (a proposed one is due again: the pull request gets
  * the new link and count).
  */
-export const isDue = (result: { candidate: StoredCandidate; added: boolean }, proposeAfter: number): boolean =>
-  result.added && result.candidate.count >= proposeAfter;
+export const isDue = (result: Candidate & { added?: boolean }, proposeAfter: number): boolean =>
+  result.added !== false && (result.count ?? result.sightings.length) >= proposeAfter;
 
 /** A candidate read back (another version, damaged JSON): undefined when it cannot be used. */
 export function loadCandidate(json: string | undefined | null): StoredCandidate | undefined {

@@ -32,7 +32,7 @@ function firstLine(body: string): string {
     .split("\n")
     .map((l) => l.trim())
     .find((l) => l !== "" && !l.startsWith(">"));
-  return (first ?? "").toLowerCase().replace(/[\u2018\u2019`´]/g, "'").replace(/^[*_~\s]+/, "");
+  return (first ?? "").toLowerCase().replace(/[\u2018\u2019´]/g, "'").replace(/^[*_~\s]+/, "");
 }
 
 const startsWithWord = (text: string, phrase: string) => text.startsWith(phrase) && !/[a-z0-9']/.test(text.charAt(phrase.length));
