@@ -152,6 +152,7 @@ function jobServices(app: Probot, root: Root, transcripts: Transcripts, modelSet
     appSlug,
     noreplyDomain: noreplyDomain(env),
     reviews: stores.reviews,
+    learnings: stores.learnings,
     ciFixRounds: stores.ciFixRounds,
     transcripts: transcripts.recorder,
     metrics,
@@ -242,6 +243,7 @@ function retentionTargets(stores: OpenedStores, transcripts: Transcripts, servic
   return [
     jobsTarget(stores.queue, services.dataDir),
     reviewsTarget(stores.reviews),
+    { name: "learning candidates and uses", prune: (before: number) => stores.learnings.prune(before) },
     ...(stores.ciFixRounds ? [{ name: "ci-fix rounds", prune: (before: number) => stores.ciFixRounds!.prune(before) }] : []),
     ...(sqlite ? sqliteInstallationsTargets(services.dataDir) : []),
     { name: "transcripts", prune: (_before, now) => transcripts.prune(now) },

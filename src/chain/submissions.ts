@@ -36,6 +36,7 @@ export function reviewOf(output: StepOutput): ParsedReview {
     if (f.endLine !== undefined) finding.endLine = f.endLine;
     if (f.suggestion !== undefined) finding.suggestion = f.suggestion;
     if (f.learning) finding.learning = f.learning;
+    if (f.kind) finding.kind = f.kind;
     return finding;
   });
   const learnings = value.learnings?.map((l) => ({ id: l.id, suppressed: l.suppressed ?? 0 }));

@@ -56,6 +56,8 @@ export interface Finding {
   text: string;
   /** The replacement text for `line..endLine` when the reviewer gave a concrete fix (kept as data; not rendered yet). */
   suggestion?: string;
+  /** The kind of finding, a few words (`submit_review`'s `kind`); absent in a review given as text. */
+  kind?: string;
   /** Its reproducer (`prove`) and what it showed; set by the review job, never by the model's text. */
   proof?: Proof;
   /** The severity a reproducer that did not reproduce downgraded it from. */

@@ -73,7 +73,7 @@ export function planWithoutMirror(read: ThreadsRead): ThreadPlan {
 }
 
 /** A diff from a commit to `head`, read once per commit; undefined when the commit is not in head's history (force-push). */
-function diffsTo(mirror: string, head: string): (commit: string) => Promise<DiffFile[] | undefined> {
+export function diffsTo(mirror: string, head: string): (commit: string) => Promise<DiffFile[] | undefined> {
   const diffs = new Map<string, DiffFile[] | undefined>();
   return async (commit) => {
     if (!diffs.has(commit)) diffs.set(commit, (await isAncestor(mirror, commit, head)) ? parseDiff(await diffBetween(mirror, commit, head)) : undefined);

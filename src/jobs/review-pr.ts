@@ -32,6 +32,9 @@ import { runJobChain } from "./job-frame.js";
 import { prepareJob, type Prepared } from "./prepare.js";
 import { fixedFindings, planWithMirror, readThreads, resolveThreads, threadCommits, type ThreadsRead } from "./resolve-threads.js";
 import type { PullRequestRun } from "./pull-request-run.js";
+import type { CandidateSighting } from "../learnings/types.js";
+import { recordSightings } from "./learning-sightings.js";
+import { suggestionSightings } from "./suggestion-sightings.js";
 
 export interface PullRequestHead {
   headSha: string;
@@ -84,7 +87,8 @@ function safeReview(review: ParsedReview): ParsedReview {
 export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> {
   const { job, services, head, config } = run;
   const { owner, repo, number } = job.target;
-  const { state, threads, threadPlan, fixedNow, proofs, prepared, diffs } = await checkOut(run);
+  const { state, threads, threadPlan, fixedNow, proofs, prepared, diffs, sightings } = await checkOut(run);
+  await recordSightings(services, { job, octokit: run.octokit, config }, sightings);
   const { full, scope, since, incremental, fullBecause, known } = diffs;
   const resolved = threadPlan ? await resolveThreads(job, run.writer, threadPlan, services) : undefined;
   const threadFacts = (leftOut: number, posted: number) => resolved && { threads: { resolved: resolved.resolved, closedLeftOut: leftOut, open: resolved.open.length + posted } };
@@ -144,6 +148,8 @@ interface ReviewCheckout {
   proofs: { session?: ProofSession; why?: string };
   prepared: Prepared;
   diffs: Diffs;
+  /** Suggestions of crewbot's threads accepted or refused, for the learning candidates. */
+  sightings: CandidateSighting[];
 }
 
 /** Checks the head out; while the mirror is held, plans the threads, finds the fixed findings, exports the base for proofs and takes the diffs. */
@@ -156,6 +162,7 @@ async function checkOut(run: ReviewRun): Promise<ReviewCheckout> {
   const threads = state ? await readThreads(job, run.octokit, services) : undefined;
   let threadPlan: ThreadPlan | undefined;
   let fixedNow = new Set<string>();
+  let sightings: CandidateSighting[] = [];
   const proofs = await proofSessionFor(run);
 
   const prepared = await prepareJob(job, { access: { octokit: run.octokit, token: run.token } }, services, run.dirs, {
@@ -167,6 +174,7 @@ async function checkOut(run: ReviewRun): Promise<ReviewCheckout> {
     withMirror: async (mirror) => {
       if (threads) threadPlan = await planWithMirror(mirror, threads, head.headSha);
       if (state) fixedNow = await fixedFindings(mirror, state.findings, head.headSha);
+      if (threads && state && run.config.learnings.enabled) sightings = await suggestionSightings(mirror, threads, state.findings, head.headSha, job, services.log);
       const base = await mergeBase(mirror, `refs/heads/${head.baseRef}`, head.headSha);
       if (proofs.session) await exportBase(mirror, base, proofs.session, run);
       diffs = await diffsToReview(mirror, base, run, state);
@@ -174,7 +182,7 @@ async function checkOut(run: ReviewRun): Promise<ReviewCheckout> {
     // The instructions that cover the files the reviewer is given.
     touches: () => selectFiles(diffs!.scope, { paths: run.config.review.paths }).reviewed.map((f) => f.path),
   });
-  return { state, threads, threadPlan, fixedNow, proofs, prepared, diffs: diffs! };
+  return { state, threads, threadPlan, fixedNow, proofs, prepared, diffs: diffs!, sightings };
 }
 
 /** The whole PR's diff, and the part to review: all of it, nothing new, or only the commits since the last review. */

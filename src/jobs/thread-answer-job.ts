@@ -23,6 +23,8 @@ import { chainFailure, failure } from "./outcome.js";
 import { runJobChain } from "./job-frame.js";
 import { prepareJob, type Prepared } from "./prepare.js";
 import type { JobServices } from "./services.js";
+import { recordThreadReply } from "./learning-sightings.js";
+import { webUrl } from "../plan/step-commits.js";
 
 /** The PR's diff as the reviewer gets it here, at most this long (it reads the rest itself). */
 const MAX_DIFF_CHARS = 100_000;
@@ -50,6 +52,8 @@ interface Thread {
   path: string;
   line?: number;
   topBody: string;
+  /** The thread's page (its first comment's). */
+  url?: string;
 }
 
 /** The thread as the webhook placed it: enough to reply in when GitHub could not be asked. */
@@ -62,9 +66,10 @@ async function threadOf(octokit: InstallationOctokit, job: JobRecord): Promise<T
   const place = job.trigger.reviewComment!;
   const { owner, repo } = job.target;
   const { data } = (await octokit.request("GET /repos/{owner}/{repo}/pulls/comments/{comment_id}", { owner, repo, comment_id: place.inReplyToId! })) as {
-    data: { body: string; path: string; line?: number | null; original_line?: number | null };
+    data: { body: string; path: string; line?: number | null; original_line?: number | null; html_url?: string };
   };
-  return { topId: place.inReplyToId!, path: data.path, line: data.line ?? data.original_line ?? place.line, topBody: data.body };
+  const url = data.html_url ?? `${webUrl(job.repo.cloneUrl)}/pull/${job.target.number}#discussion_r${place.inReplyToId}`;
+  return { topId: place.inReplyToId!, path: data.path, line: data.line ?? data.original_line ?? place.line, topBody: data.body, url };
 }
 
 /**
@@ -143,6 +148,7 @@ export async function runThreadAnswer(job: JobRecord, ctx: JobContext, services:
   try {
     thread = await threadOf(octokit, job);
     const { config } = await loadRepoConfig(octokit, job.target);
+    await recordThreadReply(services, { job, octokit, config }, { topBody: thread.topBody, url: thread.url!, path: thread.path });
     await services.usage.recordStart(installationId, job.id, Date.now());
     dirs = await makeJobDirs(services.dataDir, job.id);
     let diff = "";

@@ -43,6 +43,8 @@ export interface Candidate {
   proposedIn?: string;
   firstSeen: number;
   lastSeen: number;
+  /** Sightings ever added (the list keeps the newest 50); absent: `sightings.length`. */
+  count?: number;
 }
 
 /** One use of a merged learning by a review: which learning (its id), which job, when, and its effect. */
@@ -57,8 +59,11 @@ export interface LearningUse {
 }
 
 export interface LearningsStore {
-  /** Adds one sighting to its candidate (made on first sight); returns the candidate as stored now. */
-  addSighting(repoKey: string, sighting: CandidateSighting): Promise<Candidate>;
+  /**
+   * Adds one sighting to its candidate (made on first sight); returns the candidate as stored now.
+   * A thread already counted for the candidate (same url and source) counts once: `added` false.
+   */
+  addSighting(repoKey: string, sighting: CandidateSighting): Promise<Candidate & { added?: boolean }>;
   /** Every candidate of the repository, oldest first. */
   candidates(repoKey: string): Promise<Candidate[]>;
   /** Marks candidates as proposed in a pull request. */

@@ -10,6 +10,8 @@ import type { GateFinding } from "./gate.js";
 import type { StoredFinding } from "./review-store.js";
 import { threadFindingText, threadFingerprint, type ReviewThread, type ThreadPlan } from "./thread-plan.js";
 import { withoutSuggestionBlock } from "./suggestion.js";
+import { suggestionPrint } from "./suggestion-applied.js";
+import { normaliseKind } from "../learnings/candidates.js";
 
 export interface OpenFinding extends GateFinding {
   path: string;
@@ -30,11 +32,14 @@ export function findingTitle(text: string): string {
   return first.length <= TITLE_CHARS ? first : `${first.slice(0, TITLE_CHARS - 1)}…`;
 }
 
-/** A posted finding as the store keeps it. */
+/** A posted finding as the store keeps it (its kind normalised, its suggestion as a print). */
 export function storedFinding(f: Finding, fingerprint: string, commit: string, url: string | undefined): StoredFinding {
+  const kind = f.kind ? normaliseKind(f.kind) : "";
   return {
     ...{ fingerprint, severity: f.severity, path: f.path, line: f.line, ...(f.endLine !== undefined ? { endLine: f.endLine } : {}) },
     ...{ title: findingTitle(f.text), commit, ...(url ? { url } : {}), ...(f.proof?.outcome === "reproduced" ? { reproduced: true } : {}) },
+    ...(kind ? { kind } : {}),
+    ...(f.suggestion !== undefined ? { suggestion: suggestionPrint(f.suggestion) } : {}),
   };
 }
 

@@ -23,6 +23,16 @@ export interface StoredFinding {
   fixed?: boolean;
   /** Its reproducer failed on the head it was posted on (`prove`): what `failOn: reproduced` counts. */
   reproduced?: boolean;
+  /** The reviewer's kind of finding, normalised: what a writer's answer to its thread teaches. */
+  kind?: string;
+  /** It carried a replacement (`suggestion`): its line count and hash, to tell later whether it was applied. */
+  suggestion?: SuggestionPrint;
+}
+
+/** A suggestion as a kept finding remembers it: the lines, normalised like code, hashed (not the text). */
+export interface SuggestionPrint {
+  lines: number;
+  hash: string;
 }
 
 export interface ReviewState {

@@ -28,10 +28,15 @@ import type { ReviewStore } from "../review/review-store.js";
 import { SqliteCiFixRounds } from "./sqlite/ci-fix-rounds.js";
 import { SqliteQueue } from "./sqlite/job-queue.js";
 import { SqliteReviewStore } from "./sqlite/review-store.js";
+import type { PrunableLearningsStore } from "../learnings/learnings-store.js";
+import { RedisLearningsStore } from "./redis/learnings.js";
+import { SqliteLearningsStore } from "./sqlite/learnings.js";
 
 export interface OpenedStores {
   queue: JobQueue;
   reviews: ReviewStore;
+  /** Learning candidates and the uses of merged learnings, per repository, in the same store. */
+  learnings: PrunableLearningsStore;
   /** Automatic ci-fix rounds per pull request, in the same store; absent in stand-ins that run no ci-fix. */
   ciFixRounds?: CiFixRounds;
   /** The installations ledger: coverage, usage, limits. */
@@ -85,6 +90,7 @@ async function openRedisStores(env: StoreEnv, url: string): Promise<OpenedStores
   const queue = await RedisQueue.connect(opts);
   const reviews = new RedisReviewStore({ ...opts, retentionDays });
   const ciFixRounds = new RedisCiFixRounds({ ...opts, retentionDays });
+  const learnings = new RedisLearningsStore({ ...opts, retentionDays });
   const installations = new RedisInstallations(opts);
   const transcriptRedis = new Redis(url, { maxRetriesPerRequest: 3 });
   transcriptRedis.on("error", () => {}); // a lost server shows up as the failing call's error
@@ -92,11 +98,11 @@ async function openRedisStores(env: StoreEnv, url: string): Promise<OpenedStores
   const limits = new RedisSharedLimits(opts);
   const shared = { writeBudget: limits, admission: (limit: RateLimit) => limits.admission(limit), replyCounters: limits.replyCounters() };
   const jobFiles = new RedisJobFiles({ ...opts, retentionDays });
-  const all = [queue, reviews, ciFixRounds, installations, transcripts, limits, jobFiles];
-  return { queue, reviews, ciFixRounds, installations, transcripts, shared, jobFiles, kind: "redis", close: () => closeAll(all) };
+  const all = [queue, reviews, ciFixRounds, learnings, installations, transcripts, limits, jobFiles];
+  return { queue, reviews, learnings, ciFixRounds, installations, transcripts, shared, jobFiles, kind: "redis", close: () => closeAll(all) };
 }
 
-/** The embedded stores: `<dataDir>/crewbot.db` (queue, reviews, rounds, installations) and `<dataDir>/transcripts.db`. */
+/** The embedded stores: `<dataDir>/crewbot.db` (queue, reviews, rounds, learnings, installations) and `<dataDir>/transcripts.db`. */
 export function openSqliteStores(dataDir: string): OpenedStores {
   const opened: Array<{ close(): Promise<void> }> = [];
   const open = <T extends { close(): Promise<void> }>(make: () => T): T => {
@@ -108,9 +114,10 @@ export function openSqliteStores(dataDir: string): OpenedStores {
     const queue = open(() => new SqliteQueue({ dataDir }));
     const reviews = open(() => new SqliteReviewStore({ dataDir }));
     const ciFixRounds = open(() => new SqliteCiFixRounds({ dataDir }));
+    const learnings = open(() => new SqliteLearningsStore({ dataDir }));
     const installations = open(() => new SqliteInstallations({ dataDir }));
     const transcripts = open(() => new SqliteTranscriptStore({ dataDir }));
-    return { queue, reviews, ciFixRounds, installations, transcripts, kind: "sqlite", close: () => closeAll(opened) };
+    return { queue, reviews, learnings, ciFixRounds, installations, transcripts, kind: "sqlite", close: () => closeAll(opened) };
   } catch (err) {
     void closeAll(opened);
     throw err;

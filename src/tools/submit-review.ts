@@ -18,6 +18,12 @@ const finding = z
       .string()
       .optional()
       .describe("The exact replacement text for lines line..endLine (the whole lines, with their indentation), when there is a concrete fix."),
+    kind: z
+      .string()
+      .trim()
+      .max(60, { error: "kind: at most 60 characters" })
+      .optional()
+      .describe('The kind of finding in a few plain words, without names from this code (e.g. "raw sql string", "missing null check"): how the team\'s answers to it are remembered.'),
     learning: z.string().trim().optional().describe("The id of a repository learning ([L:<id>]) that shaped this finding (its severity, its wording)."),
   })
   .strict();

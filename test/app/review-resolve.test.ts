@@ -10,11 +10,13 @@ import { useNock } from "../helpers/github.js";
 import { GitHubGraphql } from "../helpers/github-graphql.js";
 import { mockPermission, startStack } from "./harness.js";
 import { deliver, GREET, mockReviewJob, push, type Traffic } from "./review-harness.js";
+import { SqliteLearningsStore } from "../../src/store/sqlite/learnings.js";
 
 useNock();
 
 const FIX_ACTION = { label: "Fix these findings", description: "crewbot fixes the open review findings", identifier: "fix" };
 const SYNC = "review:\n  debounceSeconds: 0\n";
+const use = (name: string, input: unknown) => ({ type: "tool_use" as const, name, input });
 const edit = (pairs: Array<[number, string]>) => pairs.reduce((text, [n, value]) => text.replace(`const line${n} = ${n};`, `const line${n} = ${value};`), GREET);
 
 describe("crewbot's review threads after a push", () => {
@@ -91,6 +93,38 @@ describe("crewbot's review threads after a push", () => {
     expect(t.graphql!.resolvedByMutation).toEqual([line25!.id]);
     expect(line20!.isResolved).toBe(false);
     expect(t.checks.at(-1)!.body.output.summary).toContain("3 findings resolved or dismissed earlier not posted again.");
+  });
+
+  it("learns from suggestions: one committed as given is accepted, one whose thread a writer resolved without the change is refused", async () => {
+    const findings = [
+      { path: "greet.js", line: 10, severity: "warning", body: "`line10` is now a string.", suggestion: "const line10 = 10;", kind: "Number stored as string" },
+      { path: "greet.js", line: 20, severity: "suggestion", body: "`line20` shadows a global.", suggestion: "const line20 = 20;", kind: "shadowed global" },
+    ];
+    const stack = await startStack([{ content: [use("submit_review", { summary: "Two.", findings })] }, { text: "## Summary\nClean now." }], { files: { "greet.js": GREET } });
+    gitSync(stack.remoteDir, "branch", "feature");
+    const first = await push(stack, { "greet.js": edit([[10, '"10"'], [20, "window"]]) }, "first");
+    const t: Traffic = { reviews: [], checks: [], rejected: [], graphql: new GitHubGraphql() };
+    mockReviewJob(stack, t, { checkId: 631, review: true });
+    await deliver(stack, "opened", first, "suggest-opened");
+    expect(t.reviews[0].comments.map((c: any) => c.body.includes("```suggestion"))).toEqual([true, true]);
+    const [line10, line20] = t.graphql!.threads;
+    t.graphql!.resolveAs(line20!, "Codertocat");
+
+    // "Commit suggestion" on line 10: its lines now hold the suggestion; line 20 stays as it was.
+    const second = await push(stack, { "greet.js": edit([[20, "window"]]) }, "Apply suggestion from crewbot");
+    mockReviewJob(stack, t, { checkId: 632, cached: true, config: SYNC, graphql: 2 });
+    await deliver(stack, "synchronize", second, "suggest-sync");
+    expect(t.rejected).toEqual([]);
+    expect(t.graphql!.resolvedByMutation).toEqual([line10!.id]);
+
+    const store = new SqliteLearningsStore({ dataDir: stack.dataDir });
+    const candidates = await store.candidates("codertocat/hello-world");
+    await store.close();
+    const url = (thread: typeof line10) => `https://github.com/Codertocat/Hello-World/pull/1#discussion_r${thread!.comments[0]!.databaseId}`;
+    expect(candidates.map((c) => [c.key, c.paths, c.sightings.map((x) => [x.source, x.by, x.url, x.number, x.kind, x.text])])).toEqual([
+      ["suggestion-accepted:number stored as string", ["greet.js"], [["suggestion-accepted", "Codertocat", url(line10), 1, "number stored as string", "finding: `line10` is now a string."]]],
+      ["suggestion-refused:shadowed global", ["greet.js"], [["suggestion-refused", "Codertocat", url(line20), 1, "shadowed global", "finding: `line20` shadows a global."]]],
+    ]);
   });
 
   it("keeps a thread open when its commit is gone after a force-push, and says nothing about it", async () => {

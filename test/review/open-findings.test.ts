@@ -59,6 +59,14 @@ describe("a reproduced finding stays reproduced for the gate", () => {
 });
 
 describe("what the store keeps of a finding", () => {
+  it("keeps its kind normalised and its suggestion as a print, never the suggestion's text", () => {
+    const f = { path: "a.ts", line: 2, severity: "warning" as const, text: "Raw SQL.", kind: "Raw  SQL string.", suggestion: "db.query(sql, [id]);\n" };
+    const stored = storedFinding(f, print(6), SHA, undefined);
+    expect(stored).toMatchObject({ kind: "raw sql string", suggestion: { lines: 1, hash: expect.stringMatching(/^[0-9a-f]{16}$/) } });
+    expect(JSON.stringify(stored)).not.toContain("db.query");
+    expect(storedFinding({ ...f, kind: undefined, suggestion: undefined }, print(7), SHA, undefined)).not.toHaveProperty("kind");
+  });
+
   it.each([
     ["**Critical** — x", "critical"],
     ["**Suggestion** _(lines 1–2)_ — x", "suggestion"],

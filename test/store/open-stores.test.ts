@@ -18,6 +18,8 @@ async function useEvery(stores: OpenedStores, tag: string): Promise<void> {
   const { job } = await stores.queue.enqueue(newJob({ deliveryId: `delivery-${tag}` }));
   await stores.queue.claim(`w-${tag}`, LIMITS);
   await stores.reviews.record("octo/hello", 1, "sha", ["f"]);
+  await stores.learnings.addSighting("octo/hello", { source: "rule", url: "https://github.com/octo/hello/pull/1#discussion_r1", number: 1, by: "octocat", at: Date.now(), kind: "always x", text: "always x" });
+  await stores.learnings.recordUses("octo/hello", [{ id: "aaaa1111", jobId: job.id, at: Date.now(), suppressed: 1, shaped: 0 }]);
   await stores.ciFixRounds!.claim("octo/hello", 2, 2, job.id);
   await stores.installations.put({ id: 7, account: "octo", state: "active", repositories: [], allRepositories: true, updatedAt: Date.now() });
   await stores.installations.recordStart(7, job.id, Date.now());
@@ -61,10 +63,10 @@ describe("openStores with REDIS_URL", () => {
       const keys = await allKeys(server.url); // this file's own redis-server: every key is ours
       const stray = keys.filter((k) => !k.startsWith(`${a}:`) && !k.startsWith(`${b}:`));
       expect(stray).toEqual([]);
-      // Each store wrote under each prefix: the queue (crewbot's and BullMQ's), reviews, rounds, ledger, transcripts.
+      // Each store wrote under each prefix: the queue (crewbot's and BullMQ's), reviews, learnings, rounds, ledger, transcripts.
       for (const prefix of [a, b]) {
         const mine = keys.filter((k) => k.startsWith(`${prefix}:`)).map((k) => k.slice(prefix.length + 1));
-        for (const part of ["job:", "bull:jobs:", "review:", "cifix:", "installation:", "usage:", "transcript:", "writes:", "commands:", "webhook:", "jobfiles:", "reply:"]) {
+        for (const part of ["job:", "bull:jobs:", "review:", "learn:", "cifix:", "installation:", "usage:", "transcript:", "writes:", "commands:", "webhook:", "jobfiles:", "reply:"]) {
           expect(mine.some((k) => k.startsWith(part)), `${prefix}: a key ${part}…`).toBe(true);
         }
       }

@@ -82,6 +82,16 @@ describe("submit_review", () => {
     expect(reviewOf({ text: result.final!.text, submission: result.final }).findings).toEqual([]);
   });
 
+  it("carries each finding's kind when given (a finding without one still counts), at most 60 characters", async () => {
+    const input = { summary: "s", findings: [{ path: "a.ts", line: 1, severity: "warning" as const, body: "Raw SQL.", kind: " raw sql string " }, { path: "b.ts", line: 2, severity: "warning" as const, body: "x" }] };
+    const parsed = validateInput(submitReviewTool, input);
+    expect(parsed).toMatchObject({ ok: true });
+    const result = await submitReviewTool.run((parsed as { value: typeof input }).value, ctx);
+    expect(reviewOf({ text: "", submission: result.final }).findings.map((f) => f.kind)).toEqual(["raw sql string", undefined]);
+    const long = validateInput(submitReviewTool, { summary: "s", findings: [{ path: "a.ts", line: 1, severity: "warning", body: "x", kind: "k".repeat(61) }] });
+    expect(long).toMatchObject({ ok: false, message: expect.stringContaining("kind: at most 60 characters") });
+  });
+
   it("refuses a finding without a line or with an unknown severity", () => {
     const bad = validateInput(submitReviewTool, { summary: "s", findings: [{ path: "a.ts", severity: "blocker", body: "x" }] });
     expect(bad).toMatchObject({ ok: false, message: expect.stringMatching(/findings\.0\.line.*findings\.0\.severity|findings\.0\.severity.*findings\.0\.line/) });

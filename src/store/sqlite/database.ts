@@ -84,6 +84,32 @@ export const MIGRATIONS: readonly string[] = [
    ) WITHOUT ROWID;`,
   // 5: each posted review finding with its severity, for the sticky review gate; rows from before keep '[]'.
   `ALTER TABLE review_state ADD COLUMN findings_json TEXT NOT NULL DEFAULT '[]';`,
+  // 6: learning candidates per repository, and the uses of merged learnings (the last one per learning kept apart, for staleness).
+  `CREATE TABLE learning_candidates (
+     repo_key TEXT NOT NULL,
+     key TEXT NOT NULL,
+     candidate_json TEXT NOT NULL,
+     first_seen INTEGER NOT NULL,
+     last_seen INTEGER NOT NULL,
+     PRIMARY KEY (repo_key, key)
+   ) WITHOUT ROWID;
+   CREATE INDEX learning_candidates_seen ON learning_candidates(last_seen);
+   CREATE TABLE learning_uses (
+     repo_key TEXT NOT NULL,
+     learning_id TEXT NOT NULL,
+     job_id TEXT NOT NULL,
+     at INTEGER NOT NULL,
+     suppressed INTEGER NOT NULL DEFAULT 0,
+     shaped INTEGER NOT NULL DEFAULT 0,
+     PRIMARY KEY (repo_key, learning_id, job_id)
+   ) WITHOUT ROWID;
+   CREATE INDEX learning_uses_at ON learning_uses(repo_key, at);
+   CREATE TABLE learning_last_use (
+     repo_key TEXT NOT NULL,
+     learning_id TEXT NOT NULL,
+     at INTEGER NOT NULL,
+     PRIMARY KEY (repo_key, learning_id)
+   ) WITHOUT ROWID;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
