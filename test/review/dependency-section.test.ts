@@ -23,7 +23,7 @@ describe("riskOf", () => {
     [[fact("network", "warning", "n"), fact("install-script", "critical", "i")], "critical"],
     [[fact("bin", "suggestion", "b"), fact("network", "warning", "n")], "warning"],
   ] as const)("%j → %s", (facts, risk) => {
-    expect(riskOf(facts as DependencyFact[])).toBe(risk);
+    expect(riskOf(facts)).toBe(risk);
   });
 });
 
