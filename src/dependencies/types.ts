@@ -10,6 +10,11 @@ import type { Severity } from "../chain/types.js";
 export interface LockedVersion {
   version: string;
   integrity?: string;
+  /**
+   * Set when the lockfile resolves it outside a registry (`a git dependency`, `a local file`,
+   * `a tarball URL`): such a version is not fetched. The `resolved` URL itself is never kept.
+   */
+  nonRegistry?: string;
 }
 
 /** One npm package whose version the pull request changes, adds or removes. */

@@ -43,6 +43,7 @@ const ALLOWED: Record<string, string> = {
   "src/workspace/lock.ts": "creates the data dir's lock files (open with wx)",
   "src/workspace/checkout.ts": "checks crewbot's own fresh destination folder is empty",
   "src/workspace/default-branch.ts": "checks crewbot's own fresh destination folder is empty",
+  "src/dependencies/tarball-cache.ts": "the data dir's npm tarball cache: files named by a sha512 hex of verified bytes, re-verified on every read",
 };
 
 /** The agents' tools: allowed only because each resolves its paths through tools/paths.ts. */
