@@ -60,6 +60,8 @@ export interface Finding {
   proof?: Proof;
   /** The severity a reproducer that did not reproduce downgraded it from. */
   refuted?: Severity;
+  /** Read by crewbot itself (the dependency pass, from published tarballs), not the reviewer's claim: no reproducer applies. */
+  fact?: true;
 }
 
 /**

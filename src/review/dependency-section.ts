@@ -141,7 +141,7 @@ export function dependencyFindings(review: DependencyReview): Finding[] {
     const { change } = report;
     const what = risky.map((f) => factText(f, 400)).join("; ");
     const text = `Dependency ${codeSpan(change.name, 120)} ${versionChange(change)} (${dependencyKind(change)}): ${what}.`;
-    findings.push({ path: change.file, line: change.line, severity, text });
+    findings.push({ path: change.file, line: change.line, severity, text, fact: true });
   }
   return findings;
 }

@@ -95,7 +95,8 @@ describe("the dependency pass of a review", () => {
     const review = t.reviews[0];
     const versionLine = lineOf(after, '"node_modules/tiny-lib"', '"version"');
     expect(review.comments.map((c: any) => [c.path, c.line, c.side])).toEqual([["package-lock.json", versionLine, "RIGHT"]]);
-    expect(review.comments[0].body).toMatch(/^\*\*Critical\*\* — Dependency `tiny-lib` `2\.0\.0` → `2\.1\.0` \(direct\): adds a `postinstall` script: `node setup\.js`\.\n/);
+    // A fact crewbot read itself: no "unverified" line, which is for the reviewer's claims.
+    expect(review.comments[0].body).toMatch(/^\*\*Critical\*\* — Dependency `tiny-lib` `2\.0\.0` → `2\.1\.0` \(direct\): adds a `postinstall` script: `node setup\.js`\.\n\n<!-- crewbot:finding:[0-9a-f]{16} -->$/);
     expect(review.body).toBe(
       [
         "## crewbot review",

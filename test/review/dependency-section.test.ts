@@ -107,8 +107,8 @@ describe("dependencyFindings", () => {
       ],
     };
     expect(dependencyFindings(review)).toEqual([
-      { path: "package-lock.json", line: 42, severity: "critical", text: "Dependency `evil` `1.0.0` → `1.1.0` (direct): adds a `postinstall` script: `node x.js`; opens network connections (`lib/net.js`)." },
-      { path: "package-lock.json", line: 80, severity: "suggestion", text: "Dependency `binny` `1.0.0` → `1.1.0` (transitive): adds the executable `binny`." },
+      { path: "package-lock.json", line: 42, severity: "critical", text: "Dependency `evil` `1.0.0` → `1.1.0` (direct): adds a `postinstall` script: `node x.js`; opens network connections (`lib/net.js`).", fact: true },
+      { path: "package-lock.json", line: 80, severity: "suggestion", text: "Dependency `binny` `1.0.0` → `1.1.0` (transitive): adds the executable `binny`.", fact: true },
     ]);
   });
 
