@@ -75,7 +75,8 @@ const ONLY_DEPENDENCIES = "Only dependency files changed: this review is what th
 /** What the check run and the `/review` comment tell of the dependency pass. */
 function dependencyFacts(deps: DependencyPass | undefined, notRun: string | undefined): Pick<ReviewFacts, "dependencies"> {
   if (notRun) return { dependencies: { notRun } };
-  return deps ? { dependencies: { ...dependencyCounts(deps.review), problems: deps.problems.length } } : {};
+  if (!deps || (deps.review.packages.length === 0 && deps.problems.length === 0)) return {};
+  return { dependencies: { ...dependencyCounts(deps.review), problems: deps.problems.length } };
 }
 
 /** Model text in a review is data: no pings, no hidden markers, no task boxes. */

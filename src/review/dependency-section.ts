@@ -6,6 +6,7 @@
  */
 import type { Finding, Severity } from "../chain/types.js";
 import type { DependencyFact, DependencyReview, PackageChange, PackageReport } from "../dependencies/types.js";
+import { FRESH_HOURS } from "../dependencies/compare.js";
 import { codeSpan, safeInline } from "../report/markdown.js";
 
 /** What the dependency pass found: the packages and what could not be read (e.g. a lockfile v1). */
@@ -139,7 +140,8 @@ export function dependencyFindings(review: DependencyReview): Finding[] {
     const severity = riskOf(risky);
     if (severity === null) continue;
     const { change } = report;
-    const what = risky.map((f) => factText(f, 400)).join("; ");
+    // A finding's words must not change between reviews (its fingerprint is made of them): a release's age does.
+    const what = risky.map((f) => (f.kind === "fresh-release" ? `was published under ${FRESH_HOURS} hours before the review` : factText(f, 400))).join("; ");
     const text = `Dependency ${codeSpan(change.name, 120)} ${versionChange(change)} (${dependencyKind(change)}): ${what}.`;
     findings.push({ path: change.file, line: change.line, severity, text, fact: true });
   }

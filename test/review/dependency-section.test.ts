@@ -112,6 +112,12 @@ describe("dependencyFindings", () => {
     ]);
   });
 
+  it("words a fresh release without its age, so the finding is the same on the next review", () => {
+    const at = (hours: number) => ({ packages: [pkg(change("new"), [fact("fresh-release", "warning", `was published ${hours} hours before this review`)])] });
+    expect(dependencyFindings(at(3))).toEqual(dependencyFindings(at(30)));
+    expect(dependencyFindings(at(3))[0]!.text).toBe("Dependency `new` `1.0.0` → `1.1.0` (direct): was published under 72 hours before the review.");
+  });
+
   it("counts for the check run's line", () => {
     const review = { packages: [pkg(change("a"), [fact("bin", "warning", "b")]), pkg(change("b")), pkg(change("c"), [], "too big")] };
     expect(dependencyLine(dependencyCounts(review))).toBe("Dependencies: 3 changed, 2 inspected, 1 with risky additions.");
