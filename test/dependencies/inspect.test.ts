@@ -89,6 +89,12 @@ describe("inspectDependencies: what a new version adds", () => {
     expect(review.packages[0]!.facts).toEqual([{ kind: "publisher", severity: "warning", text: "is published by `mallory`; the old version was published by `alice`" }]);
   });
 
+  it("a scoped package's document is asked for as @scope%2fname, its tarball under its scope", async () => {
+    const { change } = bump("@team/util", {}, { manifest: { dependencies: { "left-pad": "^1.3.0" } } });
+    expect((await inspectDependencies([change], options())).packages[0]!.facts).toEqual([{ kind: "new-dependency", severity: null, text: "adds a dependency: `left-pad` ^1.3.0" }]);
+    expect(registry.requests.map((r) => r.url)).toEqual(["/@team%2futil", "/@team/util/-/util-1.1.0.tgz", "/@team/util/-/util-1.0.0.tgz"]);
+  });
+
   it("a brand-new package counts everything it has as added", async () => {
     const now = registry.publish({ name: "fresh-cli", version: "2.0.0", manifest: { bin: { fresh: "cli.js" }, scripts: { preinstall: "node check.js" }, dependencies: { chalk: "^5.0.0" } }, files: { "cli.js": "fetch('https://example.test')" }, publishedAt: "2026-03-01T07:00:00.000Z", deprecated: "use other-cli" });
     const change = lockChange("fresh-cli", undefined, now);
