@@ -32,7 +32,7 @@ import { prepareJob, type Prepared } from "./prepare.js";
 import { fixedFindings, planWithMirror, readThreads, resolveThreads, threadCommits, type ThreadsRead } from "./resolve-threads.js";
 import type { PullRequestRun } from "./pull-request-run.js";
 import { dependencyFindings, dependencySection, dependencyCounts, type DependencyPass } from "../review/dependency-section.js";
-import { dependencyContext, dependencyPassSkipped, dependencyPaths, detectDependencies, inspectDetected, type DetectedDependencies } from "./review-dependencies.js";
+import { dependencyContext, dependencyPassSkipped, dependencyPaths, detectDependencies, inspectDetected } from "./review-dependencies.js";
 
 export interface PullRequestHead {
   headSha: string;
@@ -92,12 +92,12 @@ function safeReview(review: ParsedReview): ParsedReview {
 export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> {
   const { job, services, head, config } = run;
   const { owner, repo, number } = job.target;
-  const { state, threads, threadPlan, fixedNow, proofs, prepared, diffs, detected, depsNotRun } = await checkOut(run);
+  const { state, threads, threadPlan, fixedNow, proofs, prepared, diffs, inspection, depsNotRun } = await checkOut(run);
   const { full, scope, since, incremental, fullBecause, known } = diffs;
   const resolved = threadPlan ? await resolveThreads(job, run.writer, threadPlan, services) : undefined;
   const threadFacts = (leftOut: number, posted: number) => resolved && { threads: { resolved: resolved.resolved, closedLeftOut: leftOut, open: resolved.open.length + posted } };
   const gate = (posted: StoredFinding[] = []) => openGate(state, resolved && threads && { plan: resolved, slug: threads.slug }, fixedNow, posted);
-  const deps = detected && (await inspectDetected(run, detected));
+  const deps = await inspection;
   const base = { counts: ZERO, clean: true, inline: 0, repeated: 0, since, fullBecause, costUsd: 0, estimate: false, ...threadFacts(0, 0), ...gate(), ...dependencyFacts(deps, depsNotRun) };
   if (since !== undefined && scope.length === 0) return { ...base, nothingToReview: nothingNew(since, head.headSha, incremental) };
   const selection = selectFiles(scope, { paths: config.review.paths });
@@ -156,8 +156,8 @@ interface ReviewCheckout {
   proofs: { session?: ProofSession; why?: string };
   prepared: Prepared;
   diffs: Diffs;
-  /** The npm packages the pull request changes, when the files under review touch a dependency file. */
-  detected?: DetectedDependencies;
+  /** The dependency pass under way, when the files under review touch a dependency file. */
+  inspection?: Promise<DependencyPass>;
   /** Why dependency files changed and no dependency pass ran (a fork's pull request, turned off). */
   depsNotRun?: string;
 }
@@ -172,7 +172,7 @@ async function checkOut(run: ReviewRun): Promise<ReviewCheckout> {
   const threads = state ? await readThreads(job, run.octokit, services) : undefined;
   let threadPlan: ThreadPlan | undefined;
   let fixedNow = new Set<string>();
-  let detected: DetectedDependencies | undefined;
+  let inspection: Promise<DependencyPass> | undefined;
   const proofs = await proofSessionFor(run);
   const depsSkipped = dependencyPassSkipped(run, head.headRepo);
   let depsNotRun: string | undefined;
@@ -189,13 +189,16 @@ async function checkOut(run: ReviewRun): Promise<ReviewCheckout> {
       const base = await mergeBase(mirror, `refs/heads/${head.baseRef}`, head.headSha);
       if (proofs.session) await exportBase(mirror, base, proofs.session, run);
       diffs = await diffsToReview(mirror, base, run, state);
-      if (!depsSkipped) detected = await detectDependencies(mirror, base, head.headSha, diffs.scope, diffs.full);
-      else if (dependencyPaths(diffs.scope).length > 0) depsNotRun = depsSkipped;
+      const detected = depsSkipped ? undefined : await detectDependencies(mirror, base, head.headSha, diffs.scope, diffs.full);
+      // The registry is read while the checkout is prepared; a failure is awaited (and thrown) by the review.
+      inspection = detected && inspectDetected(run, detected);
+      inspection?.catch(() => undefined);
+      if (depsSkipped && dependencyPaths(diffs.scope).length > 0) depsNotRun = depsSkipped;
     },
     // The instructions that cover the files the reviewer is given.
     touches: () => selectFiles(diffs!.scope, { paths: run.config.review.paths }).reviewed.map((f) => f.path),
   });
-  return { state, threads, threadPlan, fixedNow, proofs, prepared, diffs: diffs!, ...(detected ? { detected } : {}), ...(depsNotRun ? { depsNotRun } : {}) };
+  return { state, threads, threadPlan, fixedNow, proofs, prepared, diffs: diffs!, ...(inspection ? { inspection } : {}), ...(depsNotRun ? { depsNotRun } : {}) };
 }
 
 /** The whole PR's diff, and the part to review: all of it, nothing new, or only the commits since the last review. */
