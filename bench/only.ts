@@ -1,8 +1,8 @@
 /**
  * `BENCH_ONLY=<name>[,<name>…] npm run bench` runs only the named benches (all when unset):
- * chain, cache, overload, checkout, ack, plan, implement, review, summary, throughput, edits, ci-fix, ci-fix-head, plan-wide, ask, ask-answer, shared-budget, budget-workers.
+ * chain, cache, overload, checkout, ack, plan, implement, review, summary, throughput, edits, ci-fix, ci-fix-head, plan-wide, ask, ask-answer, deps, shared-budget, budget-workers.
  */
-export const BENCH_NAMES = ["chain", "cache", "overload", "checkout", "ack", "plan", "implement", "review", "summary", "throughput", "edits", "ci-fix", "ci-fix-head", "plan-wide", "ask", "ask-answer", "shared-budget", "budget-workers"] as const;
+export const BENCH_NAMES = ["chain", "cache", "overload", "checkout", "ack", "plan", "implement", "review", "summary", "throughput", "edits", "ci-fix", "ci-fix-head", "plan-wide", "ask", "ask-answer", "deps", "shared-budget", "budget-workers"] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
 
 const only = (process.env.BENCH_ONLY ?? "")

@@ -150,8 +150,9 @@ const json = (raw: unknown): any => (typeof raw === "string" ? JSON.parse(raw) :
 
 /** GitHub for one automatic review: the app's usual stand-ins, check runs, and PR reviews held to GitHub's rules. */
 export function mockReviewGitHub(diff: string, rec: Recorded, threads: GitHubGraphql): void {
-  // No debounce, so the review of the fixing push runs at once (registered first: nock takes the first match).
-  nock(API).persist().get(`${REPO}/contents/.github%2Fcrewbot.yml`).reply(200, "review:\n  debounceSeconds: 0\n", { "content-type": "text/plain; charset=utf-8" });
+  // No debounce, so the review of the fixing push runs at once (registered first: nock takes the first match);
+  // no dependency pass: its lockfile's packages are made up (bench/deps.ts measures that pass).
+  nock(API).persist().get(`${REPO}/contents/.github%2Fcrewbot.yml`).reply(200, "review:\n  debounceSeconds: 0\n  dependencies:\n    enabled: false\n", { "content-type": "text/plain; charset=utf-8" });
   // Review threads over GraphQL, answered by the schema-checked stand-in; a mutation is a write.
   nock(API)
     .persist()

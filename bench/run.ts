@@ -10,8 +10,9 @@
  *  - plan-wide (two scouts in parallel) against plan, with a fake model at 1 s per reply (bench/plan-wide.ts)
  *  - a question's answer (a ticked option) → the paused planner's next model request (bench/ask-resume.ts)
  *  - `/ask` on a 50 MB repository → the answer posted, warm mirror, instant model (bench/ask-answer.ts)
+ *  - a 40-package npm bump → the review with its dependency facts, cold and warm tarball cache, instant model (bench/deps.ts)
  *  - 40 /plan jobs on one installation: through 2 and 4 gates on a virtual clock (bench/shared-budget.ts), and through 2 and 4 real worker processes (bench/budget-workers.ts, real minutes)
- * `BENCH_ONLY=review` (comma-separated: chain, cache, overload, checkout, ack, plan, implement, review, throughput, edits, ci-fix, ci-fix-head, plan-wide, ask, ask-answer, shared-budget, budget-workers) runs only those.
+ * `BENCH_ONLY=review` (comma-separated: chain, cache, overload, checkout, ack, plan, implement, review, throughput, edits, ci-fix, ci-fix-head, plan-wide, ask, ask-answer, deps, shared-budget, budget-workers) runs only those.
  */
 import { performance } from "node:perf_hooks";
 import { BudgetTracker, DEFAULT_BUDGETS } from "../src/agent/budget.js";
@@ -30,6 +31,7 @@ import { checkoutBench } from "./checkout.js";
 import { cacheBench, overloadBench } from "./model.js";
 import { askAnswerBench } from "./ask-answer.js";
 import { askResumeBench } from "./ask-resume.js";
+import { depsBench } from "./deps.js";
 import { budgetWorkersBench } from "./budget-workers.js";
 import { planWideBench } from "./plan-wide.js";
 import { progressBench } from "./progress.js";
@@ -127,6 +129,7 @@ async function main() {
   if (selected("plan-wide")) console.log(await planWideBench());
   if (selected("ask")) console.log(await askResumeBench());
   if (selected("ask-answer")) console.log(await askAnswerBench());
+  if (selected("deps")) console.log(await depsBench());
   if (selected("shared-budget")) console.log((await sharedBudgetBench()).join("\n"));
   if (selected("budget-workers")) console.log((await budgetWorkersBench()).join("\n"));
 }

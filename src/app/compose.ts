@@ -26,6 +26,7 @@ import type { JobRecord } from "../queue/types.js";
 import { GitHubWriter, realClock, WriteGate } from "../report/github-writer.js";
 import { endJobComment } from "../report/job-comment.js";
 import { redact, redactingLogger, secretsFromEnv } from "../secrets/redact.js";
+import { registrySettings } from "../dependencies/registry.js";
 import { describeSandbox, sandboxFor, sandboxPolicy } from "../tools/sandbox-policy.js";
 import { LabelTriggers } from "../config/label-triggers.js";
 import { createAct, enqueueJob } from "../triggers/carry-out.js";
@@ -146,6 +147,7 @@ function jobServices(app: Probot, root: Root, transcripts: Transcripts, modelSet
     sandbox: () => sandbox,
     mirrors: new MirrorStore({ dataDir: root.dataDir }),
     dataDir: root.dataDir,
+    npmRegistry: registrySettings(env),
     publicUrl: root.publicUrl,
     permissions: root.permissions,
     botIdentity: botIdentityResolver(env, appSlug),

@@ -64,6 +64,9 @@ export interface Finding {
   refuted?: Severity;
   /** The id of the repository learning the reviewer says shaped it (submit_review). */
   learning?: string;
+
+  /** Read by crewbot itself (the dependency pass, from published tarballs), not the reviewer's claim: no reproducer applies. */
+  fact?: true;
 }
 
 /**

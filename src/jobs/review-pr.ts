@@ -35,6 +35,8 @@ import type { PullRequestRun } from "./pull-request-run.js";
 import type { CandidateSighting } from "../learnings/types.js";
 import { recordSightings } from "./learning-sightings.js";
 import { suggestionSightings } from "./suggestion-sightings.js";
+import { dependencyFindings, dependencySection, dependencyCounts, type DependencyPass } from "../review/dependency-section.js";
+import { dependencyContext, dependencyPassSkipped, dependencyPaths, detectDependencies, inspectDetected } from "./review-dependencies.js";
 
 export interface PullRequestHead {
   headSha: string;
@@ -72,6 +74,14 @@ interface Diffs {
 }
 
 const ZERO: SeverityCounts = { critical: 0, warning: 0, suggestion: 0 };
+const ONLY_DEPENDENCIES = "Only dependency files changed: this review is what the changed npm packages bring in, read from their published tarballs; no model was asked.";
+
+/** What the check run and the `/review` comment tell of the dependency pass. */
+function dependencyFacts(deps: DependencyPass | undefined, notRun: string | undefined): Pick<ReviewFacts, "dependencies"> {
+  if (notRun) return { dependencies: { notRun } };
+  if (!deps || (deps.review.packages.length === 0 && deps.problems.length === 0)) return {};
+  return { dependencies: { ...dependencyCounts(deps.review), problems: deps.problems.length } };
+}
 
 /** Model text in a review is data: no pings, no hidden markers, no task boxes. */
 function safeReview(review: ParsedReview): ParsedReview {
@@ -87,37 +97,42 @@ function safeReview(review: ParsedReview): ParsedReview {
 export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> {
   const { job, services, head, config } = run;
   const { owner, repo, number } = job.target;
-  const { state, threads, threadPlan, fixedNow, proofs, prepared, diffs, sightings } = await checkOut(run);
+  const { state, threads, threadPlan, fixedNow, proofs, prepared, diffs, sightings, inspection, depsNotRun } = await checkOut(run);
   await recordSightings(services, { job, octokit: run.octokit, config }, sightings);
   const { full, scope, since, incremental, fullBecause, known } = diffs;
   const resolved = threadPlan ? await resolveThreads(job, run.writer, threadPlan, services) : undefined;
   const threadFacts = (leftOut: number, posted: number) => resolved && { threads: { resolved: resolved.resolved, closedLeftOut: leftOut, open: resolved.open.length + posted } };
   const gate = (posted: StoredFinding[] = []) => openGate(state, resolved && threads && { plan: resolved, slug: threads.slug }, fixedNow, posted);
-  const base = { counts: ZERO, clean: true, inline: 0, repeated: 0, since, fullBecause, costUsd: 0, estimate: false, ...threadFacts(0, 0), ...gate() };
+  const deps = await inspection;
+  const base = { counts: ZERO, clean: true, inline: 0, repeated: 0, since, fullBecause, costUsd: 0, estimate: false, ...threadFacts(0, 0), ...gate(), ...dependencyFacts(deps, depsNotRun) };
   if (since !== undefined && scope.length === 0) return { ...base, nothingToReview: nothingNew(since, head.headSha, incremental) };
   const selection = selectFiles(scope, { paths: config.review.paths });
-  if (selection.reviewed.length === 0) {
+  // Only dependency files changed: their facts are the review, with no model call.
+  const modelless = selection.reviewed.length === 0 && deps !== undefined && dependencySection(deps) !== "";
+  if (selection.reviewed.length === 0 && !modelless) {
     const why = selection.notReviewed.length === 0 ? "no changed files" : `no file to review (${selection.notReviewed.map((n) => `${n.path}: ${n.reason}`).slice(0, 5).join("; ")})`;
     return { ...base, selection, nothingToReview: why };
   }
 
-  const { result, budget } = await runJobChain(run.ctx, services, run.events, prepared, run.dirs, {
+  const depsContext = deps && dependencyContext(deps);
+  const { result, budget } = modelless ? { result: undefined, budget: undefined } : await runJobChain(run.ctx, services, run.events, prepared, run.dirs, {
     chain: prepared.chains.get("review")!,
     task: job.trigger.request.trim() ? jobTask(job, "Review") : "(none)",
     mode: "read-only",
-    context: reviewContext(selection, { number, headSha: head.headSha, since, baseLeftOut: incremental?.leftOut }),
+    context: [...reviewContext(selection, { number, headSha: head.headSha, since, baseLeftOut: incremental?.leftOut }), ...(depsContext ? [depsContext] : [])],
     ...(proofs.session ? { proof: proofs.session } : {}),
   });
-  const figures = { usage: budget.usage, costUsd: budget.costUsd, estimate: budget.estimate };
-  const failed = chainFailure(result, run.ctx.signal, budget.limits);
+  const figures = budget ? { usage: budget.usage, costUsd: budget.costUsd, estimate: budget.estimate } : {};
+  const failed = result && budget && chainFailure(result, run.ctx.signal, budget.limits);
   if (failed) return { ...base, ...figures, selection, failed };
 
   // Incremental: inline only on lines the new commits show (RIGHT side; old-side numbers differ).
   const recent = incremental?.commentable;
   const accept = recent && ((path: string, side: "LEFT" | "RIGHT", line: number) => side === "RIGHT" && recent.has(positionKey(path, side, line)));
-  const { parsed, kept, dropped, learned } = findingsToPost(run, result, proofs.session, resolved?.closed ?? [], full, prepared);
+  const { parsed, kept, dropped, learned } = findingsToPost(run, result, proofs.session, resolved?.closed ?? [], full, prepared, deps);
   const proofsRan = proofs.session !== undefined;
-  const build = (maxComments?: number) => buildReview(parsed, full, selection, { alreadyPosted: new Set(known), accept, maxComments, suggestions: config.review.suggestions, proofsRan });
+  const section = deps ? dependencySection(deps) : "";
+  const build = (maxComments?: number) => buildReview(parsed, full, selection, { alreadyPosted: new Set(known), accept, maxComments, suggestions: config.review.suggestions, proofsRan, dependencies: section });
   const built = build();
   const outcome: ReviewOutcome = {
     ...{ ...base, ...figures, selection, counts: built.counts, clean: built.clean, inline: built.request.comments.length },
@@ -127,7 +142,8 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
     ...optionalLearnings(learningCounts(learned.uses)),
   };
   let sent = built;
-  if (!built.clean) ({ sent, review: outcome.review } = await postReview(run, built, () => build(0)));
+  // A clean review is posted when it tells what the changed dependencies bring in.
+  if (!built.clean || section !== "") ({ sent, review: outcome.review } = await postReview(run, built, () => build(0)));
   outcome.inline = sent.request.comments.length;
   Object.assign(outcome, threadFacts(dropped, sent.request.comments.length));
   const posted = postedFingerprints([sent.request.body, ...sent.request.comments.map((c) => c.body)]);
@@ -150,6 +166,10 @@ interface ReviewCheckout {
   diffs: Diffs;
   /** Suggestions of crewbot's threads accepted or refused, for the learning candidates. */
   sightings: CandidateSighting[];
+  /** The dependency pass under way, when the files under review touch a dependency file. */
+  inspection?: Promise<DependencyPass>;
+  /** Why dependency files changed and no dependency pass ran (a fork's pull request, turned off). */
+  depsNotRun?: string;
 }
 
 /** Checks the head out; while the mirror is held, plans the threads, finds the fixed findings, exports the base for proofs and takes the diffs. */
@@ -163,7 +183,10 @@ async function checkOut(run: ReviewRun): Promise<ReviewCheckout> {
   let threadPlan: ThreadPlan | undefined;
   let fixedNow = new Set<string>();
   let sightings: CandidateSighting[] = [];
+  let inspection: Promise<DependencyPass> | undefined;
   const proofs = await proofSessionFor(run);
+  const depsSkipped = dependencyPassSkipped(run, head.headRepo);
+  let depsNotRun: string | undefined;
 
   const prepared = await prepareJob(job, { access: { octokit: run.octokit, token: run.token } }, services, run.dirs, {
     config: run.config,
@@ -178,11 +201,16 @@ async function checkOut(run: ReviewRun): Promise<ReviewCheckout> {
       const base = await mergeBase(mirror, `refs/heads/${head.baseRef}`, head.headSha);
       if (proofs.session) await exportBase(mirror, base, proofs.session, run);
       diffs = await diffsToReview(mirror, base, run, state);
+      const detected = depsSkipped ? undefined : await detectDependencies(mirror, base, head.headSha, diffs.scope, diffs.full);
+      // The registry is read while the checkout is prepared; a failure is awaited (and thrown) by the review.
+      inspection = detected && inspectDetected(run, detected);
+      inspection?.catch(() => undefined);
+      if (depsSkipped && dependencyPaths(diffs.scope).length > 0) depsNotRun = depsSkipped;
     },
     // The instructions that cover the files the reviewer is given.
     touches: () => selectFiles(diffs!.scope, { paths: run.config.review.paths }).reviewed.map((f) => f.path),
   });
-  return { state, threads, threadPlan, fixedNow, proofs, prepared, diffs: diffs!, sightings };
+  return { state, threads, threadPlan, fixedNow, proofs, prepared, diffs: diffs!, sightings, ...(inspection ? { inspection } : {}), ...(depsNotRun ? { depsNotRun } : {}) };
 }
 
 /** The whole PR's diff, and the part to review: all of it, nothing new, or only the commits since the last review. */
@@ -207,16 +235,17 @@ async function diffsToReview(mirror: string, base: string, run: ReviewRun, state
  */
 function findingsToPost(
   run: ReviewRun,
-  result: ChainResult,
+  result: ChainResult | undefined,
   session: ProofSession | undefined,
   closed: ReviewThread[],
   full: DiffFile[],
   prepared: Pick<Prepared, "learnings">,
+  deps: DependencyPass | undefined,
 ): { parsed: ParsedReview; kept: ParsedReview["findings"]; dropped: number; learned: LearningsApplied } {
   const { job, services } = run;
-  // The reviewer's submit_review call when it made one, else its text.
-  const reviewer = result.steps.findLast((step) => step.agent === "reviewer");
-  const given = safeReview(reviewOf(reviewer ?? { text: result.output }));
+  // The reviewer's submit_review call when it made one, else its text; no reviewer ran when only dependency files changed.
+  const reviewer = result?.steps.findLast((step) => step.agent === "reviewer");
+  const given = result ? safeReview(reviewOf(reviewer ?? { text: result.output })) : { summary: ONLY_DEPENDENCIES, findings: [], notes: [] };
   // Learnings join before proofs: they only drop a `learning` naming none given, never a finding.
   const learned = appliedLearnings(run, given, prepared);
   const submitted = { ...given, findings: learned.findings };
@@ -227,7 +256,8 @@ function findingsToPost(
   if (!viaTool && ran.length > 0) services.log.warn(`job ${job.id}: ${ran.length} proof(s) left out: the reviewer gave its review as text, not through submit_review`);
   const proved = withProofs(submitted.findings, viaTool ? ran : []);
   if (proved.unmatched.length > 0) services.log.warn(`job ${job.id}: ${proved.unmatched.length} proof(s) name no finding of the review (index ${proved.unmatched.map((p) => p.finding).join(", ")})`);
-  const reviewed = { ...submitted, findings: proved.findings };
+  // The dependency findings join before the closed threads and the fingerprints drop what was posted or dismissed.
+  const reviewed = { ...submitted, findings: [...proved.findings, ...(deps ? dependencyFindings(deps.review) : [])] };
   // A thread resolved (by a push or a person) or dismissed by a writer: its finding is never posted again.
   const { kept, dropped } = withoutClosedFindings(reviewed.findings, closed, diffLineText(full));
   return { parsed: { ...reviewed, findings: kept }, kept, dropped, learned };

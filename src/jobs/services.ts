@@ -12,6 +12,7 @@ import type { SandboxInfo } from "../tools/types.js";
 import type { GitIdentity } from "../github/types.js";
 import type { MirrorStore } from "../workspace/mirror.js";
 import type { LearningsStore, LearnRequest } from "../learnings/types.js";
+import type { RegistrySettings } from "../dependencies/types.js";
 
 /** What a job needs from the world; main.ts builds the real ones, tests their stand-ins. */
 export interface JobServices {
@@ -41,6 +42,8 @@ export interface JobServices {
   learnings?: LearningsStore;
   /** Queues the job that opens or updates the learnings pull request (a candidate became due). */
   proposeLearnings?(request: LearnRequest): Promise<void>;
+  /** The operator's npm registry (`CREWBOT_NPM_REGISTRY`, `CREWBOT_NPM_TOKEN`) the dependency review reads; absent: no dependency review. */
+  npmRegistry?: RegistrySettings;
   /** Automatic ci-fix rounds per pull request, shared by every worker (the queue's store). */
   ciFixRounds?: CiFixRounds;
   /** Records the job's events as its transcript (redacted); absent in tests that do not need it. */

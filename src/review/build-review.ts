@@ -66,6 +66,8 @@ export interface BuildOptions {
   suggestions?: boolean;
   /** The review could run proofs: critical and warning findings without one say `unverified`. */
   proofsRan?: boolean;
+  /** The Dependencies section (review/dependency-section.ts, capped there): kept whole, before "Not reviewed". */
+  dependencies?: string;
 }
 
 export const MAX_INLINE_COMMENTS = 25;
@@ -321,7 +323,7 @@ export function buildReview(
   ]
     .filter((s) => s !== "")
     .join("\n\n");
-  const tail = notReviewedSection(selection, total);
+  const tail = [options.dependencies ?? "", notReviewedSection(selection, total)].filter((s) => s !== "").join("\n\n");
   return { request: { event: "COMMENT", body: joinCapped(head, tail), comments }, counts, clean, repeated, repeatedCounts, annotations, fresh };
 }
 

@@ -42,7 +42,7 @@ export function countProofs(findings: readonly Finding[]): ProofCounts {
   for (const f of findings) {
     if (f.proof?.outcome === "reproduced") counts.reproduced++;
     else if (f.proof?.outcome === "not reproduced") counts.refuted++;
-    else if (gated(f.severity)) counts.unverified++;
+    else if (gated(f.severity) && !f.fact) counts.unverified++;
   }
   return counts;
 }
@@ -83,7 +83,7 @@ export function proofSection(f: Finding, proofsRan: boolean): string {
     const was = f.refuted !== undefined ? ` — downgraded from ${f.refuted}` : "";
     return `🔬 **Not reproduced**: ${codeSpan(proof.command, 300)} — ${proof.reason}${was}.${reproducer(proof)}`;
   }
-  if (!proofsRan || !gated(f.severity)) return "";
+  if (!proofsRan || !gated(f.severity) || f.fact) return "";
   if (proof?.outcome === "error") return `_unverified: the reproducer could not run (${proof.reason})._`;
   return "_unverified: no reproducer._";
 }

@@ -9,6 +9,7 @@ import { proofLine, type ProofCounts } from "./proofs.js";
 import { learningsLine, type LearningCounts } from "./learning-uses.js";
 import { formatFigures } from "../report/format.js";
 import type { Terminal } from "../report/types.js";
+import { dependencyLine, type DependencyCounts } from "./dependency-section.js";
 
 /** What one review run found and left out, as every report of it tells. */
 export interface ReviewFacts {
@@ -40,6 +41,9 @@ export interface ReviewFacts {
   noProofs?: string;
   /** Set when the reviewer applied merged learnings: how many, and the findings they left out or shaped. */
   learnings?: LearningCounts;
+
+  /** The dependency pass (review/dependency-section.ts): its counts, or why it did not run though dependency files changed. */
+  dependencies?: (DependencyCounts & { problems: number }) | { notRun: string };
   usage?: Usage;
   costUsd: number;
   estimate: boolean;
@@ -77,7 +81,7 @@ export function reviewLines(r: ReviewReport): string[] {
     lines.push(`Reviewed ${r.selection.reviewed.length} of ${plural(total, "changed file")}.`);
   }
   if (r.terminal.kind === "done" && !r.nothingToReview) {
-    if (r.clean) lines.push("No findings: no review was posted.");
+    if (r.clean) lines.push(r.review ? `No findings. Review: ${r.review.url}` : "No findings: no review was posted.");
     else lines.push(`Findings: ${countsLine(r.counts)}; ${plural(r.inline, "inline comment")}.${r.review ? ` Review: ${r.review.url}` : ""}`);
     if (r.repeated > 0) lines.push(`${plural(r.repeated, "finding")} posted on an earlier review not repeated.`);
     if (r.threads?.closedLeftOut) lines.push(`${plural(r.threads.closedLeftOut, "finding")} resolved or dismissed earlier not posted again.`);
@@ -88,6 +92,7 @@ export function reviewLines(r: ReviewReport): string[] {
     if (r.proofs) lines.push(proofLine(r.proofs));
     else if (r.noProofs) lines.push(`Proof: none run (${r.noProofs}).`);
   }
+  if (r.dependencies) lines.push("notRun" in r.dependencies ? `Dependencies: not inspected (${r.dependencies.notRun}).` : dependencyLine(r.dependencies, r.dependencies.problems));
   if (r.threads?.resolved) lines.push(`Resolved ${plural(r.threads.resolved, "review thread")} whose lines the new commits changed.`);
   const notReviewed = r.selection?.notReviewed ?? [];
   if (notReviewed.length > 0 && !r.nothingToReview) {

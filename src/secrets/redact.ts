@@ -120,7 +120,7 @@ export function redactingLogger<T extends object>(log: T, secrets: () => Iterabl
  * Probot reads it (from `PRIVATE_KEY_PATH`, or `PRIVATE_KEY` with escaped line ends).
  */
 export function secretsFromEnv(env: NodeJS.ProcessEnv): string[] {
-  const names = ["WEBHOOK_SECRET", "PRIVATE_KEY", "ANTHROPIC_API_KEY", "GITHUB_CLIENT_SECRET"];
+  const names = ["WEBHOOK_SECRET", "PRIVATE_KEY", "ANTHROPIC_API_KEY", "GITHUB_CLIENT_SECRET", "CREWBOT_NPM_TOKEN"];
   const values = names.map((name) => env[name]);
   if (env.PRIVATE_KEY || env.PRIVATE_KEY_PATH) {
     try {

@@ -162,6 +162,9 @@ describe("reviewLines", () => {
     ["stopped: no findings line, no repeats line", { terminal: { kind: "stopped", budget: "turns" } as Terminal, repeated: 4 }, []],
     ["cancelled with a since", { terminal: { kind: "cancelled" } as Terminal, since: SINCE }, ["Incremental review: the commits abcdef0..1234567 since the last review."]],
     ["exactly 20 not reviewed: no 'more'", { selection: { reviewed: [], notReviewed: notReviewed(20) } }, ["Reviewed 0 of 20 changed files.", "No findings: no review was posted.", `Not reviewed: ${list(20)}.`]],
+    ["a clean review posted for its dependency facts", { review: { url: "https://x/r/1" }, dependencies: { changed: 12, inspected: 10, risky: 0, problems: 0 } }, ["No findings. Review: https://x/r/1", "Dependencies: 12 changed, 10 inspected, none with risky additions."]],
+    ["risky dependencies and a problem", { ...findings, dependencies: { changed: 12, inspected: 10, risky: 2, problems: 1 } }, ["Findings: 1 critical · 2 warnings · 1 suggestion; 3 inline comments.", "Dependencies: 12 changed, 10 inspected, 2 with risky additions. 1 problem reading the dependency files."]],
+    ["dependencies not inspected on a fork", { dependencies: { notRun: "a fork's pull request is not checked against the operator's own npm registry" } }, ["No findings: no review was posted.", "Dependencies: not inspected (a fork's pull request is not checked against the operator's own npm registry)."]],
     ["23 not reviewed: 20 shown and 3 more", { selection: { reviewed: [file("a.ts")], notReviewed: notReviewed(23) } }, ["Reviewed 1 of 24 changed files.", "No findings: no review was posted.", `Not reviewed: ${list(20)}, and 3 more.`]],
   ])("%s", (_what, o, lines) => {
     expect(reviewLines(report(o))).toEqual(lines);

@@ -23,4 +23,10 @@ describe("redact", () => {
   it("takes the operator's secrets from the environment", () => {
     expect(secretsFromEnv({ WEBHOOK_SECRET: "w-secret-123", PATH: "/usr/bin" })).toEqual(["w-secret-123"]);
   });
+
+  it("counts the npm registry's token among them, so nothing posted or logged carries it", () => {
+    const secrets = secretsFromEnv({ CREWBOT_NPM_TOKEN: "npm_registryToken0123", CREWBOT_NPM_REGISTRY: "https://npm.internal.example/" });
+    expect(secrets).toEqual(["npm_registryToken0123"]);
+    expect(redact("Authorization: Bearer npm_registryToken0123", secrets)).toBe(`Authorization: Bearer ${REDACTED}`);
+  });
 });

@@ -24,6 +24,8 @@ export const SECRETS = {
   ANTHROPIC_API_KEY: "sk-ant-sandboxSuiteKey0123456789",
   PRIVATE_KEY: "-----BEGIN RSA PRIVATE KEY-----sandboxSuitePem",
   WEBHOOK_SECRET: "whsec-sandboxSuiteWebhook",
+  // The operator's npm registry token: read by the dependency review in the app, never given to a command.
+  CREWBOT_NPM_TOKEN: "npm_sandboxSuiteRegistryToken0123",
 };
 
 /**
