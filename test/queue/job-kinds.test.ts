@@ -22,9 +22,9 @@ const jobOf = (kind: JobKind): NewJob => ({ ...newJob(), kind });
 
 describe("the job-kinds table", () => {
   it("has the kinds the queue has always stored, commands among them", () => {
-    expect(JOB_KIND_NAMES).toEqual(["plan", "implement", "review", "ask", "describe", "ci-fix"]);
+    expect(JOB_KIND_NAMES).toEqual(["plan", "implement", "review", "ask", "describe", "ci-fix", "learn"]);
     expect(COMMAND_KINDS).toEqual(["plan", "implement", "review", "ask", "describe"]);
-    expect(NON_COMMAND_KINDS).toEqual(["ci-fix"]);
+    expect(NON_COMMAND_KINDS).toEqual(["ci-fix", "learn"]);
   });
 
   it("no command shadows /answer or /crewbot, which are not jobs", () => {
