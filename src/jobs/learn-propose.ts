@@ -85,7 +85,7 @@ export async function proposeLearnings(run: ProposeRun): Promise<ProposeOutcome>
   const content = proposedFile(ground.start, checked.added, removed);
   await commitLearnings(run.writer, repo, ground.state, content, learningsCommitMessage(checked.added.length, removed.size));
   const body = renderLearningsPullBody({ defaultBranch: repo.defaultBranch, onDefault: ground.merged, proposed: parseLearnings(content), stale: ground.stale, staleDays: config.learnings.staleDays });
-  const pull = await openOrUpdatePull(run.writer, repo, ground.open, body);
+  const pull = await openOrUpdatePull(run.writer, repo, ground.open, body, () => openLearningsPull(run.octokit, repo));
   if (checked.added.length > 0) await store.markProposed(key, checked.added.map((a) => a.key), pull.url);
   const counts = `${checked.added.length} new learning(s), ${removed.size} proposed for removal`;
   const said = `${pull.opened ? "Opened" : "Updated"} the learnings pull request (${counts}): ${pull.url}`;

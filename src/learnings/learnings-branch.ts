@@ -5,8 +5,7 @@
  * makes (and signs) as the app, and the branch moved without force. Never the default branch.
  */
 import type { InstallationOctokit } from "../github/types.js";
-import type { GitHubWriter } from "../report/github-writer.js";
-import { explainRefError } from "../workspace/api-commits.js";
+import { explainRefError, type GitDataWriter } from "../workspace/api-commits.js";
 import { assertPushable } from "../workspace/push.js";
 import { LEARNINGS_BRANCH, LEARNINGS_PATH } from "./types.js";
 
@@ -107,7 +106,7 @@ export const learningsTreeEntries = (content: string) => [{ path: LEARNINGS_PATH
  * and what a person committed there stays in its history) and, when the branch is behind, the
  * default branch's head too (so the pull request shows this file alone and never conflicts).
  */
-export async function commitLearnings(writer: Pick<GitHubWriter, "write">, repo: LearningsRepo, state: BranchState, content: string, message: string): Promise<string> {
+export async function commitLearnings(writer: GitDataWriter, repo: LearningsRepo, state: BranchState, content: string, message: string): Promise<string> {
   assertPushable({ branch: LEARNINGS_BRANCH, defaultBranch: repo.defaultBranch });
   const { owner, repo: name } = repo;
   try {
@@ -127,21 +126,38 @@ export async function commitLearnings(writer: Pick<GitHubWriter, "write">, repo:
 
 export const LEARNINGS_PR_TITLE = "crewbot learnings: what this team taught crewbot";
 
-/** Updates the open pull request's body, or opens it (ready for review: it changes one markdown file, nothing to build). */
-export async function openOrUpdatePull(writer: Pick<GitHubWriter, "write">, repo: LearningsRepo, open: LearningsPull | undefined, body: string): Promise<LearningsPull & { opened: boolean }> {
+/**
+ * Updates the open pull request's body, or opens it (ready for review: it changes one markdown
+ * file, nothing to build). A pull request another proposal opened meanwhile (GitHub's 422) is
+ * found again and updated: never a second one.
+ */
+export async function openOrUpdatePull(
+  writer: GitDataWriter,
+  repo: LearningsRepo,
+  open: LearningsPull | undefined,
+  body: string,
+  findOpen: () => Promise<LearningsPull | undefined>,
+): Promise<LearningsPull & { opened: boolean }> {
   const { owner, repo: name } = repo;
-  if (open) {
-    await writer.write("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", { owner, repo: name, pull_number: open.number, body });
-    return { ...open, opened: false };
+  const update = async (pull: LearningsPull) => {
+    await writer.write("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", { owner, repo: name, pull_number: pull.number, body });
+    return { ...pull, opened: false };
+  };
+  if (open) return update(open);
+  try {
+    const { data } = await writer.write<{ number: number; html_url: string }>("POST /repos/{owner}/{repo}/pulls", {
+      owner,
+      repo: name,
+      title: LEARNINGS_PR_TITLE,
+      head: LEARNINGS_BRANCH,
+      base: repo.defaultBranch,
+      body,
+      draft: false,
+    });
+    return { number: data.number, url: data.html_url, opened: true };
+  } catch (error) {
+    const found = status(error) === 422 ? await findOpen() : undefined;
+    if (!found) throw error;
+    return update(found);
   }
-  const { data } = await writer.write<{ number: number; html_url: string }>("POST /repos/{owner}/{repo}/pulls", {
-    owner,
-    repo: name,
-    title: LEARNINGS_PR_TITLE,
-    head: LEARNINGS_BRANCH,
-    base: repo.defaultBranch,
-    body,
-    draft: false,
-  });
-  return { number: data.number, url: data.html_url, opened: true };
 }
