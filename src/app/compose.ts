@@ -309,6 +309,8 @@ function measured(metrics: Metrics, log: Probot["log"], secrets: string[], handl
 async function finaliseInterrupted(job: JobRecord, services: JobServices): Promise<void> {
   if (job.review?.automatic) return finaliseCheckRun(job, services);
   if (jobTypeOf(job) === "review-thread-answer") return finaliseThreadAnswer(job, services);
+  // A due candidate's proposal and the learnings list post no progress comment: nothing is left spinning.
+  if (job.learn?.automatic || jobTypeOf(job) === "learnings") return;
   const writer = services.writerFor(job.target.installationId, await services.octokitFor(job.target.installationId));
   // A process that died between posting the comment and storing its id left it spinning: found by its marker.
   const progressCommentId = job.progressCommentId ?? (await postedProgressComment(job, writer, services, "it stays as it was"));

@@ -15,7 +15,7 @@ import { issueCommentCreated } from "../fixtures/payloads.js";
 import { useNock } from "../helpers/github.js";
 import { MemoryLearnings } from "../helpers/memory-learnings.js";
 import type { FakeReply } from "../helpers/fake-anthropic.js";
-import { API, INSTALLATION_ID, mockInstallationToken, mockJobComments, mockPermission, REPO_PATH, startStack, type Stack } from "./harness.js";
+import { API, INSTALLATION_ID, mockInstallationToken, mockJobComments, mockPermission, mockRepoConfig, REPO_PATH, startStack, type Stack } from "./harness.js";
 
 useNock();
 
@@ -229,6 +229,13 @@ describe("/crewbot learn", () => {
     const one = await learnCommand(stack, 1, { first: true, config: "learnings:\n  enabled: false\n" });
     expect(one.job.state).toBe("failed");
     expect(one.final).toContain("❌ Failed: learnings are turned off for this repository (learnings.enabled: false in .github/crewbot.yml)");
+
+    const bodies: string[] = [];
+    mockRepoConfig({ repo: "learnings:\n  enabled: false\n" });
+    nock(API).post(`${REPO_PATH}/issues/1/comments`, (b) => (bodies.push(b.body), true)).reply(201, { id: 2 });
+    const list = await stack.runToEnd("issue_comment", issueCommentCreated("/crewbot learnings", { cloneUrl: stack.cloneUrl, defaultBranch: "main" }), "learnings-off");
+    expect(list.state).toBe("failed");
+    expect(bodies).toEqual(["crewbot lists no learnings here: learnings are turned off for this repository (learnings.enabled: false in .github/crewbot.yml)."]);
   });
 });
 
