@@ -46,6 +46,15 @@ describe.each(JOB_KIND_NAMES)("job kind %s", (kind) => {
   });
 });
 
+it("a learn job's request is checked at enqueue, and says which learn job runs", () => {
+  const learn = (value: unknown) => ({ ...jobOf("learn"), learn: value }) as NewJob;
+  expect(() => validateNewJob(learn({ action: "propose", automatic: true, reason: "due" }))).not.toThrow();
+  expect(() => validateNewJob(learn({ action: "delete", automatic: true, reason: "x" }))).toThrow(/action \(propose or list\)/);
+  expect(() => validateNewJob(learn({ action: "list", reason: "x" }))).toThrow(/automatic/);
+  expect(jobTypeOf(learn({ action: "list", automatic: false, reason: "x" }))).toBe("learnings");
+  expect(jobTypeOf(learn({ action: "propose", automatic: false, reason: "x" }))).toBe("learn");
+});
+
 it("a kind outside the table is refused at enqueue", () => {
   expect(() => validateNewJob(jobOf("deploy" as JobKind))).toThrow(/unknown job kind: deploy/);
   expect(() => validateNewJob(jobOf("toString" as JobKind))).toThrow(/unknown job kind/);
