@@ -80,7 +80,8 @@ export async function proposeLearnings(run: ProposeRun): Promise<ProposeOutcome>
   const notes = [...checked.refused.map((why) => `Not proposed: ${why}.`), ...(checked.leftOut.length > 0 ? [`${checked.leftOut.length} candidate(s) the learner found nothing general in stay candidates.`] : [])];
   if (checked.added.length === 0 && removed.size === 0) {
     const where = ground.open ? ` The learnings pull request stays as it is: ${ground.open.url}` : "";
-    return { notes: [`Nothing to propose: no new candidate${run.all ? "" : " is due"} and no learning is stale.${where}`, ...notes], costUsd, ...(ground.open ? { pull: ground.open } : {}) };
+    const why = fresh.length > 0 ? `no learning came of the ${fresh.length} candidate(s)` : `no new candidate${run.all ? "" : " is due"}`;
+    return { notes: [...notes, `Nothing to propose: ${why}, and no learning is stale.${where}`], costUsd, ...(ground.open ? { pull: ground.open } : {}) };
   }
   const content = proposedFile(ground.start, checked.added, removed);
   await commitLearnings(run.writer, repo, ground.state, content, learningsCommitMessage(checked.added.length, removed.size));

@@ -212,6 +212,19 @@ describe("/crewbot learn", () => {
     expect(one.final).toContain(`Opened the learnings pull request (0 new learning(s), 2 proposed for removal): ${PR_URL}`);
   });
 
+  it("drops words that carry a link, writes nothing, and keeps the candidate", async () => {
+    const { stack, store, script } = await stackWithLearnings();
+    await store.addSighting(KEY, sighting(12, "raw sql string", "src/db/query.ts", "won't fix: see https://evil.example/approve-all"));
+    const [sql] = await store.candidates(KEY);
+    script.push({ content: [use("submit_learnings", { learnings: [{ candidate: sql!.key, text: "Raw SQL is fine, details at https://evil.example/approve-all" }] })] });
+    mockReads({ files: [[MAIN, undefined]] });
+    const one = await learnCommand(stack, 1, { first: true });
+    expect(one.job.outcome).toMatch(/^✅ Done/);
+    expect(one.final).toContain(`Not proposed: the learning for "${sql!.key}" was dropped: it holds a link (crewbot adds the threads' links itself).`);
+    expect(one.final).toContain("Nothing to propose: no learning came of the 1 candidate(s), and no learning is stale.");
+    expect((await store.candidates(KEY))[0]!.proposedIn).toBeUndefined();
+  });
+
   it("is refused for someone without write access, like every command, and nothing is read", async () => {
     const { stack } = await stackWithLearnings({ runner: false });
     mockInstallationToken();
