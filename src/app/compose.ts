@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Probot } from "probot";
 import { applyModelSettings, checkModelsInBackground, type ModelSettings } from "../agent/model-settings.js";
@@ -23,6 +24,7 @@ import { postedProgressComment } from "../jobs/job-report.js";
 import type { JobServices } from "../jobs/services.js";
 import { JobRunner, type JobHandler } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
+import type { LearnRequest } from "../learnings/types.js";
 import { GitHubWriter, realClock, WriteGate } from "../report/github-writer.js";
 import { endJobComment } from "../report/job-comment.js";
 import { redact, redactingLogger, secretsFromEnv } from "../secrets/redact.js";
@@ -108,6 +110,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const retention = startRetention({ days: retentionDays, log, targets: retentionTargets(stores, transcripts, services, stores.kind === "sqlite", retentionDays) });
 
   const { runner, jobFiles } = jobRunner(root, services, transcripts, options.runner);
+  services.proposeLearnings = (request) => enqueueLearnings(request, stores.queue, runner, log);
   const background = new Background(log);
   const triggers = triggerDeps(root, services, runner, background);
   const web = createWebHandler({ env, publicUrl, queue: stores.queue, store: transcripts.store, dataDir, secrets: operatorSecrets, log, ...(jobFiles ? { jobFiles } : {}) });
@@ -234,6 +237,29 @@ function triggerDeps(root: Root, services: JobServices, runner: JobRunner, backg
   };
 }
 
+/**
+ * A due candidate's proposal, queued as a learn job on the pull request where it became due. One
+ * queued proposal of a repository is enough: it reads every candidate when it runs. A running one
+ * may have read them before this one was due, so another is queued behind it.
+ */
+async function enqueueLearnings(request: LearnRequest, queue: JobQueue, runner: Pick<JobRunner, "wake">, log: Probot["log"]): Promise<void> {
+  const { installationId, owner, repo, number, reason } = request;
+  const sameRepo = (job: JobRecord) => job.kind === "learn" && job.learn?.action === "propose" && `${job.target.owner}/${job.target.repo}`.toLowerCase() === `${owner}/${repo}`.toLowerCase();
+  const waiting = (await queue.listRecent({ state: "queued", limit: 500 })).find(sameRepo);
+  if (waiting) return log.info({ jobId: waiting.id, owner, repo, reason }, "learnings proposal already queued");
+  const { job } = await queue.enqueue({
+    deliveryId: `learnings-${randomUUID()}`,
+    kind: "learn",
+    target: { installationId, owner, repo, number, isPullRequest: true },
+    trigger: { sender: "crewbot", request: "" },
+    // The job asks GitHub for the default branch: a candidate knows only the repository's name.
+    repo: { cloneUrl: "", defaultBranch: "", private: true },
+    learn: { action: "propose", automatic: true, reason },
+  });
+  log.info({ jobId: job.id, owner, repo, number, reason }, "learnings proposal queued");
+  runner.wake();
+}
+
 /** The models the bundled agents use (their own `model`, else the default); repositories may name others per job. */
 async function configuredModels(): Promise<string[]> {
   const agents = await loadAgents([BUNDLED_AGENTS_DIR]);
@@ -288,6 +314,8 @@ function measured(metrics: Metrics, log: Probot["log"], secrets: string[], handl
 async function finaliseInterrupted(job: JobRecord, services: JobServices): Promise<void> {
   if (job.review?.automatic) return finaliseCheckRun(job, services);
   if (jobTypeOf(job) === "review-thread-answer") return finaliseThreadAnswer(job, services);
+  // A due candidate's proposal and the learnings list post no progress comment: nothing is left spinning.
+  if (job.learn?.automatic || jobTypeOf(job) === "learnings") return;
   const writer = services.writerFor(job.target.installationId, await services.octokitFor(job.target.installationId));
   // A process that died between posting the comment and storing its id left it spinning: found by its marker.
   const progressCommentId = job.progressCommentId ?? (await postedProgressComment(job, writer, services, "it stays as it was"));

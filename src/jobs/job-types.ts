@@ -24,9 +24,13 @@ export type JobType =
   /** `/describe`: the describer writes crewbot's summary block in the PR's description. */
   | "describe"
   /** A failed check suite on crewbot's pull request: the worker fixes it on that branch. */
-  | "ci-fix";
+  | "ci-fix"
+  /** `/crewbot learn` or a due candidate: the learner words the learnings, the learnings pull request is opened or updated. */
+  | "learn"
+  /** `/crewbot learnings`: the merged learnings listed with their uses, no model. */
+  | "learnings";
 
-export function jobTypeOf(job: Pick<JobRecord, "kind" | "target" | "approvedPlan" | "review" | "fixFindings">): JobType {
+export function jobTypeOf(job: Pick<JobRecord, "kind" | "target" | "approvedPlan" | "review" | "fixFindings" | "learn">): JobType {
   switch (job.kind) {
     case "plan":
       return "plan";
@@ -42,6 +46,8 @@ export function jobTypeOf(job: Pick<JobRecord, "kind" | "target" | "approvedPlan
       return "describe";
     case "ci-fix":
       return "ci-fix";
+    case "learn":
+      return job.learn?.action === "list" ? "learnings" : "learn";
   }
 }
 
@@ -57,6 +63,9 @@ const WRITES: Record<JobType, boolean> = {
   ask: false,
   describe: false,
   "ci-fix": true,
+  // The learnings pull request is written through the API from the default branch's file: no checkout at all.
+  learn: false,
+  learnings: false,
 };
 
 export const JOB_TYPES = Object.keys(WRITES) as JobType[];

@@ -5,6 +5,7 @@ import { runCiFixJob } from "./ci-fix-job.js";
 import { runDescribeJob } from "./describe-job.js";
 import { runFixFindingsJob } from "./fix-findings-job.js";
 import { runImplementJob } from "./implement-job.js";
+import { runLearnJob, runLearningsListJob } from "./learn-job.js";
 import { jobTypeOf, type JobType } from "./job-types.js";
 import { runPlanJob } from "./plan-job.js";
 import { runFeedbackJob } from "./pr-feedback-job.js";
@@ -26,6 +27,8 @@ const JOBS: Record<JobType, RunJob> = {
   ask: runAskJob,
   describe: runDescribeJob,
   "ci-fix": runCiFixJob,
+  learn: runLearnJob,
+  learnings: runLearningsListJob,
 };
 
 export const runJob: RunJob = (job, ctx, services) => JOBS[jobTypeOf(job)](job, ctx, services);

@@ -86,12 +86,12 @@ export function withSighting(was: StoredCandidate | undefined, sighting: Candida
 }
 
 /**
- * Whether a sighting makes its candidate due for the learnings pull request: it was new, and the
- * candidate now has `proposeAfter` sightings (a proposed one is due again: the pull request gets
- * the new link and count).
+ * Whether a sighting makes its candidate due for the learnings pull request: it was new, the
+ * candidate now has `proposeAfter` sightings, and no learnings pull request proposed it yet (a
+ * proposal is never made twice: a person merged it, edited it or vetoed it).
  */
 export const isDue = (result: Candidate & { added?: boolean }, proposeAfter: number): boolean =>
-  result.added !== false && (result.count ?? result.sightings.length) >= proposeAfter;
+  result.added !== false && result.proposedIn === undefined && (result.count ?? result.sightings.length) >= proposeAfter;
 
 /** A candidate read back (another version, damaged JSON): undefined when it cannot be used. */
 export function loadCandidate(json: string | undefined | null): StoredCandidate | undefined {

@@ -105,6 +105,12 @@ export const JOB_KINDS = {
   },
   /** crewbot's own pull request failed its checks: a check suite starts it, never a command. */
   "ci-fix": { command: null },
+  /**
+   * The learnings pull request (and, with `learn.action: "list"`, the list of merged learnings):
+   * `/crewbot learn` and `/crewbot learnings` (subcommands, like `cancel`) or a candidate that
+   * became due start it, never a command of its own name.
+   */
+  learn: { command: null },
 } as const satisfies Record<string, { command: JobCommand | null }>;
 
 /** `ci-fix`: crewbot's own pull request failed its checks; the worker fixes them on its branch. */

@@ -32,6 +32,13 @@ export function validateNewJob(job: NewJob): void {
   if (job.supersede !== undefined && typeof job.supersede !== "boolean") throw new TypeError("supersede must be a boolean");
   if (job.supersede && job.group === undefined) throw new TypeError("supersede needs a group");
   if (job.review !== undefined) validateReview(job.review);
+  if (job.learn !== undefined) validateLearn(job.learn);
+}
+
+function validateLearn(l: NonNullable<NewJob["learn"]>): void {
+  if (typeof l !== "object" || l === null || (l.action !== "propose" && l.action !== "list") || typeof l.automatic !== "boolean" || typeof l.reason !== "string") {
+    throw new TypeError("a learn job's learn needs action (propose or list), automatic (a boolean) and reason (a string)");
+  }
 }
 
 function validateReview(r: ReviewRequest): void {

@@ -122,6 +122,15 @@ export interface FixFindingsRequest {
   headSha: string;
 }
 
+/** What a learn job does: open or update the learnings pull request, or list the merged learnings. */
+export interface LearnJobRequest {
+  action: "propose" | "list";
+  /** A candidate became due (no progress comment, only due candidates); else `/crewbot learn` (every candidate). */
+  automatic: boolean;
+  /** Why, for the log and the job's record. */
+  reason: string;
+}
+
 export interface NewJob {
   /** `X-GitHub-Delivery`: a redelivered webhook makes no second job. */
   deliveryId: string;
@@ -136,6 +145,8 @@ export interface NewJob {
   review?: ReviewRequest;
   /** What a ci-fix job fixes. */
   ciFix?: CiFixRequest;
+  /** What a learn job does (`/crewbot learn`, `/crewbot learnings`, a due candidate). */
+  learn?: LearnJobRequest;
   /** "Fix these findings" clicked on a `crewbot/review` check run: an implement job on the PR's branch with the open findings as its task. */
   fixFindings?: FixFindingsRequest;
   /**

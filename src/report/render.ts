@@ -159,6 +159,8 @@ export function renderHelp(options: HelpOptions = {}): string {
     ...jobRows,
     "| `/answer <text>` | where crewbot asked a question | Answers it (or tick one of its options); the job waiting for it goes on. |",
     "| `/crewbot cancel` | issue or pull request | Cancels the job running here (or waiting for an answer). |",
+    "| `/crewbot learn` | issue or pull request | Proposes what the team taught crewbot in its threads so far, as the `crewbot/learnings` pull request editing `.github/crewbot/learnings.md` (opened once, updated after). |",
+    "| `/crewbot learnings` | issue or pull request | Lists the learnings merged on the default branch, with how many reviews each shaped in the last 30 days and when it was last used. |",
     "| `/crewbot help` | anywhere | This text. |",
     "",
     "Instead of the slash, a comment may start by mentioning this app: `@<app> plan …` is `/plan …`, and any other text after the mention is a question, `/ask <text>` (unless the repository turned mentions off).",

@@ -93,6 +93,9 @@ export function summarizeArgs(name: string, input: unknown): string {
     case "submit_review":
       text = `submit_review (${Array.isArray(a.findings) ? a.findings.length : "?"} findings)`;
       break;
+    case "submit_learnings":
+      text = `submit_learnings (${Array.isArray(a.learnings) ? a.learnings.length : "?"})`;
+      break;
     case "submit_summary":
       text = `submit_summary (${Array.isArray(a.walkthrough) ? a.walkthrough.length : "?"} rows)`;
       break;

@@ -15,6 +15,7 @@ import { proveTool } from "./prove.js";
 import { readTool } from "./read.js";
 import { scratchWriteTool } from "./scratch-write.js";
 import { skillTool } from "./skill.js";
+import { submitLearningsTool } from "./submit-learnings.js";
 import { submitPlanTool } from "./submit-plan.js";
 import { submitReviewTool } from "./submit-review.js";
 import { submitSummaryTool } from "./submit-summary.js";
@@ -82,6 +83,7 @@ const REGISTRY = {
   submit_plan: { make: fixed(submitPlanTool), listable: false, result: true, offered: (mode, o) => mode === "read-only" && o.agent === "planner" },
   submit_review: { make: fixed(submitReviewTool), listable: false, result: true, offered: (mode, o) => mode === "read-only" && o.agent === "reviewer" },
   submit_summary: { make: fixed(submitSummaryTool), listable: false, result: true, offered: (mode, o) => mode === "read-only" && o.agent === "describer" },
+  submit_learnings: { make: fixed(submitLearningsTool), listable: false, result: true, offered: (mode, o) => mode === "read-only" && o.agent === "learner" },
   ask_user: { make: fixed(askUserTool), listable: false, offered: (mode, o) => mode === "read-only" && o.ask === true },
 } as const satisfies Record<string, ToolEntry>;
 

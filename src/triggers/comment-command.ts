@@ -78,6 +78,7 @@ export function decide(
   if (command.kind === "help") return { action: "help", unknown: command.unknown };
   if (!permission || !canWrite(permission)) return { action: "not-allowed", login };
   if (command.kind === "cancel") return { action: "cancel", by: login };
+  if (command.kind === "learn" || command.kind === "learnings") return learnJob(payload, login, deliveryId, command.kind, commentKind);
   if (command.kind === "answer") {
     if (!command.text) return { action: "reply", body: "`/answer` needs the answer after it: `/answer <your answer>`.", reason: "empty answer" };
     if (command.text.length > MAX_REQUEST_CHARS) return { action: "reply", body: `This answer is too long; crewbot takes at most ${MAX_REQUEST_CHARS.toLocaleString("en")} characters.`, reason: "answer too long" };
@@ -117,6 +118,22 @@ export function decide(
         commentCreatedAt: payload.comment.created_at,
         ...(commentKind === "review_comment" ? { reviewComment: reviewCommentPlace(payload.comment) } : {}),
       },
+    },
+  };
+}
+
+/** `/crewbot learn` and `/crewbot learnings`: a learn job on the issue or pull request where it was written. Pure. */
+function learnJob(payload: CommentPayload, login: string, deliveryId: string, word: "learn" | "learnings", commentKind: "issue_comment" | "review_comment"): Decision {
+  const isPullRequest = Boolean(payload.pull_request ?? payload.issue?.pull_request);
+  const action = word === "learn" ? "propose" : "list";
+  return {
+    action: "enqueue",
+    job: {
+      ...jobGround(payload, isPullRequest),
+      deliveryId,
+      kind: "learn",
+      learn: { action, automatic: false, reason: `/crewbot ${word} by @${login}` },
+      trigger: { sender: login, senderId: payload.comment.user?.id, request: "", commentId: payload.comment.id, commentKind, commentCreatedAt: payload.comment.created_at },
     },
   };
 }

@@ -7,6 +7,9 @@ export type Command = (
   | { kind: CommandKind; request: string }
   | { kind: "help"; unknown?: string }
   | { kind: "cancel" }
+  /** `/crewbot learn`: propose the learnings gathered so far; `/crewbot learnings`: list the merged ones. */
+  | { kind: "learn" }
+  | { kind: "learnings" }
   /** `/answer <text>`: the answer to crewbot's waiting question on this issue or PR. */
   | { kind: "answer"; text: string }
 ) & {
@@ -44,6 +47,7 @@ function parseLine(line: string, later: string[]): Command | null {
   if (word !== "crewbot") return null;
   const sub = rest.split(/\s+/)[0]?.toLowerCase() ?? "";
   if (sub === "cancel") return { kind: "cancel" };
+  if (sub === "learn" || sub === "learnings") return { kind: sub };
   if (sub === "" || sub === "help") return { kind: "help" };
   return { kind: "help", unknown: sub.slice(0, 40) };
 }

@@ -1,7 +1,7 @@
 import { isCommandKind } from "../queue/job-kinds.js";
 
 /** Words after a mention that name crewbot's own commands rather than a job: `@crewbot help` is `/crewbot help`. */
-const CREWBOT_WORDS = new Set(["help", "cancel"]);
+const CREWBOT_WORDS = new Set(["help", "cancel", "learn", "learnings"]);
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -11,7 +11,7 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&
  * no code. The mention is `@<slug>` or `@<slug>[bot]`, matched case-insensitively as GitHub
  * matches logins, then a space, a comma, a colon or the line's end: `@crewbot-staging` and
  * `@crewbots` are other accounts. After it, a command's word (`plan`, `/plan`) is that command,
- * `help`/`cancel` are `/crewbot help`/`cancel`, `answer` is `/answer`, anything else is
+ * `help`/`cancel`/`learn`/`learnings` are `/crewbot help`/…, `answer` is `/answer`, anything else is
  * `/ask <text>`, and a bare mention is the help text. Pure.
  */
 export function mentionAsCommand(line: string, appSlug: string): string | undefined {

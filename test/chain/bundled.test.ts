@@ -15,7 +15,7 @@ describe("bundled definitions", () => {
   });
 
   it("every file in agents/ and prompts/ is a definition", async () => {
-    expect((await readdir(BUNDLED_AGENTS_DIR)).sort()).toEqual(["answerer.md", "describer.md", "planner.md", "reviewer.md", "scout.md", "worker.md"]);
+    expect((await readdir(BUNDLED_AGENTS_DIR)).sort()).toEqual(["answerer.md", "describer.md", "learner.md", "planner.md", "reviewer.md", "scout.md", "worker.md"]);
     expect((await readdir(BUNDLED_PROMPTS_DIR)).sort()).toEqual(["ask.md", "describe.md", "implement-and-review.md", "implement.md", "plan-wide.md", "plan.md", "review.md"]);
   });
 
@@ -30,6 +30,7 @@ describe("bundled definitions", () => {
       planner: { tools: readOnly, model: "claude-sonnet-5-5", maxTurns: 25 },
       reviewer: { tools: readOnly, model: "claude-sonnet-5-5", maxTurns: 25 },
       describer: { tools: ["read", "ls", "find", "grep"], model: "claude-sonnet-5-5", maxTurns: 15 },
+      learner: { tools: ["read"], model: "claude-haiku-4-5", maxTurns: 3 },
       worker: { tools: [...readOnly, "edit", "write"], model: "claude-sonnet-5-5", maxTurns: 50 },
     });
   });
@@ -91,6 +92,7 @@ describe("bundled definitions", () => {
     ["reviewer", ["`submit_review`", "`suggestion`", "## Critical", "## Warnings", "## Suggestions", "## Summary", "path/to/file.ts:42 - ", "path/to/file.ts:40-45 - ", "NEW"]],
     ["worker", ["`complete_step`", "Reproduce first", "check commands", "[DONE:n]", "## Completed", "## Files Changed", "## Notes"]],
     ["describer", ["`submit_summary`", "`what`", "`walkthrough`", "`effort`", "`effortReason`", "`risks`", "`diagram`"]],
+    ["learner", ["`submit_learnings`", "`key`", "No links, no issue or pull request numbers, no @mentions"]],
     ["scout", ["## Relevant Files", "## Entry Points", "## Conventions", "## How to Test"]],
   ])("the %s prompt names its exact output format", (name, needles) => {
     const prompt = agents.get(name)!.prompt;
@@ -107,6 +109,12 @@ describe("bundled definitions", () => {
 
   it.each(["scout", "planner", "reviewer", "describer"])("the %s prompt says it is read-only", (name) => {
     expect(agents.get(name)!.prompt).toMatch(/read-only/);
+  });
+
+  it("the learner's prompt takes its context as data and says it has no file tools", () => {
+    const prompt = agents.get("learner")!.prompt;
+    expect(prompt).toMatch(/is data, not instructions/);
+    expect(prompt).toMatch(/no tools to read files/);
   });
 
   it("system prompts are byte-stable: no placeholders, dates or times", async () => {

@@ -60,6 +60,8 @@ describe("withSighting and isDue", () => {
     expect(isDue({ ...two.candidate, added: true }, 3)).toBe(false);
     // A store that does not say whether the sighting was new: it counts as new.
     expect(isDue(two.candidate, 2)).toBe(true);
+    // Once a learnings pull request proposed it, it is never due again.
+    expect(isDue({ ...two.candidate, added: true, proposedIn: "https://github.com/o/r/pull/9" }, 2)).toBe(false);
   });
 });
 

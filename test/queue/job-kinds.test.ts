@@ -22,9 +22,9 @@ const jobOf = (kind: JobKind): NewJob => ({ ...newJob(), kind });
 
 describe("the job-kinds table", () => {
   it("has the kinds the queue has always stored, commands among them", () => {
-    expect(JOB_KIND_NAMES).toEqual(["plan", "implement", "review", "ask", "describe", "ci-fix"]);
+    expect(JOB_KIND_NAMES).toEqual(["plan", "implement", "review", "ask", "describe", "ci-fix", "learn"]);
     expect(COMMAND_KINDS).toEqual(["plan", "implement", "review", "ask", "describe"]);
-    expect(NON_COMMAND_KINDS).toEqual(["ci-fix"]);
+    expect(NON_COMMAND_KINDS).toEqual(["ci-fix", "learn"]);
   });
 
   it("no command shadows /answer or /crewbot, which are not jobs", () => {
@@ -44,6 +44,15 @@ describe.each(JOB_KIND_NAMES)("job kind %s", (kind) => {
     const type = jobTypeOf({ kind, target: { isPullRequest: false } as NewJob["target"] });
     expect(JOB_TYPES).toContain(type);
   });
+});
+
+it("a learn job's request is checked at enqueue, and says which learn job runs", () => {
+  const learn = (value: unknown) => ({ ...jobOf("learn"), learn: value }) as NewJob;
+  expect(() => validateNewJob(learn({ action: "propose", automatic: true, reason: "due" }))).not.toThrow();
+  expect(() => validateNewJob(learn({ action: "delete", automatic: true, reason: "x" }))).toThrow(/action \(propose or list\)/);
+  expect(() => validateNewJob(learn({ action: "list", reason: "x" }))).toThrow(/automatic/);
+  expect(jobTypeOf(learn({ action: "list", automatic: false, reason: "x" }))).toBe("learnings");
+  expect(jobTypeOf(learn({ action: "propose", automatic: false, reason: "x" }))).toBe("learn");
 });
 
 it("a kind outside the table is refused at enqueue", () => {

@@ -25,6 +25,7 @@ import type { SandboxInfo } from "../../src/tools/types.js";
 import { tempDir } from "../helpers/git-repo.js";
 import { API, useNock } from "../helpers/github.js";
 import { TestOctokit } from "../helpers/app-stand-ins.js";
+import { LEARN_CHAIN, LEARNER, learnerAgent } from "../../src/jobs/learner-run.js";
 
 useNock();
 
@@ -48,6 +49,8 @@ const WHERE: Record<JobType, Checkout[]> = {
   ask: ["issue", "same-repo PR", "fork PR"],
   describe: ["same-repo PR", "fork PR"],
   "ci-fix": ["same-repo PR", "fork PR"],
+  learn: ["issue", "same-repo PR", "fork PR"],
+  learnings: ["issue", "same-repo PR", "fork PR"],
 };
 
 /** The chain each job runs under the default config, as its job file builds it (bundled agents and prompts). */
@@ -63,6 +66,11 @@ async function chainOf(type: JobType): Promise<{ chain: ChainDefinition; numbere
       return { chain: chains.get("ask")!, numberedPlan: false };
     case "describe":
       return { chain: chains.get("describe")!, numberedPlan: false };
+    case "learn":
+      return { chain: LEARN_CHAIN, numberedPlan: false };
+    case "learnings":
+      // The list of merged learnings: no model at all.
+      return { chain: { name: "learnings", steps: [], file: "(built in)" }, numberedPlan: false };
     case "review-thread-answer":
       // The reviewer under its own name: prose, no submit_review.
       return { chain: ANSWER_CHAIN, numberedPlan: false };
@@ -101,7 +109,8 @@ async function table(): Promise<Row[]> {
       const { chain, numberedPlan } = await chainOf(type);
       const mode = chainMode(chain);
       const steps = chain.steps.map((step) => {
-        const definition = agents.get(step.agent === ANSWERER ? "reviewer" : step.agent)!;
+        const named = agents.get(step.agent === ANSWERER ? "reviewer" : step.agent)!;
+        const definition = step.agent === LEARNER ? learnerAgent(named) : named;
         const agentMode = stepMode(mode, step.agent);
         const tools = toolsFor(agentMode, { sandbox: SANDBOX, trust, allow: definition.tools, agent: step.agent, numberedPlan: numberedPlan && agentMode === "write", scratch: true, prove: type === "review" && DEFAULT_CONFIG.review.prove !== "off" });
         return `${step.agent}: ${tools.tools.map((t) => t.name).join(", ")}`;
@@ -115,7 +124,7 @@ async function table(): Promise<Row[]> {
 function markdown(rows: Row[]): string {
   const lines = ["| job type | checkout | trust | each agent's tools | setup / check |", "|---|---|---|---|---|"];
   for (const r of rows) {
-    const tools = r.refused ? "refused before anything is cloned (a write job)" : r.agents.map((a) => a.replace(/^([^:]+):/, "**$1**:")).join("<br>");
+    const tools = r.refused ? "refused before anything is cloned (a write job)" : r.agents.length === 0 ? "no agent (no model, nothing cloned)" : r.agents.map((a) => a.replace(/^([^:]+):/, "**$1**:")).join("<br>");
     lines.push(`| \`${r.type}\` | ${r.checkout} | ${r.trust} | ${tools} | ${r.repoCommands ? "run" : "never"} |`);
   }
   return lines.join("\n");

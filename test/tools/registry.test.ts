@@ -30,6 +30,7 @@ const OFFERED_TO: Record<ToolName, [Mode, Partial<ToolsForOptions>]> = {
   submit_plan: ["read-only", { agent: "planner" }],
   submit_review: ["read-only", { agent: "reviewer" }],
   submit_summary: ["read-only", { agent: "describer" }],
+  submit_learnings: ["read-only", { agent: "learner" }],
   ask_user: ["read-only", { ask: true }],
 };
 

@@ -71,6 +71,24 @@ describe("decide", () => {
     expect(decide(p, go(p), "admin", "d")).toEqual({ action: "cancel", by: "Codertocat" });
   });
 
+  it.each([
+    ["/crewbot learn", "propose"],
+    ["/crewbot learnings", "list"],
+  ] as const)("queues %s by a writer as a learn job where it was written, and refuses a reader", (body, action) => {
+    const p = payload(body);
+    expect(decide(p, go(p), "write", "d")).toMatchObject({
+      action: "enqueue",
+      job: {
+        kind: "learn",
+        learn: { action, automatic: false, reason: `${body} by @Codertocat` },
+        target: { owner: "Codertocat", repo: "Hello-World", number: 1, isPullRequest: false },
+        trigger: { sender: "Codertocat", request: "", commentId: (p as any).comment.id },
+        repo: { defaultBranch: "master" },
+      },
+    });
+    expect(decide(p, go(p), "read", "d")).toEqual({ action: "not-allowed", login: "Codertocat" });
+  });
+
   it("answers /review on an issue, and runs /implement on issues and pull requests", () => {
     const review = payload("/review");
     expect(decide(review, go(review), "write", "d")).toMatchObject({ action: "reply", reason: "review on an issue" });

@@ -11,6 +11,9 @@ describe("parseCommand", () => {
     ["/crewbot help", { kind: "help" }],
     ["/crewbot", { kind: "help" }],
     ["/Crewbot CANCEL", { kind: "cancel" }],
+    ["/crewbot learn", { kind: "learn" }],
+    ["/crewbot LEARNINGS please", { kind: "learnings" }],
+    ["/crewbot learned", { kind: "help", unknown: "learned" }],
     ["/crewbot dance now", { kind: "help", unknown: "dance" }],
   ])("%j → %j", (body, expected) => {
     expect(parseCommand(body)).toEqual(expected);

@@ -28,6 +28,8 @@ describe("a mention at the start of the first line", () => {
     ["@crewbot help", { kind: "help", mention: true }],
     ["@crewbot", { kind: "help", mention: true }],
     ["@crewbot cancel", { kind: "cancel", mention: true }],
+    ["@crewbot learn", { kind: "learn", mention: true }],
+    ["@crewbot learnings", { kind: "learnings", mention: true }],
     ["@crewbot answer use the second option", { kind: "answer", text: "use the second option", mention: true }],
     // Casing: GitHub logins are case-insensitive, and so are command words.
     ["@CrewBot PLAN add caching", { kind: "plan", request: "add caching", mention: true }],

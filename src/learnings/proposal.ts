@@ -1,0 +1,98 @@
+/**
+ * What one learnings proposal holds, decided from the candidates, the files and the uses: which
+ * candidates are due, which merged learnings are stale, the file the pull request starts from
+ * (the branch's, with what changed on the default branch since), and the file it proposes. Pure.
+ */
+import { createHash } from "node:crypto";
+import { parseLearnings, renderLearnings, type Learning, type LearningsFile } from "./learnings-file.js";
+import type { Candidate, CandidateSource } from "./types.js";
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The learnings store's key of a repository: `owner/repo`, lower case (GitHub's names are case-insensitive). */
+export const learningsRepoKey = (job: { target: { owner: string; repo: string } }): string => `${job.target.owner}/${job.target.repo}`.toLowerCase();
+
+/** Candidates not yet proposed that repeated `proposeAfter` times, or every one of them on `/crewbot learn`. */
+export function dueCandidates(candidates: readonly Candidate[], o: { all: boolean; proposeAfter: number }): Candidate[] {
+  return candidates.filter((c) => c.proposedIn === undefined && c.sightings.length > 0 && (o.all || (c.count ?? c.sightings.length) >= o.proposeAfter));
+}
+
+/** The id of the learning crewbot writes for a candidate: the same candidate always gets the same bullet id. */
+export const candidateLearningId = (key: string): string => createHash("sha256").update(`candidate:${key}`).digest("hex").slice(0, 8);
+
+export interface StaleLearning {
+  learning: Learning;
+  /** The last review that used it (epoch ms); undefined when none ever did. */
+  lastUsed?: number;
+}
+
+/**
+ * Merged learnings no review used for `staleDays`: the last use is older, or there never was
+ * one and the default branch's file already held the learning `staleDays` ago (`heldThen`, its
+ * ids then; undefined when the file did not exist then).
+ */
+export function staleLearnings(
+  merged: readonly Learning[],
+  o: { lastUses: ReadonlyMap<string, number>; heldThen: ReadonlySet<string> | undefined; now: number; staleDays: number },
+): StaleLearning[] {
+  const cutoff = o.now - o.staleDays * DAY_MS;
+  return merged.flatMap((learning): StaleLearning[] => {
+    const lastUsed = o.lastUses.get(learning.id);
+    if (lastUsed !== undefined) return lastUsed < cutoff ? [{ learning, lastUsed }] : [];
+    return o.heldThen?.has(learning.id) ? [{ learning }] : [];
+  });
+}
+
+/**
+ * The file a proposal starts from. Without an open pull request: the default branch's. With one:
+ * the branch's (a person's edits there are theirs), with what the default branch changed since
+ * the branch's base carried over by id — learnings added there joined, learnings removed there
+ * dropped — so the pull request never undoes an edit made on either side.
+ */
+export function startingFile(files: { onDefault?: string; onBranch?: string; atBase?: string }): LearningsFile {
+  const onDefault = parseLearnings(files.onDefault ?? "");
+  if (files.onBranch === undefined) return onDefault;
+  const branch = parseLearnings(files.onBranch);
+  const baseIds = new Set(parseLearnings(files.atBase ?? "").learnings.map((l) => l.id));
+  const defaultIds = new Set(onDefault.learnings.map((l) => l.id));
+  const branchIds = new Set(branch.learnings.map((l) => l.id));
+  const removedOnDefault = new Set([...baseIds].filter((id) => !defaultIds.has(id)));
+  const addedOnDefault = onDefault.learnings.filter((l) => !baseIds.has(l.id) && !branchIds.has(l.id));
+  return { preamble: branch.preamble, learnings: [...branch.learnings.filter((l) => !removedOnDefault.has(l.id)), ...addedOnDefault] };
+}
+
+/** The proposed file: the starting one without the stale learnings, the new ones after it (an id already there is not added twice). */
+export function proposedFile(start: LearningsFile, added: ReadonlyArray<{ id: string; text: string }>, removed: ReadonlySet<string>): string {
+  const kept = start.learnings.filter((l) => !removed.has(l.id));
+  const ids = new Set(kept.map((l) => l.id));
+  return renderLearnings({ preamble: start.preamble, learnings: [...kept, ...added.filter((l) => !ids.has(l.id) && !removed.has(l.id))] });
+}
+
+const NOUNS: Record<CandidateSource, [string, string]> = {
+  dismissed: ["dismissal", "dismissals"],
+  "suggestion-accepted": ["accepted suggestion", "accepted suggestions"],
+  "suggestion-refused": ["refused suggestion", "refused suggestions"],
+  rule: ["reply", "replies"],
+};
+
+/** At most this many thread links per learning; the rest are counted. */
+export const MAX_SOURCE_LINKS = 10;
+
+/**
+ * The sources crewbot appends to a learning, from the candidate only: how often and how it was
+ * taught, and a link to each thread (`[#12](…)`), oldest first.
+ */
+export function learningSources(candidate: Candidate): string {
+  const seen = new Set<string>();
+  const sightings = [...candidate.sightings].sort((a, b) => a.at - b.at).filter((s) => !seen.has(s.url) && seen.add(s.url));
+  const [one, many] = NOUNS[candidate.source];
+  const links = sightings.slice(0, MAX_SOURCE_LINKS).map((s) => `[#${s.number}](${s.url})`);
+  if (sightings.length > MAX_SOURCE_LINKS) links.push(`${sightings.length - MAX_SOURCE_LINKS} more`);
+  const count = candidate.sightings.length;
+  return `(${count} ${count === 1 ? one : many}: ${links.join(", ")})`;
+}
+
+/** A learning's bullet text: the model's checked words, then crewbot's sources. */
+export function learningText(words: string, candidate: Candidate): string {
+  return `${words.replace(/[.\s]+$/, "")} ${learningSources(candidate)}`;
+}
