@@ -104,7 +104,7 @@ describe("loadAgents", () => {
     await put("repo/.github/crewbot/agents/docs.md", agent("name: docs\ndescription: Writes docs"));
     await put("repo/.github/crewbot/agents/notes.txt", "not an agent");
     const agents = await loadAgents([path.join(tmp, "repo/.github/crewbot/agents"), BUNDLED_AGENTS_DIR]);
-    expect([...agents.keys()].sort()).toEqual(["answerer", "describer", "docs", "planner", "reviewer", "scout", "worker"]);
+    expect([...agents.keys()].sort()).toEqual(["answerer", "describer", "docs", "learner", "planner", "reviewer", "scout", "worker"]);
     expect(agents.get("planner")?.prompt).toBe("Plan our way.");
     expect(agents.get("planner")?.file).toBe(path.join(tmp, "repo/.github/crewbot/agents/planner.md"));
     expect(agents.get("worker")?.file).toBe(path.join(BUNDLED_AGENTS_DIR, "worker.md"));
@@ -155,7 +155,7 @@ describe("loadAgents", () => {
       loadAgents([path.join(tmp, "repo/.github/crewbot/agents")], { confineTo: path.join(tmp, "repo") }),
     ).rejects.toThrow(/\.github\/crewbot\/agents: dir: points outside the repository/);
     // The bundled dir, outside the root, is trusted as before.
-    expect((await loadAgents([BUNDLED_AGENTS_DIR], { confineTo: path.join(tmp, "repo") })).size).toBe(6);
+    expect((await loadAgents([BUNDLED_AGENTS_DIR], { confineTo: path.join(tmp, "repo") })).size).toBe(7);
   });
 
   it("a path that is a file, not a dir, is an error", async () => {
