@@ -13,7 +13,6 @@ import { LEARNINGS_PR_MARKER } from "../../src/learnings/render-learnings.js";
 import type { CandidateSighting } from "../../src/learnings/types.js";
 import { issueCommentCreated } from "../fixtures/payloads.js";
 import { useNock } from "../helpers/github.js";
-import { MemoryLearnings } from "../helpers/memory-learnings.js";
 import type { FakeReply } from "../helpers/fake-anthropic.js";
 import { API, INSTALLATION_ID, mockInstallationToken, mockJobComments, mockPermission, mockRepoConfig, REPO_PATH, startStack, type Stack } from "./harness.js";
 
@@ -97,12 +96,11 @@ async function learnCommand(stack: Stack, n: number, o: { first?: boolean; confi
   return { job, final: edits.at(-1)! };
 }
 
-/** A stack whose learnings store is the in-memory one; the model's replies are pushed to `script` as the test goes. */
+/** A stack with its own (SQLite) learnings store; the model's replies are pushed to `script` as the test goes. */
 async function stackWithLearnings(options: Parameters<typeof startStack>[1] = {}) {
   const script: FakeReply[] = [];
   const stack = await startStack(script, options);
-  const store = new MemoryLearnings();
-  stack.crewbot.services.learnings = store;
+  const store = stack.crewbot.services.learnings!;
   return { stack, store, script };
 }
 

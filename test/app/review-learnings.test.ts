@@ -11,7 +11,6 @@ import { describe, expect, it } from "vitest";
 import { learningId } from "../../src/learnings/learnings-file.js";
 import { gitSync } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
-import { MemoryLearningsStore } from "../helpers/learnings-store.js";
 import { startStack, type Stack } from "./harness.js";
 import { commitOnFeature, deliver, mockReviewJob, type Traffic } from "./review-harness.js";
 
@@ -66,8 +65,7 @@ describe("merged learnings in a review", () => {
       learnings: [{ id: "0a1b2c3d", suppressed: 2 }, { id: SECOND }, { id: "eeeeeeee", suppressed: 5 }],
     });
     const stack = await startStack([{ content: [review] }], { files: { "README.md": "# Hi\n", ".github/crewbot/learnings.md": MERGED } });
-    const store = new MemoryLearningsStore();
-    stack.crewbot.services.learnings = store;
+    const store = stack.crewbot.services.learnings!;
     const head = await repository(stack);
     const t: Traffic = { reviews: [], checks: [], rejected: [] };
     mockReviewJob(stack, t, { checkId: 560, review: true });
@@ -93,17 +91,17 @@ describe("merged learnings in a review", () => {
 
     const summary: string = t.checks.at(-1)!.body.output.summary;
     expect(summary.split("\n")).toContain("- Learnings: 2 findings left out, 1 shaped (2 learnings applied).");
-    expect(store.recorded("codertocat/hello-world").map(({ at: _at, ...u }) => u)).toEqual([
-      { id: "0a1b2c3d", jobId: job.id, suppressed: 2, shaped: 0 },
-      { id: SECOND, jobId: job.id, suppressed: 0, shaped: 1 },
+    const usage = await store.usage("codertocat/hello-world", 0);
+    expect([...usage].map(([id, { lastUsed: _at, ...u }]) => [id, u])).toEqual([
+      ["0a1b2c3d", { reviews: 1, suppressed: 2, shaped: 0 }],
+      [SECOND, { reviews: 1, suppressed: 0, shaped: 1 }],
     ]);
   });
 
   it("are not given with learnings.enabled: false, and nothing is counted", async () => {
     const review = use("submit_review", { summary: "Fine.", findings: [], learnings: [{ id: "0a1b2c3d", suppressed: 1 }] });
     const stack = await startStack([{ content: [review] }], { files: { "README.md": "# Hi\n", ".github/crewbot/learnings.md": MERGED } });
-    const store = new MemoryLearningsStore();
-    stack.crewbot.services.learnings = store;
+    const store = stack.crewbot.services.learnings!;
     const head = await repository(stack);
     const t: Traffic = { reviews: [], checks: [], rejected: [] };
     mockReviewJob(stack, t, { checkId: 561, config: "learnings:\n  enabled: false\n" });
@@ -113,6 +111,7 @@ describe("merged learnings in a review", () => {
     expect(job.outcome).toBe("✅ Done · no findings");
     expect([...documents(stack.fake.requests[0]!.body).keys()].filter((s) => s.includes("learnings"))).toEqual([]);
     expect(t.checks.at(-1)!.body.output.summary).not.toContain("Learnings:");
-    expect(store.recorded("codertocat/hello-world")).toEqual([]);
+    expect((await store.usage("codertocat/hello-world", 0)).size).toBe(0);
+    expect((await store.lastUses("codertocat/hello-world")).size).toBe(0);
   });
 });

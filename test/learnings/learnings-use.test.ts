@@ -12,7 +12,7 @@ import { LEARNINGS_PATH } from "../../src/learnings/types.js";
 import { readDefaultBranchFiles } from "../../src/workspace/default-branch.js";
 import { MirrorStore } from "../../src/workspace/mirror.js";
 import { gitSync, tempDir } from "../helpers/git-repo.js";
-import { MemoryLearningsStore } from "../helpers/learnings-store.js";
+import { SqliteLearningsStore } from "../../src/store/sqlite/learnings.js";
 import { commit, serve, TOKEN } from "../workspace/fixture.js";
 
 const bullet = (id: string, text: string) => `- ${text} <!-- crewbot:learning:${id} -->`;
@@ -151,12 +151,13 @@ describe("learningsLine", () => {
 
 describe("recordLearningUses", () => {
   it("records each use with the job and the time; a failing store costs the counts only", async () => {
-    const store = new MemoryLearningsStore();
+    const store = new SqliteLearningsStore({ dataDir: await tempDir() });
     await recordLearningUses(store, "o/r", "job-1", [{ id: "aaaaaaaa", suppressed: 1, shaped: 2 }], { warn: () => {} }, 1000);
-    expect(store.recorded("o/r")).toEqual([{ id: "aaaaaaaa", jobId: "job-1", at: 1000, suppressed: 1, shaped: 2 }]);
     expect(await store.usage("o/r", 0)).toEqual(new Map([["aaaaaaaa", { reviews: 1, suppressed: 1, shaped: 2, lastUsed: 1000 }]]));
+    expect(await store.lastUses("o/r")).toEqual(new Map([["aaaaaaaa", 1000]]));
+    await store.close();
     const warned: string[] = [];
-    const broken = Object.assign(new MemoryLearningsStore(), { recordUses: async () => Promise.reject(new Error("disk full")) });
+    const broken = Object.assign(new SqliteLearningsStore({ dataDir: await tempDir() }), { recordUses: async () => Promise.reject(new Error("disk full")) });
     await recordLearningUses(broken, "o/r", "job-2", [{ id: "aaaaaaaa", suppressed: 0, shaped: 1 }], { warn: (l) => warned.push(l) });
     expect(warned).toEqual(["job job-2: the uses of 1 learning(s) could not be recorded: disk full"]);
   });
