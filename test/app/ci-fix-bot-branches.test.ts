@@ -43,15 +43,21 @@ function renovateRebases(stack: Stack): string {
   return rebased;
 }
 
+/** A round on Renovate's branch with `branches: [renovate/**]`: the token, the bot user, the trigger's config read and the round's own requests; the progress edits. */
+function mockListedRound(sha: string, suiteId: number): string[] {
+  mockInstallationToken();
+  mockBotUser();
+  mockRepoConfig({ repo: LISTED });
+  const edits: string[] = [];
+  mockRound(sha, suiteId, edits, LISTED);
+  return edits;
+}
+
 describe("ci-fix on Renovate's pull request", () => {
   it("with branches: [renovate/**], the worker's fix is pushed to Renovate's branch as crewbot", async () => {
     const stack = await startStack(FIX, { files: { "greet.txt": "hello\n" } });
     const sha = await renovateBranch(stack);
-    mockInstallationToken();
-    mockBotUser();
-    mockRepoConfig({ repo: LISTED }); // the trigger's read
-    const edits: string[] = [];
-    mockRound(sha, 9700, edits, LISTED);
+    const edits = mockListedRound(sha, 9700);
 
     const job = await stack.runToEnd("check_suite", suite(stack, 9700, sha), "renovate-1");
 
@@ -122,11 +128,7 @@ describe("ci-fix on Renovate's pull request", () => {
       { files: { "greet.txt": "hello\n" } },
     );
     const sha = await renovateBranch(stack);
-    mockInstallationToken();
-    mockBotUser();
-    mockRepoConfig({ repo: LISTED });
-    const edits: string[] = [];
-    mockRound(sha, 9730, edits, LISTED);
+    const edits = mockListedRound(sha, 9730);
 
     const job = await stack.runToEnd("check_suite", suite(stack, 9730, sha), "renovate-rebase");
 
@@ -188,11 +190,7 @@ describe("ci-fix on Renovate's pull request", () => {
       ].join("\n"),
     );
     await chmod(hook, 0o755);
-    mockInstallationToken();
-    mockBotUser();
-    mockRepoConfig({ repo: LISTED });
-    const edits: string[] = [];
-    mockRound(sha, 9740, edits, LISTED);
+    const edits = mockListedRound(sha, 9740);
 
     const job = await stack.runToEnd("check_suite", suite(stack, 9740, sha), "renovate-protected");
 

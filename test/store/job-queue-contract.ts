@@ -4,11 +4,12 @@
  * job-queue-contract.test.ts; the longer per-feature suites (supersede, run-at, defer, wait) run on
  * both through `useRedis` as well.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { INTERRUPTED_OUTCOME, type JobQueue } from "../../src/queue/job-queue.js";
 import { targetKey } from "../../src/queue/types.js";
 import type { JobWait, WaitAnswer } from "../../src/queue/wait.js";
 import { LIMITS, newJob } from "../queue/helpers.js";
+import { closedAfterEach } from "./closed-after-each.js";
 
 export interface JobQueueFactory {
   place(): Promise<string>;
@@ -16,15 +17,7 @@ export interface JobQueueFactory {
 }
 
 export function jobQueueContract(name: string, factory: JobQueueFactory): void {
-  const opened: JobQueue[] = [];
-  const open = (place: string, now?: () => number) => {
-    const queue = factory.open(place, now);
-    opened.push(queue);
-    return queue;
-  };
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((q) => q.close()));
-  });
+  const open = closedAfterEach((place, now) => factory.open(place, now));
   const fresh = async (now?: () => number) => open(await factory.place(), now);
 
   describe(`${name}: the job queue contract`, () => {

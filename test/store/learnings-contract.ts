@@ -1,8 +1,9 @@
 /** The learnings store contract, for any store: `place()` is a new empty store's location, `open` opens one there. */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MAX_CANDIDATES, MAX_SIGHTINGS, MAX_SIGHTING_TEXT } from "../../src/learnings/candidates.js";
 import type { PrunableLearningsStore } from "../../src/learnings/learnings-store.js";
 import type { CandidateSighting } from "../../src/learnings/types.js";
+import { closedAfterEach } from "./closed-after-each.js";
 
 export interface LearningsStoreFactory {
   place(): Promise<string>;
@@ -17,15 +18,7 @@ const sighting = (o: Partial<CandidateSighting> = {}): CandidateSighting => ({
 const DAY = 86_400_000;
 
 export function learningsStoreContract(name: string, factory: LearningsStoreFactory): void {
-  const opened: PrunableLearningsStore[] = [];
-  const open = (place: string, now?: () => number) => {
-    const store = factory.open(place, now);
-    opened.push(store);
-    return store;
-  };
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((s) => s.close()));
-  });
+  const open = closedAfterEach((place, now) => factory.open(place, now));
 
   describe(`${name}: the learnings store contract`, () => {
     it("has no candidate and no use for a repository never taught", async () => {

@@ -1,6 +1,7 @@
 /** The ReviewStore contract, for any store: `place()` is a new empty store's location, `open` opens one there. */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MAX_FINGERPRINTS, type ReviewStore, type StoredFinding } from "../../src/review/review-store.js";
+import { closedAfterEach } from "./closed-after-each.js";
 
 export interface ReviewStoreFactory {
   place(): Promise<string>;
@@ -19,15 +20,7 @@ const finding = (fingerprint: string, o: Partial<StoredFinding> = {}): StoredFin
 });
 
 export function reviewStoreContract(name: string, factory: ReviewStoreFactory): void {
-  const opened: ReviewStore[] = [];
-  const open = (place: string, now?: () => number) => {
-    const store = factory.open(place, now);
-    opened.push(store);
-    return store;
-  };
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((s) => s.close()));
-  });
+  const open = closedAfterEach((place, now) => factory.open(place, now));
 
   describe(`${name}: the review store contract`, () => {
     it("has nothing for a pull request never reviewed", async () => {
