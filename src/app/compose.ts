@@ -30,7 +30,7 @@ import { endJobComment } from "../report/job-comment.js";
 import { redact, redactingLogger, secretsFromEnv } from "../secrets/redact.js";
 import { registrySettings } from "../dependencies/registry.js";
 import { describeSandbox, sandboxFor, sandboxPolicy } from "../tools/sandbox-policy.js";
-import { LabelTriggers } from "../config/label-triggers.js";
+import { TriggerConfigCache } from "../config/trigger-config.js";
 import { createAct, enqueueJob } from "../triggers/carry-out.js";
 import { Admission, commandRateLimit, localAdmission } from "../triggers/admission.js";
 import { Background } from "../triggers/background.js";
@@ -217,7 +217,7 @@ function jobRunner(root: Root, services: JobServices, transcripts: Transcripts, 
 function triggerDeps(root: Root, services: JobServices, runner: JobRunner, background: Background): TriggerDeps {
   const { stores, limits, log } = root;
   const { queue, installations } = stores;
-  const labelTriggers = new LabelTriggers(log);
+  const triggerConfig = new TriggerConfigCache(log);
   // Replies to people who start nothing: once per person and issue an hour, counted for every process on Redis.
   const actDeps = { queue, runner, writerFor: services.writerFor, replies: new ReplyLimiter(stores.shared?.replyCounters), background, publicUrl: root.publicUrl, log };
   return {
@@ -231,9 +231,9 @@ function triggerDeps(root: Root, services: JobServices, runner: JobRunner, backg
     // Redeliveries and the per-person rate limit (CREWBOT_COMMANDS_*): shared by every process on Redis.
     admission: stores.shared?.admission(commandRateLimit(limits)) ?? localAdmission(new Admission(commandRateLimit(limits))),
     coverage: async (installationId, repository) => coverageRefusal(await installations.get(installationId), repository),
-    labelTriggers: (octokit, owner, repo) => labelTriggers.get(octokit, owner, repo),
-    mentionsOn: (octokit, owner, repo) => labelTriggers.mentions(octokit, owner, repo),
-    ciFixBranches: (octokit, owner, repo) => labelTriggers.ciFixBranches(octokit, owner, repo),
+    labelTriggers: (octokit, owner, repo) => triggerConfig.get(octokit, owner, repo),
+    mentionsOn: (octokit, owner, repo) => triggerConfig.mentions(octokit, owner, repo),
+    ciFixBranches: (octokit, owner, repo) => triggerConfig.ciFixBranches(octokit, owner, repo),
   };
 }
 

@@ -22,7 +22,7 @@ const REMEMBER_MS = 60_000;
 
 const pick = (config: CrewbotConfig): TriggerConfig => ({ triggers: config.triggers, ciFixBranches: config.implement.ciFix.branches });
 
-export class LabelTriggers {
+export class TriggerConfigCache {
   private readonly known = new Map<string, { at: number; config: Promise<TriggerConfig> }>();
 
   constructor(
