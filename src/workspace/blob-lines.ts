@@ -4,7 +4,7 @@
  * (its `.git`, never its working tree), so an agent's symlink or a file it could have changed
  * does not count: only what the commit holds.
  */
-import { git, gitBuffer } from "./git.js";
+import { blobBytes, regularBlobs } from "./tree-files.js";
 
 /** GitHub does not show the lines of a larger file, so a link to one of its lines would go nowhere. */
 export const MAX_LINKED_FILE_BYTES = 1024 * 1024;
@@ -19,22 +19,9 @@ export type BlobLines =
 /** `paths` (relative to the repository root) at `sha` in the repository at `repoDir`. */
 export async function blobLines(repoDir: string, sha: string, paths: readonly string[]): Promise<Map<string, BlobLines>> {
   const found = new Map<string, BlobLines>(paths.map((p) => [p, { kind: "missing" }]));
-  if (paths.length === 0) return found;
-  const opts = { cwd: repoDir, workspace: true };
-  // `--literal-pathspecs`: a path is a name, never a pattern.
-  const listing = await git(["--literal-pathspecs", "ls-tree", "-z", "-l", "--end-of-options", sha, "--", ...paths], opts);
-  for (const entry of listing.split("\0")) {
-    const m = /^(\d+) (\w+) ([0-9a-f]+) +(\d+|-)\t(.*)$/s.exec(entry);
-    if (!m || !found.has(m[5]!)) continue;
-    const [, mode, type, oid, size, name] = m;
-    // Regular files only: a symlink's "lines" are its target, a submodule has none.
-    if (type !== "blob" || (mode !== "100644" && mode !== "100755")) continue;
-    const bytes = Number(size);
-    if (bytes > MAX_LINKED_FILE_BYTES) {
-      found.set(name!, { kind: "too-large", bytes });
-      continue;
-    }
-    found.set(name!, countLines(await gitBuffer(["cat-file", "blob", oid!], opts)));
+  // Regular files only: a symlink's "lines" are its target, a submodule has none.
+  for (const [name, blob] of await regularBlobs(repoDir, sha, paths)) {
+    found.set(name, blob.bytes > MAX_LINKED_FILE_BYTES ? { kind: "too-large", bytes: blob.bytes } : countLines(await blobBytes(repoDir, blob.oid, MAX_LINKED_FILE_BYTES)));
   }
   return found;
 }
