@@ -9,7 +9,6 @@ import { CONFIG_PATH, type CrewbotConfig } from "../config/schema.js";
 import { limitReached } from "../installations/limits.js";
 import { parseLearnings } from "../learnings/learnings-file.js";
 import { openLearningsPull, readLearningsAt, type LearningsRepo } from "../learnings/learnings-branch.js";
-import { DAY_MS, learningsRepoKey } from "../learnings/proposal.js";
 import { renderLearningsList } from "../learnings/render-learnings.js";
 import type { LearningsStore } from "../learnings/types.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
@@ -22,6 +21,8 @@ import { failure } from "./outcome.js";
 import { proposeLearnings, type ProposeRun } from "./learn-propose.js";
 import type { JobServices } from "./services.js";
 import type { InstallationOctokit } from "../github/types.js";
+import { repoKey } from "../review/review-store.js";
+import { DAY_MS } from "../learnings/proposal.js";
 
 export const LEARNINGS_OFF = `learnings are turned off for this repository (learnings.enabled: false in ${CONFIG_PATH})`;
 export const NO_STORE = "this crewbot keeps no learnings (its store has none)";
@@ -111,7 +112,7 @@ export async function runLearningsListJob(job: JobRecord, _ctx: JobContext, serv
   try {
     const ground = await learningsGround(job, octokit, services);
     if ("off" in ground) return await reply(`crewbot lists no learnings here: ${ground.off}.`, "failed", `❌ Failed: ${ground.off}`);
-    const key = learningsRepoKey(job);
+    const key = repoKey(job.target.owner, job.target.repo);
     const file = await readLearningsAt(octokit, ground.repo, ground.repo.defaultBranch);
     const learnings = parseLearnings(file ?? "").learnings;
     const [usage, lastUses, pull] = await Promise.all([ground.store.usage(key, Date.now() - USAGE_WINDOW_MS), ground.store.lastUses(key), openLearningsPull(octokit, ground.repo)]);

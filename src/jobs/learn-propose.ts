@@ -10,7 +10,7 @@ import type { InstallationOctokit } from "../github/types.js";
 import { checkedLearnings } from "../learnings/learner-input.js";
 import { parseLearnings } from "../learnings/learnings-file.js";
 import { commitLearnings, fileAsOf, openLearningsPull, openOrUpdatePull, readBranchState, readLearningsAt, type LearningsPull, type LearningsRepo } from "../learnings/learnings-branch.js";
-import { candidateLearningId, DAY_MS, learningsRepoKey, dueCandidates, proposedFile, staleLearnings, startingFile } from "../learnings/proposal.js";
+import { candidateLearningId, DAY_MS, dueCandidates, proposedFile, staleLearnings, startingFile } from "../learnings/proposal.js";
 import { learningsCommitMessage, renderLearningsPullBody } from "../learnings/render-learnings.js";
 import type { LearningsStore } from "../learnings/types.js";
 import type { JobContext } from "../queue/runner.js";
@@ -20,6 +20,7 @@ import type { JobDirs } from "./job-dirs.js";
 import { runLearner } from "./learner-run.js";
 import type { Ending } from "./outcome.js";
 import type { JobServices } from "./services.js";
+import { repoKey } from "../review/review-store.js";
 
 export interface ProposeRun {
   job: JobRecord;
@@ -56,13 +57,13 @@ async function readGround(run: ProposeRun, now: number) {
   const cutoff = now - config.learnings.staleDays * DAY_MS;
   const then = merged.learnings.length > 0 ? await fileAsOf(octokit, repo, state.defaultSha, cutoff) : undefined;
   const heldThen = then === undefined ? undefined : new Set(parseLearnings(then).learnings.map((l) => l.id));
-  const stale = staleLearnings(merged.learnings, { lastUses: await run.store.lastUses(learningsRepoKey(run.job)), heldThen, now, staleDays: config.learnings.staleDays });
+  const stale = staleLearnings(merged.learnings, { lastUses: await run.store.lastUses(repoKey(run.job.target.owner, run.job.target.repo)), heldThen, now, staleDays: config.learnings.staleDays });
   return { state, open, onDefault, onBranch, merged, stale, start: startingFile({ onDefault, onBranch, atBase }) };
 }
 
 export async function proposeLearnings(run: ProposeRun): Promise<ProposeOutcome> {
   const { job, config, store, repo } = run;
-  const key = learningsRepoKey(job);
+  const key = repoKey(job.target.owner, job.target.repo);
   const due = dueCandidates(await store.candidates(key), { all: run.all, proposeAfter: config.learnings.proposeAfter });
   const ground = await readGround(run, Date.now());
   const startIds = new Set(ground.start.learnings.map((l) => l.id));

@@ -9,8 +9,7 @@ import type { Candidate, CandidateSource } from "./types.js";
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The learnings store's key of a repository: `owner/repo`, lower case (GitHub's names are case-insensitive). */
-export const learningsRepoKey = (job: { target: { owner: string; repo: string } }): string => `${job.target.owner}/${job.target.repo}`.toLowerCase();
+
 
 /** Candidates not yet proposed that repeated `proposeAfter` times, or every one of them on `/crewbot learn`. */
 export function dueCandidates(candidates: readonly Candidate[], o: { all: boolean; proposeAfter: number }): Candidate[] {

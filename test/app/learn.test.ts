@@ -8,7 +8,8 @@
 import nock from "nock";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_PREAMBLE, learningMarker } from "../../src/learnings/learnings-file.js";
-import { candidateLearningId, DAY_MS } from "../../src/learnings/proposal.js";
+import { candidateLearningId } from "../../src/learnings/proposal.js";
+import { DAY_MS } from "../../src/learnings/proposal.js";
 import { LEARNINGS_PR_MARKER } from "../../src/learnings/render-learnings.js";
 import type { CandidateSighting } from "../../src/learnings/types.js";
 import { issueCommentCreated } from "../fixtures/payloads.js";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { learningMarker, parseLearnings } from "../../src/learnings/learnings-file.js";
-import { candidateLearningId, DAY_MS, dueCandidates, learningSources, learningText, proposedFile, staleLearnings, startingFile } from "../../src/learnings/proposal.js";
+import { candidateLearningId, dueCandidates, learningSources, learningText, proposedFile, staleLearnings, startingFile } from "../../src/learnings/proposal.js";
+import { DAY_MS } from "../../src/learnings/proposal.js";
 import type { Candidate, CandidateSighting } from "../../src/learnings/types.js";
 
 const sighting = (number: number, at: number, extra: Partial<CandidateSighting> = {}): CandidateSighting => ({
