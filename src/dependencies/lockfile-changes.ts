@@ -217,6 +217,7 @@ async function lockfileChanges(file: string, d: Detection): Promise<string[]> {
   await nextTurn();
   const before = lockPackages(sides.base, file, "base");
   if ("problem" in before) return told(before.problem);
+  await nextTurn();
   const { changes, over } = await diffPackages(file, before.packages, after.packages, sides.head, d.room, d.signal);
   for (const change of changes) d.changes.push(change);
   if (over > 0) d.problems.push(overProblem(file, over, d.room.max));
