@@ -167,7 +167,11 @@ class Collector {
     budget.header(entry.path.length + (entry.linkpath?.length ?? 0));
     if (budget.spent) return void entry.resume();
     const why = refusal(entry);
-    if (why) return void (this.refused.length < 3 ? this.refused.push(why) : this.moreRefused++, entry.resume());
+    if (why) {
+      if (this.refused.length < 3) this.refused.push(why);
+      else this.moreRefused++;
+      return void entry.resume();
+    }
     const file = stripFirst(entry.path);
     const isFile = entry.type === "File" || entry.type === "OldFile" || entry.type === "ContiguousFile";
     if (!isFile || file === "") return void entry.resume();
