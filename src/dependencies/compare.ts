@@ -44,6 +44,12 @@ export function code(text: string): string {
 
 const listed = (items: string[]) => items.map(code).join(", ");
 
+/** `Name <email> (url)` → `Name`: cut at the first `<` (a scan, where a pattern would start over at every space). */
+function personName(person: string): string {
+  const at = person.indexOf("<");
+  return at === -1 ? person : person.slice(0, at).trimEnd();
+}
+
 /** What the registry document says of `version`. */
 export function versionMeta(document: unknown, version: string): VersionMeta | undefined {
   if (!isRecord(document) || !isRecord(document["versions"])) return undefined;
@@ -55,7 +61,7 @@ export function versionMeta(document: unknown, version: string): VersionMeta | u
   const at = typeof published === "string" ? Date.parse(published) : NaN;
   return {
     ...(isRecord(user) && typeof user["name"] === "string" ? { publisher: user["name"] } : {}),
-    maintainers: maintainers.map((m) => (isRecord(m) ? m["name"] : typeof m === "string" ? m.replace(/\s*<.*$/, "") : undefined)).filter((m): m is string => typeof m === "string"),
+    maintainers: maintainers.map((m) => (isRecord(m) ? m["name"] : typeof m === "string" ? personName(m) : undefined)).filter((m): m is string => typeof m === "string"),
     ...(typeof entry["deprecated"] === "string" && entry["deprecated"] !== "" ? { deprecated: entry["deprecated"] } : {}),
     ...(Number.isFinite(at) ? { publishedAt: at } : {}),
   };

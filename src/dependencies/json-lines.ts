@@ -1,7 +1,8 @@
 /**
  * The line each key of a JSON text sits on, so a finding about a lockfile entry or a manifest's
  * dependency can be placed on the line the diff changes. One pass over text that JSON.parse has
- * already accepted; only keys up to `maxDepth` levels deep are kept.
+ * already accepted, linear in its length: strings are skipped with `indexOf`, only keys up to
+ * `maxDepth` levels deep are decoded, and only the wanted ones kept.
  */
 
 /** A key path joined for lookup: `["packages", "node_modules/a", "version"]`. */
@@ -10,43 +11,64 @@ export const keyPath = (...keys: string[]) => keys.join("\u0000");
 interface Frame {
   object: boolean;
   expectingKey: boolean;
-  key?: string;
+  key: string;
 }
 
-/** Reads a JSON string starting at the quote at `start`; returns its value and the index after it. */
-function readString(text: string, start: number): { value: string; end: number } {
-  let i = start + 1;
-  while (i < text.length && text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
-  return { value: JSON.parse(text.slice(start, i + 1)) as string, end: i + 1 };
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const NEWLINE = 0x0a;
+
+/** The index after the string whose opening quote is at `start` (the text's end when it has none). */
+function stringEnd(text: string, start: number): number {
+  let from = start + 1;
+  for (;;) {
+    const quote = text.indexOf('"', from);
+    if (quote === -1) return text.length;
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
+    from = quote + 1;
+  }
 }
 
-/** Line (1-based) of every object key at most `maxDepth` deep, by `keyPath`. */
-export function jsonKeyLines(text: string, maxDepth = 3): Map<string, number> {
+/** The value of the JSON string `text[start, end)`, quotes included. */
+function decode(text: string, start: number, end: number): string {
+  const inner = text.slice(start + 1, end - 1);
+  return inner.includes("\\") ? (JSON.parse(text.slice(start, end)) as string) : inner;
+}
+
+/**
+ * Line (1-based) of every object key at most `maxDepth` deep, by `keyPath`; with `wanted`, only
+ * those key paths. Frames are kept for the first `maxDepth` levels only, however deep the text.
+ */
+export function jsonKeyLines(text: string, maxDepth = 3, wanted?: ReadonlySet<string>): Map<string, number> {
   const lines = new Map<string, number>();
-  const stack: Frame[] = [];
+  const frames: Frame[] = [];
+  let depth = 0;
   let line = 1;
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i]!;
-    if (c === "\n") line++;
-    if (c === '"') {
-      const { value, end } = readString(text, i);
-      const top = stack.at(-1);
+  // Jumps from one character that matters to the next: quotes, brackets, commas and newlines.
+  const next = /["{}[\],\n]/g;
+  for (let match = next.exec(text); match !== null; match = next.exec(text)) {
+    const i = match.index;
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      const end = stringEnd(text, i);
+      const top = depth <= maxDepth ? frames[depth - 1] : undefined;
       if (top?.object && top.expectingKey) {
-        top.key = value;
+        top.key = decode(text, i, end);
         top.expectingKey = false;
-        if (stack.length <= maxDepth) lines.set(keyPath(...stack.map((f) => f.key ?? "")), line);
+        const path = keyPath(...frames.slice(0, depth).map((f) => f.key));
+        if (!wanted || wanted.has(path)) lines.set(path, line);
       }
-      i = end;
-      continue;
-    }
-    if (c === "{" || c === "[") stack.push({ object: c === "{", expectingKey: c === "{" });
-    else if (c === "}" || c === "]") stack.pop();
-    else if (c === ",") {
-      const top = stack.at(-1);
+      next.lastIndex = end;
+    } else if (c === NEWLINE) line++;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth <= maxDepth) frames[depth - 1] = { object: c === 0x7b, expectingKey: c === 0x7b, key: "" };
+    } else if (c === 0x7d || c === 0x5d) depth--;
+    else if (depth <= maxDepth) {
+      const top = frames[depth - 1];
       if (top?.object) top.expectingKey = true;
     }
-    i++;
   }
   return lines;
 }

@@ -3,24 +3,45 @@
  * from a changed lockfile (v2/v3 `packages` map) every entry whose version or integrity changed,
  * was added or removed, marked direct when the root or a workspace manifest names it; else, for a
  * folder whose lockfile did not change, the ranges its package.json changes. Bad input becomes a
- * problem naming the file, never an exception.
+ * problem naming the file, never an exception. The files are read under the review's budgets
+ * (`dependency-reads.ts`), at most `maxChanges` changes are kept (the others counted in a problem),
+ * and the event loop turns while a long lockfile is compared.
  */
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { LockedVersion, PackageChange } from "./types.js";
+import { DependencyReads, type DetectionLimits, type TreeReader } from "./dependency-reads.js";
 import { jsonKeyLines, keyPath } from "./json-lines.js";
 
 /** The files whose change can change installed npm packages, at any depth. */
 export const DEPENDENCY_FILE = /(?:^|\/)(?:package\.json|package-lock\.json|npm-shrinkwrap\.json)$/;
 
-/** A file of one commit; undefined: no such file there. */
-export interface TreeReader {
-  read(path: string): Promise<string | undefined>;
-}
+/** Lockfile entries compared between two turns of the event loop. */
+const KEYS_PER_TURN = 2_000;
 
 export interface ChangedPackages {
   changes: PackageChange[];
-  /** One sentence each, naming the file: a v1 lockfile, bad JSON, a deleted lockfile. */
+  /** One sentence each, naming the file: a v1 lockfile, bad JSON, a deleted lockfile, a budget spent. */
   problems: string[];
 }
+
+/** How many more changes the review keeps, and how many it had to leave out. */
+class ChangeRoom {
+  left: number;
+  constructor(readonly max: number) {
+    this.left = max;
+  }
+
+  /** Whether one more change is kept. */
+  take(): boolean {
+    if (this.left === 0) return false;
+    this.left--;
+    return true;
+  }
+}
+
+const countText = (n: number) => n.toLocaleString("en");
+const overProblem = (file: string, over: number, max: number) =>
+  `${file} changes ${countText(over)} more npm ${over === 1 ? "package" : "packages"} than the ${countText(max)} a review lists; ${over === 1 ? "it is" : "they are"} not reviewed`;
 
 export const DEPENDENCY_FIELDS = ["dependencies", "devDependencies", "optionalDependencies", "peerDependencies"] as const;
 const NODE_MODULES = "node_modules/";
@@ -69,11 +90,12 @@ function lockPackages(text: string | undefined, file: string, side: "base" | "he
 }
 
 /** Folder ("" for the root, `packages/web` for a workspace) → the names its manifest depends on. */
-function owners(packages: Packages): Map<string, Set<string>> {
+function namesByFolder(packages: Packages): Map<string, Set<string>> {
   const result = new Map<string, Set<string>>();
-  for (const [key, entry] of Object.entries(packages)) {
+  for (const key of Object.keys(packages)) {
+    const entry: unknown = packages[key];
     if (isPackageKey(key) || !isRecord(entry)) continue;
-    result.set(key, new Set(DEPENDENCY_FIELDS.flatMap((field) => Object.keys(entry[field] ?? {}))));
+    result.set(key, new Set(DEPENDENCY_FIELDS.flatMap((field) => (isRecord(entry[field]) ? Object.keys(entry[field]) : []))));
   }
   return result;
 }
@@ -118,40 +140,89 @@ function lockedVersion(entry: LockEntry): LockedVersion | undefined {
   };
 }
 
-/** The packages a changed lockfile's entries change, in the head's order, then removals in the base's. */
-function diffPackages(file: string, base: Packages, head: Packages, headText: string): PackageChange[] {
-  const lines = jsonKeyLines(headText);
-  const headOwners = owners(head);
-  const baseOwners = owners(base);
-  const entryOf = (packages: Packages, key: string) => (isPackageKey(key) && isRecord(packages[key]) && packages[key].link !== true ? packages[key] : undefined);
-  const keys = [...Object.keys(head), ...Object.keys(base).filter((key) => !(key in head))];
-  const changes: PackageChange[] = [];
-  for (const key of keys) {
-    const before = entryOf(base, key);
-    const after = entryOf(head, key);
-    const old = before && lockedVersion(before);
-    const now = after && lockedVersion(after);
-    if (!old && !now) continue;
-    if (old && now && old.version === now.version && old.integrity === now.integrity) continue;
-    const named = (now ? after : before)?.name;
-    const name = typeof named === "string" ? named : key.slice(key.lastIndexOf(NODE_MODULES) + NODE_MODULES.length);
-    const line = now ? (lines.get(keyPath("packages", key, "version")) ?? lines.get(keyPath("packages", key)) ?? 1) : 1;
-    changes.push({ name, location: key, ...(old ? { old } : {}), ...(now ? { new: now } : {}), ...ownerOf(key, now ? headOwners : baseOwners), file, line, source: "lockfile" });
-  }
-  return changes;
+const entryOf = (packages: Packages, key: string): LockEntry | undefined => {
+  const entry: unknown = Object.hasOwn(packages, key) ? packages[key] : undefined;
+  return isPackageKey(key) && isRecord(entry) && entry["link"] !== true ? (entry as LockEntry) : undefined;
+};
+const integrityOf = (entry: LockEntry) => (typeof entry.integrity === "string" ? entry.integrity : undefined);
+const sameLock = (a: LockEntry, b: LockEntry) => a.version === b.version && integrityOf(a) === integrityOf(b);
+
+/** Whether the entry at `key` is a change: added, removed, or another version or integrity. */
+function isChange(before: LockEntry | undefined, after: LockEntry | undefined): boolean {
+  const old = typeof before?.version === "string";
+  const now = typeof after?.version === "string";
+  return (old || now) && !(old && now && sameLock(before!, after!));
 }
 
-/** One changed lockfile: its changes and the folders it covers (its own and its workspaces'), or its problem. */
-async function lockfileChanges(file: string, base: TreeReader, head: TreeReader): Promise<{ changes: PackageChange[]; covers: string[] } | { problem: string }> {
-  const headText = await head.read(file);
-  if (headText === undefined) return { problem: `${file} is deleted by the pull request; its packages are not reviewed` };
-  const after = lockPackages(headText, file, "head");
-  if ("problem" in after) return after;
-  const before = lockPackages(await base.read(file), file, "base");
-  if ("problem" in before) return before;
+function changeAt(file: string, key: string, before: LockEntry | undefined, after: LockEntry | undefined, byFolder: { head: Map<string, Set<string>>; base: Map<string, Set<string>> }): PackageChange {
+  const old = before && lockedVersion(before);
+  const now = after && lockedVersion(after);
+  const named = (now ? after : before)?.name;
+  const name = typeof named === "string" ? named : key.slice(key.lastIndexOf(NODE_MODULES) + NODE_MODULES.length);
+  return { name, location: key, ...(old ? { old } : {}), ...(now ? { new: now } : {}), ...ownerOf(key, now ? byFolder.head : byFolder.base), file, line: 1, source: "lockfile" };
+}
+
+/** Each kept change on its version's line on the head (else its key's); a removal stays on line 1. */
+function placeOnLines(changes: PackageChange[], headText: string): void {
+  const at = (change: PackageChange) => [keyPath("packages", change.location, "version"), keyPath("packages", change.location)];
+  const added = changes.filter((change) => change.new);
+  const lines = jsonKeyLines(headText, 3, new Set(added.flatMap(at)));
+  for (const change of added) change.line = at(change).map((path) => lines.get(path)).find((line) => line !== undefined) ?? 1;
+}
+
+/**
+ * The packages a changed lockfile's entries change, in the head's order, then removals in the
+ * base's: as many as `room` takes, the others counted.
+ */
+async function diffPackages(file: string, base: Packages, head: Packages, headText: string, room: ChangeRoom, signal: AbortSignal | undefined): Promise<{ changes: PackageChange[]; over: number }> {
+  const byFolder = { head: namesByFolder(head), base: namesByFolder(base) };
+  const keys = Object.keys(head);
+  for (const key of Object.keys(base)) if (!Object.hasOwn(head, key)) keys.push(key);
+  const changes: PackageChange[] = [];
+  let over = 0;
+  for (let i = 0; i < keys.length; i++) {
+    if (i > 0 && i % KEYS_PER_TURN === 0) {
+      await nextTurn();
+      signal?.throwIfAborted();
+    }
+    const key = keys[i]!;
+    const before = entryOf(base, key);
+    const after = entryOf(head, key);
+    if (!isChange(before, after)) continue;
+    if (room.take()) changes.push(changeAt(file, key, before, after, byFolder));
+    else over++;
+  }
+  await nextTurn();
+  placeOnLines(changes, headText);
+  return { changes, over };
+}
+
+interface Detection {
+  reads: DependencyReads;
+  room: ChangeRoom;
+  signal: AbortSignal | undefined;
+  changes: PackageChange[];
+  problems: string[];
+}
+
+/** One changed lockfile's changes (into `d`), and the folders it covers (its own and its workspaces'). */
+async function lockfileChanges(file: string, d: Detection): Promise<string[]> {
+  const told = (problem: string) => (d.problems.push(problem), []);
+  const sides = await d.reads.sides(file);
+  if (sides === undefined) return [];
+  if ("problem" in sides) return told(sides.problem);
+  if (sides.head === undefined) return told(`${file} is deleted by the pull request; its packages are not reviewed`);
+  const after = lockPackages(sides.head, file, "head");
+  if ("problem" in after) return told(after.problem);
+  await nextTurn();
+  const before = lockPackages(sides.base, file, "base");
+  if ("problem" in before) return told(before.problem);
+  await nextTurn();
+  const { changes, over } = await diffPackages(file, before.packages, after.packages, sides.head, d.room, d.signal);
+  for (const change of changes) d.changes.push(change);
+  if (over > 0) d.problems.push(overProblem(file, over, d.room.max));
   const folder = folderOf(file);
-  const workspaces = Object.keys(after.packages).filter((key) => key !== "" && !isPackageKey(key));
-  return { changes: diffPackages(file, before.packages, after.packages, headText), covers: [folder, ...workspaces.map((w) => joinFolder(folder, w))] };
+  return [folder, ...Object.keys(after.packages).filter((key) => key !== "" && !isPackageKey(key)).map((w) => joinFolder(folder, w))];
 }
 
 /** Dependency name → its range and the field naming it (the first of DEPENDENCY_FIELDS wins). */
@@ -166,51 +237,48 @@ function manifestRanges(manifest: unknown): Map<string, { range: string; field: 
   return ranges;
 }
 
-/** The ranges a changed package.json changes (its folder's lockfile did not change). */
-async function manifestChanges(file: string, base: TreeReader, head: TreeReader, problems: string[]): Promise<PackageChange[]> {
-  const headText = await head.read(file);
-  if (headText === undefined) return [];
-  const baseText = await base.read(file);
-  const after = parseJson(headText, file, "head");
-  const before = baseText === undefined ? ({ ok: true, value: {} } as const) : parseJson(baseText, file, "base");
-  if (!after.ok || !before.ok) {
-    problems.push(!after.ok ? after.problem : (before as { problem: string }).problem);
-    return [];
-  }
-  const lines = jsonKeyLines(headText, 2);
+/** The ranges a changed package.json changes (its folder's lockfile did not change), into `d`. */
+async function manifestChanges(file: string, d: Detection): Promise<void> {
+  const sides = await d.reads.sides(file);
+  if (sides === undefined) return;
+  if ("problem" in sides) return void d.problems.push(sides.problem);
+  if (sides.head === undefined) return;
+  const after = parseJson(sides.head, file, "head");
+  const before = sides.base === undefined ? ({ ok: true, value: {} } as const) : parseJson(sides.base, file, "base");
+  if (!after.ok || !before.ok) return void d.problems.push(!after.ok ? after.problem : (before as { problem: string }).problem);
   const now = manifestRanges(after.value);
   const then = manifestRanges(before.value);
   const folder = folderOf(file);
   const common = { direct: true, ...(folder ? { workspace: folder } : {}), file, source: "manifest" as const };
   const changes: PackageChange[] = [];
-  for (const [name, { range, field }] of now) {
+  let over = 0;
+  const keep = (change: PackageChange) => (d.room.take() ? changes.push(change) : over++);
+  for (const [name, { range }] of now) {
     const old = then.get(name);
-    if (old?.range === range) continue;
-    changes.push({ name, location: name, ...(old ? { old: { version: old.range } } : {}), new: { version: range }, ...common, line: lines.get(keyPath(field, name)) ?? 1 });
+    if (old?.range !== range) keep({ name, location: name, ...(old ? { old: { version: old.range } } : {}), new: { version: range }, ...common, line: 1 });
   }
-  for (const [name, { range }] of then) if (!now.has(name)) changes.push({ name, location: name, old: { version: range }, ...common, line: 1 });
-  return changes;
+  for (const [name, { range }] of then) if (!now.has(name)) keep({ name, location: name, old: { version: range }, ...common, line: 1 });
+  const wanted = new Set(changes.filter((c) => c.new).map((c) => keyPath(now.get(c.name)!.field, c.name)));
+  const lines = jsonKeyLines(sides.head, 2, wanted);
+  for (const change of changes) if (change.new) change.line = lines.get(keyPath(now.get(change.name)!.field, change.name)) ?? 1;
+  for (const change of changes) d.changes.push(change);
+  if (over > 0) d.problems.push(overProblem(file, over, d.room.max));
 }
 
-/** Every npm package the changed paths change, lockfiles first; problems instead of exceptions. */
-export async function changedPackages(changedPaths: readonly string[], base: TreeReader, head: TreeReader): Promise<ChangedPackages> {
+/**
+ * Every npm package the changed paths change, lockfiles first; problems instead of exceptions,
+ * a budget spent among them. Rejects only when `limits.signal` aborts.
+ */
+export async function changedPackages(changedPaths: readonly string[], base: TreeReader, head: TreeReader, limits: DetectionLimits = {}): Promise<ChangedPackages> {
   const files = changedPaths.filter((path) => DEPENDENCY_FILE.test(path));
   const changed = new Set(files);
   const lockfiles = files.filter((file) => baseName(file) !== "package.json" && !(baseName(file) === "package-lock.json" && changed.has(joinFolder(folderOf(file), "npm-shrinkwrap.json"))));
-  const changes: PackageChange[] = [];
-  const problems: string[] = [];
+  const reads = new DependencyReads(base, head, limits);
+  const d: Detection = { reads, room: new ChangeRoom(reads.limits.maxChanges), signal: limits.signal, changes: [], problems: [] };
   const covered = new Set<string>();
-  for (const file of lockfiles) {
-    const result = await lockfileChanges(file, base, head);
-    if ("problem" in result) {
-      problems.push(result.problem);
-      continue;
-    }
-    changes.push(...result.changes);
-    for (const folder of result.covers) covered.add(folder);
-  }
-  for (const file of files.filter((f) => baseName(f) === "package.json" && !covered.has(folderOf(f)))) {
-    changes.push(...(await manifestChanges(file, base, head, problems)));
-  }
-  return { changes, problems };
+  for (const file of lockfiles) for (const folder of await lockfileChanges(file, d)) covered.add(folder);
+  for (const file of files.filter((f) => baseName(f) === "package.json" && !covered.has(folderOf(f)))) await manifestChanges(file, d);
+  const unread = reads.problem();
+  if (unread) d.problems.push(unread);
+  return { changes: d.changes, problems: d.problems };
 }

@@ -8,7 +8,8 @@
 import path from "node:path";
 import type { ContextSection } from "../chain/prompt.js";
 import { inspectDependencies } from "../dependencies/inspect.js";
-import { changedPackages, DEPENDENCY_FILE, type TreeReader } from "../dependencies/lockfile-changes.js";
+import { FileTooLarge, type TreeReader } from "../dependencies/dependency-reads.js";
+import { changedPackages, DEPENDENCY_FILE } from "../dependencies/lockfile-changes.js";
 import type { PackageChange, PackageReport, RegistrySettings } from "../dependencies/types.js";
 import { dependencyKind, type DependencyPass } from "../review/dependency-section.js";
 import type { DiffFile } from "../review/diff-lines.js";
@@ -57,16 +58,14 @@ function isPublicRegistry(registry: RegistrySettings): boolean {
   }
 }
 
-/** A commit's files from the mirror's objects; a file too large to read is a problem, not a crash. */
-function treeAt(mirror: string, sha: string, problems: string[]): TreeReader {
+/** A commit's files from the mirror's objects; one over the bytes allowed is not read (its size is checked first). */
+function treeAt(mirror: string, sha: string): TreeReader {
   return {
-    async read(file) {
+    async read(file, maxBytes) {
       try {
-        return await fileAt(mirror, sha, file);
+        return await fileAt(mirror, sha, file, maxBytes);
       } catch (error) {
-        if (!(error instanceof TreeFileTooLarge)) throw error;
-        problems.push(`${error.message}: not read`);
-        return undefined;
+        throw error instanceof TreeFileTooLarge ? new FileTooLarge(error.bytes) : error;
       }
     },
   };
@@ -76,11 +75,15 @@ function treeAt(mirror: string, sha: string, problems: string[]): TreeReader {
  * While the mirror is held: the packages the pull request changes (merge base → head), when the
  * files under review touch a dependency file. Undefined when they do not (nothing new to inspect).
  */
-export async function detectDependencies(mirror: string, base: string, headSha: string, scope: readonly DiffFile[], full: readonly DiffFile[]): Promise<DetectedDependencies | undefined> {
-  if (dependencyPaths(scope).length === 0) return undefined;
-  const problems: string[] = [];
-  const found = await changedPackages(dependencyPaths(full), treeAt(mirror, base, problems), treeAt(mirror, headSha, problems));
-  return { changes: found.changes, problems: [...problems, ...found.problems] };
+export async function detectDependencies(
+  mirror: string,
+  base: string,
+  headSha: string,
+  diffs: { scope: readonly DiffFile[]; full: readonly DiffFile[] },
+  signal: AbortSignal,
+): Promise<DetectedDependencies | undefined> {
+  if (dependencyPaths(diffs.scope).length === 0) return undefined;
+  return changedPackages(dependencyPaths(diffs.full), treeAt(mirror, base), treeAt(mirror, headSha), { signal });
 }
 
 /**

@@ -201,7 +201,7 @@ async function checkOut(run: ReviewRun): Promise<ReviewCheckout> {
       const base = await mergeBase(mirror, `refs/heads/${head.baseRef}`, head.headSha);
       if (proofs.session) await exportBase(mirror, base, proofs.session, run);
       diffs = await diffsToReview(mirror, base, run, state);
-      const detected = depsSkipped ? undefined : await detectDependencies(mirror, base, head.headSha, diffs.scope, diffs.full);
+      const detected = depsSkipped ? undefined : await detectDependencies(mirror, base, head.headSha, diffs, run.ctx.signal);
       // The registry is read while the checkout is prepared; a failure is awaited (and thrown) by the review.
       inspection = detected && inspectDetected(run, detected);
       inspection?.catch(() => undefined);

@@ -10,6 +10,13 @@ export const MAX_TREE_FILE_BYTES = 64 * 1024 * 1024;
 
 export class TreeFileTooLarge extends Error {
   override name = "TreeFileTooLarge";
+  constructor(
+    message: string,
+    /** The blob's size in bytes. */
+    readonly bytes: number,
+  ) {
+    super(message);
+  }
 }
 
 /** A regular file's blob in a commit: its object id and size. */
@@ -49,6 +56,6 @@ export function blobBytes(repoDir: string, oid: string, maxBytes: number): Promi
 export async function fileAt(repoDir: string, sha: string, filePath: string, maxBytes = MAX_TREE_FILE_BYTES): Promise<string | undefined> {
   const blob = (await regularBlobs(repoDir, sha, [filePath])).get(filePath);
   if (!blob) return undefined;
-  if (blob.bytes > maxBytes) throw new TreeFileTooLarge(`${filePath} is ${blob.bytes} bytes at ${sha.slice(0, 7)}, over ${maxBytes}`);
+  if (blob.bytes > maxBytes) throw new TreeFileTooLarge(`${filePath} is ${blob.bytes} bytes at ${sha.slice(0, 7)}, over ${maxBytes}`, blob.bytes);
   return (await blobBytes(repoDir, blob.oid, maxBytes)).toString("utf8");
 }

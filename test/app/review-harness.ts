@@ -16,7 +16,7 @@ export const GREET = lines(30, (i) => `const line${i} = ${i};`);
 export const OLD_TXT = lines(10, (i) => `text ${i}`);
 
 /** Commits `files` on the remote's `feature` branch (deleting those set to null) and points PR #1 at it. */
-export function push(stack: Stack, files: Record<string, string | null>, message: string): Promise<string> {
+export function push(stack: Pick<Stack, "remoteDir">, files: Record<string, string | null>, message: string): Promise<string> {
   return commitOnFeature(
     stack,
     async (dir) => {
@@ -30,7 +30,7 @@ export function push(stack: Stack, files: Record<string, string | null>, message
 }
 
 /** Commits what `change` does to the remote's work tree on its `feature` branch and points PR #1 at it. */
-export async function commitOnFeature(stack: Stack, change: (dir: string) => Promise<void>, message: string): Promise<string> {
+export async function commitOnFeature(stack: Pick<Stack, "remoteDir">, change: (dir: string) => Promise<void>, message: string): Promise<string> {
   const dir = stack.remoteDir;
   gitSync(dir, "checkout", "-q", "feature");
   await change(dir);
@@ -52,7 +52,7 @@ export interface Traffic {
 
 /** GitHub's side of one automatic review job; reviews are checked against the PR's real diff. */
 export function mockReviewJob(
-  stack: Stack,
+  stack: Pick<Stack, "remoteDir">,
   t: Traffic,
   o: { config?: string; checkId: number; review?: boolean; context?: boolean; rejectFirst?: boolean; cached?: boolean; graphql?: number },
 ) {

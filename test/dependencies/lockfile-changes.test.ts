@@ -2,7 +2,8 @@
  * changedPackages: which packages a diff's dependency files change, read from base and head texts.
  */
 import { describe, expect, it } from "vitest";
-import { DEPENDENCY_FILE, changedPackages, nonRegistryOrigin, type TreeReader } from "../../src/dependencies/lockfile-changes.js";
+import { DETECTION_LIMITS, type TreeReader } from "../../src/dependencies/dependency-reads.js";
+import { DEPENDENCY_FILE, changedPackages, nonRegistryOrigin } from "../../src/dependencies/lockfile-changes.js";
 import { jsonKeyLines, keyPath } from "../../src/dependencies/json-lines.js";
 
 const tree = (files: Record<string, unknown>): TreeReader => ({
@@ -130,6 +131,54 @@ describe("changedPackages: problems, not crashes", () => {
   });
 });
 
+describe("changedPackages under the review's budgets", () => {
+  const manifest = (deps: Record<string, string>) => ({ name: "m", dependencies: deps });
+
+  it("keeps at most maxChanges changes and counts the others, in a lockfile and in manifests", async () => {
+    const packages = (version: string) => Object.fromEntries(["a", "b", "c", "d"].map((n) => [`node_modules/${n}`, { version }]));
+    const result = await changedPackages(
+      ["package-lock.json", "tools/package.json"],
+      tree({ "package-lock.json": lock({}, packages("1.0.0")) }),
+      tree({ "package-lock.json": lock({}, packages("2.0.0")), "tools/package.json": manifest({ x: "1", y: "2" }) }),
+      { maxChanges: 3 },
+    );
+    expect(result.changes.map((c) => c.name)).toEqual(["a", "b", "c"]);
+    expect(result.problems).toEqual([
+      "package-lock.json changes 1 more npm package than the 3 a review lists; it is not reviewed",
+      "tools/package.json changes 2 more npm packages than the 3 a review lists; they are not reviewed",
+    ]);
+  });
+
+  it("reads at most maxFiles files, and names the others in one problem", async () => {
+    const paths = ["a/package.json", "b/package.json", "c/package.json", "d/package.json", "e/package.json"];
+    const read: string[] = [];
+    const head: TreeReader = { read: async (path) => (read.push(path), JSON.stringify(manifest({ [path[0]!]: "1" }))) };
+    const result = await changedPackages(paths, tree({}), head, { maxFiles: 1 });
+    expect(read).toEqual(["a/package.json"]);
+    expect(result.changes.map((c) => c.name)).toEqual(["a"]);
+    expect(result.problems).toEqual(["4 dependency files were not read (`b/package.json`, `c/package.json`, `d/package.json` and 1 more): a review reads at most 1 of them and 64 MB in all; their packages are not reviewed"]);
+  });
+
+  it("reads at most maxBytes in all, both sides counted, and a reader is told what is left", async () => {
+    const text = JSON.stringify(manifest({ a: "1", pad: "x".repeat(900) }));
+    const allowed: number[] = [];
+    const reader: TreeReader = { read: async (_path, maxBytes) => (allowed.push(maxBytes), text) };
+    const result = await changedPackages(["a/package.json", "b/package.json"], reader, reader, { maxBytes: 3000 });
+    expect(allowed).toEqual([3000, 3000 - text.length, 3000 - 2 * text.length, 3000 - 3 * text.length]); // b: its head fits, its base does not
+    expect(result.changes.map((c) => c.file)).toEqual([]); // a's base equals its head
+    expect(result.problems).toEqual(["1 dependency file was not read (`b/package.json`): a review reads at most 100 of them and 3 KB in all; their packages are not reviewed"]);
+  });
+
+  it("a file over maxFileBytes is a problem naming it, and is not parsed", async () => {
+    const result = await changedPackages(["package-lock.json"], tree({}), tree({ "package-lock.json": lock({}, { "node_modules/a": { version: "1.0.0", pad: "x".repeat(5000) } }) }), { maxFileBytes: 4096 });
+    expect(result).toEqual({ changes: [], problems: ["package-lock.json is 5 KB on the head, over the 4 KB a dependency file may have; its packages are not reviewed"] });
+  });
+
+  it("names its defaults, each a budget a property can check", () => {
+    expect(DETECTION_LIMITS).toEqual({ maxFiles: 100, maxBytes: 64 * 1024 * 1024, maxFileBytes: 16 * 1024 * 1024, maxChanges: 10_000 });
+  });
+});
+
 describe("changedPackages from manifests (no lockfile change in the folder)", () => {
   it("lists changed, added and removed ranges of every dependency field on the dependency's line", async () => {
     const before = { name: "app", dependencies: { keep: "1.0.0", bump: "^1.0.0", drop: "^0.1.0" }, devDependencies: { vitest: "^3.0.0" } };
@@ -165,6 +214,17 @@ describe("helpers", () => {
     ["file:../local", "a local file"],
     ["packages/web", "not from a registry"],
   ])("nonRegistryOrigin(%s) → %s", (resolved, expected) => expect(nonRegistryOrigin(resolved)).toBe(expected));
+
+  it("jsonKeyLines keeps only the wanted keys, and stays linear on deep nesting and runs of backslashes", () => {
+    const text = '{\n  "a": {\n    "b": 1,\n    "c": 2\n  }\n}';
+    expect(jsonKeyLines(text, 3, new Set([keyPath("a", "c")]))).toEqual(new Map([[keyPath("a", "c"), 4]]));
+    const deep = `${"[".repeat(500_000)}${"]".repeat(500_000)}`;
+    const slashes = `{"k": "${"\\\\".repeat(200_000)}", "z\\"": 1}`;
+    const started = performance.now();
+    expect(jsonKeyLines(deep).size).toBe(0);
+    expect([...jsonKeyLines(slashes).keys()]).toEqual([keyPath("k"), keyPath('z"')]);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
 
   it("jsonKeyLines finds keys with escapes and braces inside strings", () => {
     const text = '{\n  "a": "}{\\"",\n  "b": {\n    "c\\"d": [1, {"e": 2}],\n    "f": 3\n  }\n}';

@@ -3,10 +3,10 @@
  */
 import { readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { gzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { isCodeFile, readTarball } from "../../src/dependencies/tarball.js";
-import { packageTarball, tarOf } from "../helpers/npm-tarball.js";
+import { isCodeFile, readTarball, TARBALL_LIMITS } from "../../src/dependencies/tarball.js";
+import { packageTarball, tarOf, type TarEntry } from "../helpers/npm-tarball.js";
 
 describe("readTarball", () => {
   it("keeps package.json, the file list, code texts, binding.gyp and .node files", async () => {
@@ -66,6 +66,51 @@ describe("readTarball", () => {
   it("a tarball that is not one is not inspected, with why", async () => {
     const reading = await readTarball(gzipSync(Buffer.from("just some text, not a tar archive at all".repeat(20))));
     expect(reading).toEqual({ ok: false, notInspected: expect.stringMatching(/^its tarball could not be read \(.+\)$/) });
+  });
+
+  it("takes a path from a PAX record or a GNU long name, as npm's tar does", async () => {
+    const long = `package/${"deep/".repeat(40)}index.js`;
+    const reading = await readTarball(tarOf([{ type: "pax", records: { path: long } }, { type: "file", path: "package/short.js", body: "1" }, { type: "gnu-long-path", path: `${long}x` }, { type: "file", path: "package/other.js", body: "2" }]));
+    expect(reading.ok && reading.contents.files).toEqual([long.slice("package/".length), `${long.slice("package/".length)}x`]);
+  });
+
+  it("reads the same contents whatever the size of the pieces it parses at a time", async () => {
+    const bytes = packageTarball({ "package.json": '{"name":"a"}', ...Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`lib/f${i}.js`, `exports.n = ${i};\n`.repeat(50)])) });
+    const whole = await readTarball(bytes);
+    expect(whole.ok && whole.contents.code.size).toBe(40);
+    expect(await readTarball(bytes, { pieceBytes: 700 })).toEqual(whole);
+    expect(await readTarball(gunzipSync(bytes), { pieceBytes: 512 })).toEqual(whole); // an uncompressed tar too
+  });
+
+  const files = (n: number, body = "") => Array.from({ length: n }, (_, i): TarEntry => ({ type: "file", path: `package/f${i}.js`, body }));
+
+  it.each([
+    ["entries", { maxEntries: 5 }, tarOf(files(6)), "its tarball has over 5 entries"],
+    ["paths and header records", { maxHeaderBytes: 2048 }, tarOf([{ type: "pax", records: { path: `package/${"p".repeat(1500)}` } }, ...files(2)]), "its tarball's paths and header records take over 2 KB"],
+    ["one header record", { maxHeaderRecordBytes: 1024 }, tarOf([{ type: "pax", records: { path: `package/${"p".repeat(1500)}` } }, ...files(1)]), "its tarball has a header record over 1 KB"],
+    ["unpacked bytes", { maxUnpackedBytes: 4096 }, tarOf(files(4, "x".repeat(1000))), "its tarball unpacks to over 4 KB"],
+    ["code text kept", { maxCodeBytes: 2048 }, tarOf(files(3, "x".repeat(1000))), "its code files take over 2 KB"],
+    ["wall time", { maxMillis: 1, pieceBytes: 512 }, tarOf(files(2000)), "reading its tarball took over 1 ms"],
+  ] as const)("a spent budget of %s is the reason it is not inspected", async (_budget, limits, bytes, reason) => {
+    expect(await readTarball(bytes, limits)).toEqual({ ok: false, notInspected: reason });
+    expect((await readTarball(bytes)).ok).toBe(true); // within the defaults
+  });
+
+  it("names its defaults, each a budget a property can check", () => {
+    expect(TARBALL_LIMITS).toEqual({ maxCodeFileBytes: 2 * 1024 * 1024, maxCodeBytes: 32 * 1024 * 1024, maxUnpackedBytes: 100 * 1024 * 1024, maxEntries: 100_000, maxHeaderBytes: 8 * 1024 * 1024, maxHeaderRecordBytes: 64 * 1024, maxMillis: 20_000, pieceBytes: 64 * 1024 });
+  });
+
+  it("an unsafe entry wins over a budget spent later, and the count goes on", async () => {
+    const reading = await readTarball(tarOf([...Array.from({ length: 5 }, (_, i): TarEntry => ({ type: "symlink", path: `package/l${i}`, target: "/" })), ...files(10)]), { maxEntries: 8 });
+    expect(!reading.ok && "fact" in reading && reading.fact.text).toBe("its tarball has a symbolic link `package/l0` → `/` (and 4 more such entries); npm refuses such entries, so it is not inspected");
+  });
+
+  it("refuses an archive gzipped twice instead of unpacking the inner one in one go", async () => {
+    expect(await readTarball(gzipSync(packageTarball({ "index.js": "1" })))).toEqual({ ok: false, notInspected: "its tarball could not be read (compressed twice)" });
+  });
+
+  it("rejects with the signal's reason when the job is stopped", async () => {
+    await expect(readTarball(packageTarball({ "index.js": "1" }), { signal: AbortSignal.abort(new Error("stopped")) })).rejects.toThrow("stopped");
   });
 
   it.each([

@@ -9,9 +9,28 @@ import { gzipSync } from "node:zlib";
 export type TarEntry =
   | { type: "file"; path: string; body: string | Buffer; mode?: number }
   | { type: "directory"; path: string }
-  | { type: "symlink" | "hardlink"; path: string; target: string };
+  | { type: "symlink" | "hardlink"; path: string; target: string }
+  /** A PAX extended header (`x`): its `key=value` records apply to the next entry (`path` renames it). */
+  | { type: "pax"; records: Record<string, string> }
+  /** A GNU long-name record (`L`): its text is the next entry's path. */
+  | { type: "gnu-long-path"; path: string };
 
-const TYPE_FLAG = { file: "0", hardlink: "1", symlink: "2", directory: "5" } as const;
+const TYPE_FLAG = { file: "0", hardlink: "1", symlink: "2", directory: "5", pax: "x", "gnu-long-path": "L" } as const;
+
+/** One PAX record, `"<length> <key>=<value>\n"`, its length counting its own digits. */
+function paxRecord(key: string, value: string): string {
+  const rest = ` ${key}=${value}\n`;
+  let length = Buffer.byteLength(rest) + 1;
+  while (String(length).length + Buffer.byteLength(rest) !== length) length = String(length).length + Buffer.byteLength(rest);
+  return `${length}${rest}`;
+}
+
+/** A meta entry's header name and body; other entries have no body but a file's. */
+function bodyOf(entry: TarEntry): { path: string; body: Buffer } {
+  if (entry.type === "pax") return { path: "PaxHeader", body: Buffer.from(Object.entries(entry.records).map(([k, v]) => paxRecord(k, v)).join("")) };
+  if (entry.type === "gnu-long-path") return { path: "././@LongLink", body: Buffer.from(`${entry.path}\0`) };
+  return { path: entry.path, body: entry.type === "file" ? Buffer.from(entry.body) : Buffer.alloc(0) };
+}
 
 function writeString(header: Buffer, value: string, offset: number, length: number): void {
   const bytes = Buffer.from(value, "utf8");
@@ -29,11 +48,11 @@ function splitName(path: string): { name: string; prefix: string } {
   return { name: path.slice(cut + 1), prefix: path.slice(0, cut) };
 }
 
-function header(entry: TarEntry, size: number): Buffer {
+function header(entry: TarEntry, path: string, size: number): Buffer {
   const block = Buffer.alloc(512);
-  const { name, prefix } = splitName(entry.path);
+  const { name, prefix } = splitName(path);
   writeString(block, name, 0, 100);
-  writeString(block, octal(entry.type === "directory" ? 0o755 : entry.type === "file" ? (entry.mode ?? 0o644) : 0o777, 8), 100, 8);
+  writeString(block, octal(entry.type === "directory" ? 0o755 : entry.type === "file" ? (entry.mode ?? 0o644) : entry.type === "symlink" || entry.type === "hardlink" ? 0o777 : 0o644, 8), 100, 8);
   writeString(block, octal(0, 8), 108, 8);
   writeString(block, octal(0, 8), 116, 8);
   writeString(block, octal(size, 12), 124, 12);
@@ -54,8 +73,8 @@ function header(entry: TarEntry, size: number): Buffer {
 export function tarOf(entries: readonly TarEntry[]): Buffer {
   const parts: Buffer[] = [];
   for (const entry of entries) {
-    const body = entry.type === "file" ? Buffer.from(entry.body) : Buffer.alloc(0);
-    parts.push(header(entry, body.length), body);
+    const { path, body } = bodyOf(entry);
+    parts.push(header(entry, path, body.length), body);
     const pad = (512 - (body.length % 512)) % 512;
     if (pad > 0) parts.push(Buffer.alloc(pad));
   }
