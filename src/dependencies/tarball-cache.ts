@@ -1,41 +1,52 @@
 /**
- * Verified tarballs, cached on disk by integrity: `<cacheDir>/<sha512 hex>.tgz`. A cached file is
- * re-verified on every read (a corrupted one is deleted and fetched again); a fetched one is kept
- * only after it matched, written to a temporary file and renamed so a reader never sees half.
+ * Verified tarballs, cached on disk under the hash the registry gives for them:
+ * `<cacheDir>/<sha512 hex>.tgz`. The key is always the registry's hash of that name@version, never
+ * a lockfile's, so a pull request cannot choose which cached file is read. A cached file is
+ * re-verified against its own name on every read and removed only when its bytes do not hash to
+ * it (it is corrupt); a fetched tarball is kept only after it matched, written to a temporary file
+ * and renamed so a reader never sees half. Tarballs the registry gives no sha512 for (very old
+ * publishes, sha1 only) are verified but not cached: a sha1 is not a name worth trusting later.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, open, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { matchesIntegrity, sha512Hex, sha512HexOf } from "./integrity.js";
+import { hashMatches, hexOf, type IntegrityHash } from "./integrity.js";
 
 export type VerifiedTarball = { ok: true; bytes: Buffer; cached: boolean } | { ok: false; mismatch: true };
 
 export interface TarballRequest {
-  /** The integrity the bytes must match (the lockfile's, else the registry document's). */
-  integrity: string;
-  /** Another SRI of the same tarball whose sha512 may name the cached file (the document's, when the lockfile has only sha1). */
-  alsoKnownAs?: string;
+  /** The registry's one hash of the tarball: what the bytes must match, and (sha512) the cache key. */
+  hash: IntegrityHash;
   fetch(): Promise<Buffer>;
+  /** Told the size of a cached file before it is read; throws to refuse reading it (a spent budget). */
+  admit?(bytes: number): void;
   /** Told when the verified bytes could not be written to the cache (the review goes on without it). */
   onCacheError?(error: Error): void;
 }
 
-async function cached(cacheDir: string, hex: string, integrity: string): Promise<Buffer | undefined> {
-  const file = path.join(cacheDir, `${hex}.tgz`);
+const fileOf = (cacheDir: string, hash: IntegrityHash) => path.join(cacheDir, `${hexOf(hash)}.tgz`);
+
+async function cached(file: string, hash: IntegrityHash, admit: TarballRequest["admit"]): Promise<Buffer | undefined> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(file);
-  } catch {
-    return undefined;
+    const handle = await open(file, "r");
+    try {
+      admit?.((await handle.stat()).size);
+      bytes = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
   }
-  if (matchesIntegrity(bytes, integrity)) return bytes;
-  await rm(file, { force: true });
+  if (hashMatches(bytes, hash)) return bytes;
+  await rm(file, { force: true }); // corrupt: its bytes are not what its name says
   return undefined;
 }
 
-async function store(cacheDir: string, bytes: Buffer): Promise<void> {
-  await mkdir(cacheDir, { recursive: true });
-  const file = path.join(cacheDir, `${sha512HexOf(bytes)}.tgz`);
+async function store(file: string, bytes: Buffer): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
   try {
     await writeFile(temporary, bytes);
@@ -46,15 +57,13 @@ async function store(cacheDir: string, bytes: Buffer): Promise<void> {
   }
 }
 
-/** The tarball's bytes once they match `integrity`: from the cache, else fetched (and then cached). */
+/** The tarball's bytes once they match the registry's hash: from the cache, else fetched (and then cached). */
 export async function verifiedTarball(cacheDir: string, request: TarballRequest): Promise<VerifiedTarball> {
-  const keys = [sha512Hex(request.integrity), request.alsoKnownAs && sha512Hex(request.alsoKnownAs)].filter((k): k is string => !!k);
-  for (const hex of new Set(keys)) {
-    const bytes = await cached(cacheDir, hex, request.integrity);
-    if (bytes) return { ok: true, bytes, cached: true };
-  }
+  const file = request.hash.algorithm === "sha512" ? fileOf(cacheDir, request.hash) : undefined;
+  const hit = file && (await cached(file, request.hash, request.admit));
+  if (hit) return { ok: true, bytes: hit, cached: true };
   const bytes = await request.fetch();
-  if (!matchesIntegrity(bytes, request.integrity)) return { ok: false, mismatch: true };
-  await store(cacheDir, bytes).catch((error: Error) => request.onCacheError?.(error));
+  if (!hashMatches(bytes, request.hash)) return { ok: false, mismatch: true };
+  if (file) await store(file, bytes).catch((error: Error) => request.onCacheError?.(error));
   return { ok: true, bytes, cached: false };
 }

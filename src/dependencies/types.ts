@@ -53,6 +53,10 @@ export type DependencyFactKind =
   | "deprecated"
   | "fresh-release"
   | "integrity-mismatch"
+  /** An integrity string with more than one hash of its strongest algorithm: npm accepts any of them. */
+  | "integrity-ambiguous"
+  /** The tarball's own package.json names another package or version than the one it is published as. */
+  | "manifest-mismatch"
   | "unsafe-entry";
 
 export interface DependencyFact {
@@ -70,7 +74,7 @@ export interface PackageReport {
   change: PackageChange;
   /** What the new version adds over the old (empty: nothing of note, a clean bump). */
   facts: DependencyFact[];
-  /** Set when it was not inspected (over `maxPackages`, a removal, a fetch failure, a tarball over the size cap), with why. */
+  /** Set when it was not inspected (over `maxPackages`, a removal, a fetch failure, a tarball over the size cap, the review's byte budget spent), with why. */
   notInspected?: string;
 }
 

@@ -2,6 +2,7 @@
  * inspectDependencies against the registry stand-in on loopback: each scenario publishes the old
  * and new versions, and the test asserts the exact report — facts, or why it was not inspected.
  */
+import { createHash } from "node:crypto";
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,7 +11,7 @@ import { inspectDependencies, type InspectOptions } from "../../src/dependencies
 import { changedPackages } from "../../src/dependencies/lockfile-changes.js";
 import type { PackageChange } from "../../src/dependencies/types.js";
 import { startNpmRegistry, type NpmRegistryStandIn, type PublishOptions, type PublishedVersion } from "../helpers/npm-registry.js";
-import { packageTarball, sha512Integrity } from "../helpers/npm-tarball.js";
+import { packageTarball, sha1Integrity, sha512Integrity } from "../helpers/npm-tarball.js";
 
 const NOW = Date.parse("2026-03-01T12:00:00.000Z");
 const TOKEN = "npm-secret-token-1234";
@@ -92,7 +93,7 @@ describe("inspectDependencies: what a new version adds", () => {
   it("a scoped package's document is asked for as @scope%2fname, its tarball under its scope", async () => {
     const { change } = bump("@team/util", {}, { manifest: { dependencies: { "left-pad": "^1.3.0" } } });
     expect((await inspectDependencies([change], options())).packages[0]!.facts).toEqual([{ kind: "new-dependency", severity: null, text: "adds a dependency: `left-pad` ^1.3.0" }]);
-    expect(registry.requests.map((r) => r.url)).toEqual(["/@team%2futil", "/@team/util/-/util-1.1.0.tgz", "/@team/util/-/util-1.0.0.tgz"]);
+    expect(registry.requests.map((r) => r.url)).toEqual(["/@team%2futil", "/@team/util/-/util-1.1.0.tgz", "/@team/util/-/util-1.0.0.tgz", "/@team%2futil/1.1.0", "/@team%2futil/1.0.0"]);
   });
 
   it("a brand-new package counts everything it has as added", async () => {
@@ -117,9 +118,39 @@ describe("inspectDependencies: tarballs that are refused", () => {
     const review = await inspectDependencies([pinned], options());
     expect(review.packages[0]).toEqual({
       change: pinned,
-      facts: [{ kind: "integrity-mismatch", severity: "critical", text: "the registry's tarball of `swapped@1.1.0` does not match the lockfile's integrity (sha512): it is not the package that was pinned, so it is not compared" }],
+      facts: [
+        {
+          kind: "integrity-mismatch",
+          severity: "critical",
+          text: "the lockfile's integrity (sha512) for `swapped@1.1.0` is not the registry's: the lockfile pins a tarball the registry does not serve under that name and version, so it is not compared",
+        },
+      ],
     });
-    expect(await readdir(cacheDir)).toEqual([]); // the refused bytes are not cached
+    expect(registry.tarballRequests()).toEqual([]); // the document settles it: nothing fetched, nothing cached
+    expect(await readdir(cacheDir)).toEqual([]);
+  });
+
+  it("a sha1-only lockfile integrity is checked against the registry's shasum", async () => {
+    const { change, now } = bump("legacy", {}, {});
+    const sha1 = { ...change, new: { version: "1.1.0", integrity: sha1Integrity(now.tarball) } };
+    expect(await inspectDependencies([sha1], options())).toEqual({ packages: [{ change: sha1, facts: [] }] });
+    const wrong = { ...change, new: { version: "1.1.0", integrity: sha1Integrity(Buffer.from("other")) } };
+    expect((await inspectDependencies([wrong], options())).packages[0]!.facts.map((f) => f.kind)).toEqual(["integrity-mismatch"]);
+  });
+
+  it("a lockfile hash the registry has no digest of is checked against the tarball's bytes", async () => {
+    const { change, now } = bump("sha256", {}, {});
+    const sha256 = (bytes: Buffer) => `sha256-${createHash("sha256").update(bytes).digest("base64")}`;
+    const good = { ...change, new: { version: "1.1.0", integrity: sha256(now.tarball) } };
+    expect((await inspectDependencies([good], options())).packages[0]!.facts).toEqual([]);
+    const bad = { ...change, new: { version: "1.1.0", integrity: sha256(Buffer.from("other")) } };
+    expect((await inspectDependencies([bad], options())).packages[0]!.facts).toEqual([
+      {
+        kind: "integrity-mismatch",
+        severity: "critical",
+        text: "the lockfile's integrity (sha256) for `sha256@1.1.0` is not the registry's: the lockfile pins a tarball the registry does not serve under that name and version, so it is not compared",
+      },
+    ]);
   });
 
   it("an oversized tarball is not inspected and the reason says 20 MB (cut while streaming)", async () => {
@@ -182,12 +213,31 @@ describe("inspectDependencies: limits, cache and failures", () => {
     expect(registry.tarballRequests().map((r) => r.url)).toEqual([now.tarballPath]);
   });
 
+  it("a version the registry gives only a shasum for (published before 2017) is verified by it and not cached", async () => {
+    const { change, old, now } = bump("ancient", { distIntegrity: null }, { distIntegrity: null });
+    const sha1Lock = { ...change, old: { version: "1.0.0", integrity: sha1Integrity(old.tarball) }, new: { version: "1.1.0", integrity: sha1Integrity(now.tarball) } };
+    expect(await inspectDependencies([sha1Lock], options())).toEqual({ packages: [{ change: sha1Lock, facts: [] }] });
+    expect(await readdir(cacheDir)).toEqual([]);
+    // npm 7+ writes a sha512 it computed itself: only the bytes can confirm it.
+    expect((await inspectDependencies([change], options())).packages[0]!.facts).toEqual([]);
+  });
+
+  it("two sha512 hashes in the registry's own dist.integrity are critical", async () => {
+    const { change, now } = bump("two-faced", {}, { distIntegrity: undefined });
+    const { change: other } = bump("two-faced-b", {}, {});
+    registry.publish({ name: "two-faced", version: "1.2.0", distIntegrity: `${now.integrity} ${other.new!.integrity}` });
+    const lying = { ...change, new: { version: "1.2.0", integrity: now.integrity } };
+    expect((await inspectDependencies([lying], options())).packages[0]!.facts).toEqual([
+      { kind: "integrity-ambiguous", severity: "critical", text: "the registry gives `two-faced@1.2.0` 2 different sha512 hashes: which tarball it publishes cannot be known, so it is not compared" },
+    ]);
+  });
+
   it("fetches a name@version asked for twice once", async () => {
     const { change } = bump("twice", {}, {});
     const nested = { ...change, location: "node_modules/y/node_modules/twice", direct: false };
     const review = await inspectDependencies([change, nested], options());
     expect(review.packages.map((p) => p.facts)).toEqual([[], []]);
-    expect(registry.requests.map((r) => r.url).sort()).toEqual(["/twice", "/twice/-/twice-1.0.0.tgz", "/twice/-/twice-1.1.0.tgz"]);
+    expect(registry.requests.map((r) => r.url).sort()).toEqual(["/twice", "/twice/-/twice-1.0.0.tgz", "/twice/-/twice-1.1.0.tgz", "/twice/1.0.0", "/twice/1.1.0"]);
   });
 
   it.each([
@@ -218,6 +268,45 @@ describe("inspectDependencies: limits, cache and failures", () => {
   });
 });
 
+describe("inspectDependencies: what it asks the registry", () => {
+  it("a registry that refuses a version's manifest (npm's public one did for scoped names) gives people from the full document", async () => {
+    const { change } = bump("@team/people", {}, { publisher: "mallory" });
+    registry.behave("/@team%2fpeople/1.1.0", { status: 401 });
+    expect((await inspectDependencies([change], options())).packages[0]!.facts).toEqual([{ kind: "publisher", severity: "warning", text: "is published by `mallory`; the old version was published by `alice`" }]);
+    expect(registry.requests.map((r) => [r.url, r.served])).toEqual([
+      ["/@team%2fpeople", "abbreviated"],
+      ["/@team/people/-/people-1.1.0.tgz", "tarball"],
+      ["/@team/people/-/people-1.0.0.tgz", "tarball"],
+      ["/@team%2fpeople/1.1.0", undefined],
+      ["/@team%2fpeople", "full"],
+    ]);
+  });
+
+  it("a manifest that fails otherwise (a 500) is the package's reason", async () => {
+    const { change } = bump("flaky-meta", {}, {});
+    registry.behave("/flaky-meta/1.1.0", { status: 500 });
+    expect((await inspectDependencies([change], options())).packages[0]!.notInspected).toBe("the registry answered 500 for the manifest of `flaky-meta@1.1.0`");
+  });
+
+  it("an abbreviated document that does not say when it was modified is not trusted for freshness: the full one is read", async () => {
+    const now = registry.publish({ name: "undated", version: "1.0.0", files: { "index.js": INDEX } });
+    const fetchWithoutModified: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (response.headers.get("content-type") !== "application/vnd.npm.install-v1+json") return response;
+      const { modified: _dropped, ...document } = (await response.json()) as Record<string, unknown>;
+      return new Response(JSON.stringify(document), { status: 200, headers: { "content-type": "application/vnd.npm.install-v1+json" } });
+    };
+    expect((await inspectDependencies([lockChange("undated", undefined, now)], options({ fetch: fetchWithoutModified }))).packages[0]!.facts).toEqual([]);
+    expect(registry.fullDocumentRequests().map((r) => r.url)).toEqual(["/undated"]);
+  });
+
+  it("a brand-new package needs no manifest: no publisher to compare", async () => {
+    const now = registry.publish({ name: "lonely", version: "1.0.0", files: { "index.js": INDEX } });
+    expect((await inspectDependencies([lockChange("lonely", undefined, now)], options())).packages[0]!.facts).toEqual([]);
+    expect(registry.requests.map((r) => r.url)).toEqual(["/lonely", now.tarballPath]);
+  });
+});
+
 describe("inspectDependencies: requests go to the operator's registry only", () => {
   let elsewhere: NpmRegistryStandIn;
   beforeEach(async () => void (elsewhere = await startNpmRegistry()));
@@ -231,6 +320,8 @@ describe("inspectDependencies: requests go to the operator's registry only", () 
       ["/moved", `Bearer ${TOKEN}`],
       ["/moved/-/moved-1.1.0.tgz", `Bearer ${TOKEN}`],
       ["/moved/-/moved-1.0.0.tgz", `Bearer ${TOKEN}`],
+      ["/moved/1.1.0", `Bearer ${TOKEN}`],
+      ["/moved/1.0.0", `Bearer ${TOKEN}`],
     ]);
     expect(elsewhere.requests).toEqual([]);
     expect(warnings.join("\n")).not.toContain(TOKEN);
@@ -261,6 +352,6 @@ describe("from a pull request's lockfile to the report", () => {
     const review = await inspectDependencies(changes, options());
     expect(review.packages.map((p) => [p.change.name, p.change.direct, p.change.line, p.facts, p.notInspected])).toEqual([["pinned", true, 10, [], undefined]]);
     expect(elsewhere.requests).toEqual([]);
-    expect(registry.requests.map((r) => r.url)).toEqual(["/pinned", "/pinned/-/pinned-1.0.1.tgz", "/pinned/-/pinned-1.0.0.tgz"]);
+    expect(registry.requests.map((r) => r.url)).toEqual(["/pinned", "/pinned/-/pinned-1.0.1.tgz", "/pinned/-/pinned-1.0.0.tgz", "/pinned/1.0.1", "/pinned/1.0.0"]);
   });
 });

@@ -74,6 +74,31 @@ describe("startNpmRegistry", () => {
     ]);
   });
 
+  it("serves the abbreviated document for npm's Accept, the full one otherwise, a version's manifest, and npm's 404s", async () => {
+    registry = await startNpmRegistry();
+    registry.publish({ name: "@s/a", version: "1.0.0", manifest: { scripts: { postinstall: "x" }, license: "MIT" }, publisher: "alice", maintainers: ["alice"], deprecated: "old" });
+    registry.publish({ name: "@s/a", version: "1.1.0", publishedAt: "2021-02-03T00:00:00.000Z" });
+    const get = async (url: string, accept?: string) => {
+      const response = await fetch(`${registry.url}${url}`, accept ? { headers: { accept } } : {});
+      return { status: response.status, type: response.headers.get("content-type"), body: (await response.json()) as any };
+    };
+    const corgi = await get("@s%2fa", "application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8, */*");
+    expect(corgi.type).toBe("application/vnd.npm.install-v1+json");
+    expect(Object.keys(corgi.body).sort()).toEqual(["dist-tags", "modified", "name", "versions"]);
+    expect(corgi.body.modified).toBe("2021-02-03T00:00:00.000Z");
+    expect(Object.keys(corgi.body.versions["1.0.0"]).sort()).toEqual(["deprecated", "dist", "hasInstallScript", "name", "version"]);
+    const full = await get("@s%2fa");
+    expect(full.type).toBe("application/json");
+    expect(full.body.time).toEqual({ created: "2020-01-01T00:00:00.000Z", modified: "2021-02-03T00:00:00.000Z", "1.0.0": "2020-01-01T00:00:00.000Z", "1.1.0": "2021-02-03T00:00:00.000Z" });
+    expect(full.body.versions["1.0.0"]).toMatchObject({ _npmUser: { name: "alice" }, license: "MIT", maintainers: [{ name: "alice" }] });
+    expect((await get("@s%2fa", "application/vnd.npm.install-v1+json; q=0")).body.time).toBeDefined();
+    expect((await get("@s%2fa/1.0.0")).body).toMatchObject({ _id: "@s/a@1.0.0", _npmUser: { name: "alice" } });
+    expect((await get("@s%2fa/latest")).body.version).toBe("1.1.0");
+    expect(await get("@s%2fa/2.0.0")).toMatchObject({ status: 404, body: "version not found: 2.0.0" });
+    expect(await get("@s%2fb")).toMatchObject({ status: 404, body: { error: "Not found" } });
+    expect(registry.fullDocumentRequests().map((r) => r.url)).toEqual(["/@s%2fa", "/@s%2fa"]);
+  });
+
   it("answers a status, a redirect and oversized bodies on request", async () => {
     registry = await startNpmRegistry();
     registry.behave("/gone", { status: 404 });

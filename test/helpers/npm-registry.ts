@@ -1,9 +1,14 @@
 /**
- * A stand-in npm registry for tests: node:http on 127.0.0.1 (random port) serving the package
- * documents (`GET /<name>`, scoped as `/@scope%2fname`) and tarballs (`/<name>/-/<file>.tgz`) of
- * the versions a test publishes, with `dist.integrity`/`dist.shasum` computed from the bytes.
- * Every request is recorded (path, authorization) so a test can prove where requests went, and a
- * path can be made to fail (404/500), hang, redirect or send more bytes than the size cap.
+ * A stand-in npm registry for tests: node:http on 127.0.0.1 (random port) serving, as
+ * registry.npmjs.org does, the package document `GET /<name>` (scoped as `/@scope%2fname`) — the
+ * abbreviated one ("corgi": versions with `dist`, dependencies, `bin`, `deprecated`, `engines`,
+ * `hasInstallScript`, and `modified`; no `time`, people or licence) when the Accept header asks for
+ * `application/vnd.npm.install-v1+json`, else the full one — the per-version manifest
+ * `GET /<name>/<version>` (or a dist-tag), and tarballs (`/<name>/-/<file>.tgz`) of the versions a
+ * test publishes, with `dist.integrity`/`dist.shasum` computed from the bytes; anything else is a
+ * 404 with npm's JSON error. Every request is recorded (path, accept, authorization) so a test can
+ * prove what was asked and where, and a path can be made to fail (404/500), hang, redirect or send
+ * more bytes than the size cap.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -13,8 +18,12 @@ export interface RecordedRegistryRequest {
   method: string;
   /** The raw path as sent, e.g. `/@scope%2fname` or `/left-pad/-/left-pad-1.0.0.tgz`. */
   url: string;
+  /** The Accept header as sent. */
+  accept?: string;
   authorization?: string;
   status: number;
+  /** What a 200 answered: a document (`full` or `abbreviated`), a version's `manifest`, a `tarball`. */
+  served?: "full" | "abbreviated" | "manifest" | "tarball";
 }
 
 export interface PublishOptions {
@@ -36,8 +45,8 @@ export interface PublishOptions {
   publishedAt?: string;
   /** `dist.tarball` in the document; default this registry's own URL. */
   distTarball?: string;
-  /** `dist.integrity` in the document; default the tarball's real one. */
-  distIntegrity?: string;
+  /** `dist.integrity` in the document; default the tarball's real one; null: none (a publish before 2017 has only `shasum`). */
+  distIntegrity?: string | null;
 }
 
 export interface PublishedVersion {
@@ -63,6 +72,8 @@ export interface NpmRegistryStandIn {
   behave(path: string, behaviour: Behaviour): void;
   /** Requests for tarballs (paths containing `/-/`). */
   tarballRequests(): RecordedRegistryRequest[];
+  /** Requests answered with a full package document (not the abbreviated one, not a version's manifest). */
+  fullDocumentRequests(): RecordedRegistryRequest[];
   close(): Promise<void>;
 }
 
@@ -76,19 +87,50 @@ const unscoped = (name: string) => name.slice(name.lastIndexOf("/") + 1);
 function versionDocument(options: PublishOptions, manifest: Record<string, unknown>, url: string, published: PublishedVersion) {
   return {
     ...manifest,
+    _id: `${options.name}@${options.version}`,
     ...(options.publisher ? { _npmUser: { name: options.publisher, email: `${options.publisher}@example.test` } } : {}),
     ...(options.maintainers ? { maintainers: options.maintainers.map((name) => ({ name, email: `${name}@example.test` })) } : {}),
     ...(options.deprecated ? { deprecated: options.deprecated } : {}),
     dist: {
       tarball: options.distTarball ?? new URL(published.tarballPath.slice(1), url).href,
-      integrity: options.distIntegrity ?? published.integrity,
+      ...(options.distIntegrity === null ? {} : { integrity: options.distIntegrity ?? published.integrity }),
       shasum: published.shasum,
     },
   };
 }
 
+/** What the abbreviated document keeps of a version (npm's list; `hasInstallScript` computed as npm does). */
+const ABBREVIATED_FIELDS = ["name", "version", "deprecated", "dependencies", "optionalDependencies", "devDependencies", "bundleDependencies", "peerDependencies", "bin", "directories", "dist", "engines", "_hasShrinkwrap"];
+const INSTALL_SCRIPTS = ["preinstall", "install", "postinstall"];
+export const ABBREVIATED = "application/vnd.npm.install-v1+json";
+
+function abbreviatedVersion(version: Record<string, unknown>): Record<string, unknown> {
+  const kept = Object.fromEntries(ABBREVIATED_FIELDS.filter((field) => version[field] !== undefined).map((field) => [field, version[field]]));
+  const scripts = (version["scripts"] ?? {}) as Record<string, unknown>;
+  return INSTALL_SCRIPTS.some((script) => typeof scripts[script] === "string") ? { ...kept, hasInstallScript: true } : kept;
+}
+
+/** Whether an Accept header asks for the abbreviated document (named with a q above 0). */
+function wantsAbbreviated(accept: string | undefined): boolean {
+  return (accept ?? "").split(",").some((part) => {
+    const [type, ...params] = part.split(";").map((p) => p.trim());
+    const q = params.find((p) => p.startsWith("q="));
+    return type === ABBREVIATED && (q === undefined || Number(q.slice(2)) > 0);
+  });
+}
+
+/** `/left-pad`, `/@s%2fa`, `/@s/a`, each optionally followed by `/<version or tag>`. */
+function route(url: string): { name: string; version?: string } | undefined {
+  const parts = url.split("?")[0]!.slice(1).split("/").map((part) => decodeURIComponent(part));
+  const scopedWhole = parts[0]!.startsWith("@") && parts[0]!.includes("/");
+  const name = parts[0]!.startsWith("@") && !scopedWhole ? `${parts[0]}/${parts[1] ?? ""}` : parts[0]!;
+  const rest = parts.slice(parts[0]!.startsWith("@") && !scopedWhole ? 2 : 1);
+  if (rest.length > 1 || name === "") return undefined;
+  return { name, ...(rest[0] ? { version: rest[0] } : {}) };
+}
+
 function send(res: http.ServerResponse, status: number, body: string | Buffer, type: string): void {
-  res.writeHead(status, { "content-type": type, "content-length": Buffer.byteLength(body) });
+  res.writeHead(status, { "content-type": type, "content-length": Buffer.byteLength(body), vary: "Accept" });
   res.end(body);
 }
 
@@ -116,9 +158,37 @@ export async function startNpmRegistry(): Promise<NpmRegistryStandIn> {
   const requests: RecordedRegistryRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
 
+  /** The document, a version's manifest or a tarball at `url`, as the registry answers it. */
+  function answer(url: string, accept: string | undefined, record: RecordedRegistryRequest, res: http.ServerResponse): void {
+    const tarball = tarballs.get(url);
+    if (tarball) return (record.served = "tarball"), send(res, 200, tarball, "application/octet-stream");
+    const target = route(url);
+    const entry = target && packages.get(target.name);
+    if (!target || !entry) return send(res, 404, '{"error":"Not found"}', "application/json");
+    const versions = Object.keys(entry.versions);
+    const tags: Record<string, string> = { latest: versions.at(-1)! };
+    if (target.version !== undefined) {
+      const manifest = entry.versions[tags[target.version] ?? target.version];
+      if (!manifest) return send(res, 404, JSON.stringify(`version not found: ${target.version}`), "application/json");
+      return (record.served = "manifest"), send(res, 200, JSON.stringify(manifest), "application/json");
+    }
+    const modified = Object.values(entry.time).sort().at(-1)!;
+    if (wantsAbbreviated(accept)) {
+      const abbreviated = Object.fromEntries(Object.entries(entry.versions).map(([v, doc]) => [v, abbreviatedVersion(doc)]));
+      record.served = "abbreviated";
+      return send(res, 200, JSON.stringify({ name: target.name, modified, "dist-tags": tags, versions: abbreviated }), ABBREVIATED);
+    }
+    const created = Object.values(entry.time).sort()[0]!;
+    const latest = entry.versions[tags.latest!]!;
+    const doc = { _id: target.name, name: target.name, "dist-tags": tags, versions: entry.versions, time: { created, modified, ...entry.time }, maintainers: latest["maintainers"] ?? [] };
+    record.served = "full";
+    send(res, 200, JSON.stringify(doc), "application/json");
+  }
+
   const server = http.createServer((req, res) => {
     const url = req.url ?? "/";
-    const record: RecordedRegistryRequest = { method: req.method ?? "GET", url, status: 0, ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}) };
+    const accept = req.headers.accept;
+    const record: RecordedRegistryRequest = { method: req.method ?? "GET", url, status: 0, ...(accept ? { accept } : {}), ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}) };
     requests.push(record);
     res.on("finish", () => (record.status = res.statusCode));
     const behaviour = behaviours.get(url);
@@ -128,21 +198,12 @@ export async function startNpmRegistry(): Promise<NpmRegistryStandIn> {
       return void res.end();
     }
     if (behaviour && "bytes" in behaviour) return sendBytes(res, behaviour.bytes, behaviour.chunked ?? false);
-    const answer = () => {
-      const tarball = tarballs.get(url);
-      if (tarball) return send(res, 200, tarball, "application/octet-stream");
-      const entry = packages.get(decodeURIComponent(url.slice(1)));
-      if (!entry) return send(res, 404, '{"error":"Not found"}', "application/json");
-      const versions = Object.keys(entry.versions);
-      const doc = { name: decodeURIComponent(url.slice(1)), "dist-tags": { latest: versions.at(-1) }, versions: entry.versions, time: entry.time };
-      send(res, 200, JSON.stringify(doc), "application/json");
-    };
     if (behaviour && "delayMs" in behaviour) {
-      const timer = setTimeout(() => (timers.delete(timer), answer()), behaviour.delayMs);
+      const timer = setTimeout(() => (timers.delete(timer), answer(url, accept, record, res)), behaviour.delayMs);
       timers.add(timer);
       return;
     }
-    answer();
+    answer(url, accept, record, res);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
@@ -164,6 +225,7 @@ export async function startNpmRegistry(): Promise<NpmRegistryStandIn> {
     },
     behave: (path, behaviour) => void behaviours.set(path, behaviour),
     tarballRequests: () => requests.filter((r) => r.url.includes("/-/")),
+    fullDocumentRequests: () => requests.filter((r) => r.served === "full"),
     close: () =>
       new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);
