@@ -99,7 +99,7 @@ export async function describePullRequest(run: DescribeRun): Promise<DescribeOut
   const summary = submissionOf(result.steps);
   if (!summary) return { ...figures, failed: { terminal: { kind: "failed", reason: "the describer gave no summary (it did not call submit_summary)" } } };
   const answeredAt = Date.now();
-  const block = renderSummaryBlock(summary, { headSha: prepared.sha });
+  const block = renderSummaryBlock(summary, { headSha: prepared.sha, clean: (text) => run.writer.redacted(text) });
   let last: Splice = { kind: "unchanged" };
   const edited = await run.writer.editPullBody({ owner, repo, pull_number: number }, (body) => {
     last = spliceSummary(body, block);

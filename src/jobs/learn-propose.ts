@@ -16,6 +16,7 @@ import type { LearningsStore } from "../learnings/types.js";
 import type { JobContext } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import type { GitHubWriter } from "../report/github-writer.js";
+import { PeoplesText } from "../secrets/peoples-text.js";
 import type { JobDirs } from "./job-dirs.js";
 import { runLearner } from "./learner-run.js";
 import type { Ending } from "./outcome.js";
@@ -85,7 +86,8 @@ export async function proposeLearnings(run: ProposeRun): Promise<ProposeOutcome>
     return { notes: [...notes, `Nothing to propose: ${why}, and no learning is stale.${where}`], costUsd, ...(ground.open ? { pull: ground.open } : {}) };
   }
   const content = proposedFile(ground.start, checked.added, removed);
-  await commitLearnings(run.writer, repo, ground.state, content, learningsCommitMessage(checked.added.length, removed.size));
+  // The files read are people's: only the bullets crewbot adds are its own text.
+  await commitLearnings(run.writer, repo, ground.state, PeoplesText.edited(content, ground.onBranch, ground.onDefault), learningsCommitMessage(checked.added.length, removed.size));
   const body = renderLearningsPullBody({ defaultBranch: repo.defaultBranch, onDefault: ground.merged, proposed: parseLearnings(content), stale: ground.stale, staleDays: config.learnings.staleDays });
   const pull = await openOrUpdatePull(run.writer, repo, ground.open, body, () => openLearningsPull(run.octokit, repo));
   if (checked.added.length > 0) await store.markProposed(key, checked.added.map((a) => a.key), pull.url);

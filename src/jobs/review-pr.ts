@@ -34,7 +34,7 @@ import { fixedFindings, planWithMirror, readThreads, resolveThreads, threadCommi
 import type { PullRequestRun } from "./pull-request-run.js";
 import type { CandidateSighting } from "../learnings/types.js";
 import { recordSightings } from "./learning-sightings.js";
-import { suggestionSightings } from "./suggestion-sightings.js";
+import { commitAuthorOf, suggestionSightings } from "./suggestion-sightings.js";
 import { dependencyFindings, dependencySection, dependencyCounts, type DependencyPass } from "../review/dependency-section.js";
 import { dependencyContext, dependencyPassSkipped, dependencyPaths, detectDependencies, inspectDetected } from "./review-dependencies.js";
 
@@ -197,7 +197,7 @@ async function checkOut(run: ReviewRun): Promise<ReviewCheckout> {
     withMirror: async (mirror) => {
       if (threads) threadPlan = await planWithMirror(mirror, threads, head.headSha);
       if (state) fixedNow = await fixedFindings(mirror, state.findings, head.headSha);
-      if (threads && state && run.config.learnings.enabled) sightings = await suggestionSightings(mirror, threads, state.findings, head.headSha, job, services.log);
+      if (threads && state && run.config.learnings.enabled) sightings = await suggestionSightings(mirror, threads, state.findings, head.headSha, job, { log: services.log, authorOf: commitAuthorOf(run.octokit, job.target) });
       const base = await mergeBase(mirror, `refs/heads/${head.baseRef}`, head.headSha);
       if (proofs.session) await exportBase(mirror, base, proofs.session, run);
       diffs = await diffsToReview(mirror, base, run, state);

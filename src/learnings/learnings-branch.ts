@@ -5,6 +5,7 @@
  * makes (and signs) as the app, and the branch moved without force. Never the default branch.
  */
 import type { InstallationOctokit } from "../github/types.js";
+import type { PeoplesText } from "../secrets/peoples-text.js";
 import { explainRefError, type GitDataWriter } from "../workspace/api-commits.js";
 import { assertPushable } from "../workspace/push.js";
 import { LEARNINGS_BRANCH, LEARNINGS_PATH } from "./types.js";
@@ -98,15 +99,16 @@ export async function fileAsOf(octokit: Reader, repo: LearningsRepo, defaultSha:
 }
 
 /** A learnings commit's tree entries: the file, and nothing else. */
-export const learningsTreeEntries = (content: string) => [{ path: LEARNINGS_PATH, mode: "100644" as const, type: "blob" as const, content }];
+export const learningsTreeEntries = (content: PeoplesText) => [{ path: LEARNINGS_PATH, mode: "100644" as const, type: "blob" as const, content }];
 
 /**
  * Commits `content` as the file on `crewbot/learnings`: a tree on the default branch's head with
  * only that path changed; the commit's parents are the branch's head (so nothing is force-pushed,
  * and what a person committed there stays in its history) and, when the branch is behind, the
  * default branch's head too (so the pull request shows this file alone and never conflicts).
+ * `content` is crewbot's edit of the files people wrote: their lines go byte for byte.
  */
-export async function commitLearnings(writer: GitDataWriter, repo: LearningsRepo, state: BranchState, content: string, message: string): Promise<string> {
+export async function commitLearnings(writer: GitDataWriter, repo: LearningsRepo, state: BranchState, content: PeoplesText, message: string): Promise<string> {
   assertPushable({ branch: LEARNINGS_BRANCH, defaultBranch: repo.defaultBranch });
   const { owner, repo: name } = repo;
   try {

@@ -1,8 +1,9 @@
 /**
  * `.github/crewbot/learnings.md`: one top-level markdown bullet per learning. crewbot writes each
  * bullet with a hidden `<!-- crewbot:learning:<id> -->` so its uses stay counted when people
- * reword it; a bullet a person wrote without one gets the hash of its words as its id. Text
- * outside the bullets (a heading, a note) is the team's and is kept as it is. Pure.
+ * reword it; a bullet a person wrote without one gets the hash of its words as its id. What
+ * people wrote (a heading, a note, their bullets) is kept byte for byte when crewbot proposes the
+ * file again: it drops or appends whole bullets (`fileBlocks`). Pure.
  */
 import { createHash } from "node:crypto";
 
@@ -13,6 +14,8 @@ export interface Learning {
   text: string;
   /** 1-based line of the bullet in the file. */
   line: number;
+  /** Lines the bullet spans, its continuation lines included. */
+  span: number;
 }
 
 export interface LearningsFile {
@@ -45,7 +48,7 @@ export function parseLearnings(markdown: string): LearningsFile {
     const joined = current.lines.join("\n");
     const marker = MARKER.exec(joined);
     const text = joined.replace(MARKER, "").trim();
-    if (text) learnings.push({ id: marker?.[1] ?? learningId(text), text, line: current.line });
+    if (text) learnings.push({ id: marker?.[1] ?? learningId(text), text, line: current.line, span: current.lines.length });
     current = undefined;
   };
   lines.forEach((raw, i) => {
@@ -73,9 +76,33 @@ export const DEFAULT_PREAMBLE = [
   "Edit or delete any bullet like any other change; crewbot proposes additions and removals in its `crewbot/learnings` pull request.",
 ];
 
+/** One bullet as crewbot writes it: the text, continuation lines indented, and its marker. */
+export const renderBullet = (l: Pick<Learning, "id" | "text">): string => `- ${l.text.trim().split("\n").join("\n  ")} ${learningMarker(l.id)}`;
+
 /** The file again: the preamble (or the default one), a blank line, one bullet per learning with its marker. */
 export function renderLearnings(file: { learnings: ReadonlyArray<Pick<Learning, "id" | "text">>; preamble?: readonly string[] }): string {
   const preamble = file.preamble && file.preamble.length > 0 ? file.preamble : DEFAULT_PREAMBLE;
-  const bullets = file.learnings.map((l) => `- ${l.text.trim().split("\n").join("\n  ")} ${learningMarker(l.id)}`);
+  const bullets = file.learnings.map(renderBullet);
   return `${[...preamble, "", ...bullets].join("\n")}\n`;
+}
+
+/** A piece of the file as written: one bullet's lines (`id` set), or one other line; each with its own line end. */
+export interface FileBlock {
+  raw: string;
+  id?: string;
+}
+
+/** The file cut into its bullets and other lines, byte for byte: joined, they are the file again. */
+export function fileBlocks(markdown: string): FileBlock[] {
+  // Each line keeps its end (LF, CRLF or CR), as parseLearnings counts lines.
+  const lines = markdown === "" ? [] : markdown.split(/(?<=\n|\r(?!\n))/);
+  const starts = new Map(parseLearnings(markdown).learnings.map((l) => [l.line - 1, l] as const));
+  const blocks: FileBlock[] = [];
+  for (let i = 0; i < lines.length; ) {
+    const learning = starts.get(i);
+    const span = learning?.span ?? 1;
+    blocks.push({ raw: lines.slice(i, i + span).join(""), ...(learning ? { id: learning.id } : {}) });
+    i += span;
+  }
+  return blocks;
 }

@@ -4,7 +4,7 @@
  * (the branch's, with what changed on the default branch since), and the file it proposes. Pure.
  */
 import { createHash } from "node:crypto";
-import { parseLearnings, renderLearnings, type Learning, type LearningsFile } from "./learnings-file.js";
+import { fileBlocks, parseLearnings, renderBullet, renderLearnings, type FileBlock, type Learning, type LearningsFile } from "./learnings-file.js";
 import type { Candidate, CandidateSource } from "./types.js";
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
@@ -42,29 +42,53 @@ export function staleLearnings(
   });
 }
 
+/** The file a proposal starts from: its learnings, and its text as people wrote it, in blocks. */
+export interface StartingFile extends LearningsFile {
+  /** Empty when there is no file yet (crewbot then writes its default preamble). */
+  blocks: FileBlock[];
+}
+
 /**
  * The file a proposal starts from. Without an open pull request: the default branch's. With one:
  * the branch's (a person's edits there are theirs), with what the default branch changed since
- * the branch's base carried over by id — learnings added there joined, learnings removed there
- * dropped — so the pull request never undoes an edit made on either side.
+ * the branch's base carried over by id — learnings added there joined (their lines as written),
+ * learnings removed there dropped — so the pull request never undoes an edit made on either side.
  */
-export function startingFile(files: { onDefault?: string; onBranch?: string; atBase?: string }): LearningsFile {
+export function startingFile(files: { onDefault?: string; onBranch?: string; atBase?: string }): StartingFile {
   const onDefault = parseLearnings(files.onDefault ?? "");
-  if (files.onBranch === undefined) return onDefault;
+  if (files.onBranch === undefined) return { ...onDefault, blocks: fileBlocks(files.onDefault ?? "") };
   const branch = parseLearnings(files.onBranch);
   const baseIds = new Set(parseLearnings(files.atBase ?? "").learnings.map((l) => l.id));
   const defaultIds = new Set(onDefault.learnings.map((l) => l.id));
   const branchIds = new Set(branch.learnings.map((l) => l.id));
   const removedOnDefault = new Set([...baseIds].filter((id) => !defaultIds.has(id)));
   const addedOnDefault = onDefault.learnings.filter((l) => !baseIds.has(l.id) && !branchIds.has(l.id));
-  return { preamble: branch.preamble, learnings: [...branch.learnings.filter((l) => !removedOnDefault.has(l.id)), ...addedOnDefault] };
+  const added = new Set(addedOnDefault.map((l) => l.id));
+  const blocks = [
+    ...fileBlocks(files.onBranch).filter((b) => b.id === undefined || !removedOnDefault.has(b.id)),
+    ...fileBlocks(files.onDefault ?? "").filter((b) => b.id !== undefined && added.has(b.id)),
+  ];
+  return { preamble: branch.preamble, learnings: [...branch.learnings.filter((l) => !removedOnDefault.has(l.id)), ...addedOnDefault], blocks };
 }
 
-/** The proposed file: the starting one without the stale learnings, the new ones after it (an id already there is not added twice). */
-export function proposedFile(start: LearningsFile, added: ReadonlyArray<{ id: string; text: string }>, removed: ReadonlySet<string>): string {
+/**
+ * The proposed file: the starting one without the stale learnings, the new ones after it (an id
+ * already there is not added twice). Every other byte of the starting file is kept as written;
+ * without a file, crewbot's default preamble starts it.
+ */
+export function proposedFile(start: StartingFile, added: ReadonlyArray<{ id: string; text: string }>, removed: ReadonlySet<string>): string {
   const kept = start.learnings.filter((l) => !removed.has(l.id));
   const ids = new Set(kept.map((l) => l.id));
-  return renderLearnings({ preamble: start.preamble, learnings: [...kept, ...added.filter((l) => !ids.has(l.id) && !removed.has(l.id))] });
+  const fresh = added.filter((l) => !ids.has(l.id) && !removed.has(l.id));
+  if (start.blocks.length === 0) return renderLearnings({ preamble: start.preamble, learnings: [...kept, ...fresh] });
+  const blocks = start.blocks.filter((b) => b.id === undefined || !removed.has(b.id));
+  const text = blocks.map((b) => b.raw).join("");
+  if (fresh.length === 0) return text;
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const last = blocks.at(-1);
+  // The new bullets start on a line of their own, after a blank line unless a bullet ends the file.
+  const gap = (last && !/[\r\n]$/.test(last.raw) ? eol : "") + (last && last.id === undefined && last.raw.trim() !== "" ? eol : "");
+  return `${text}${gap}${fresh.map((l) => renderBullet(l).split("\n").join(eol) + eol).join("")}`;
 }
 
 const NOUNS: Record<CandidateSource, [string, string]> = {

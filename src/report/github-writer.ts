@@ -1,8 +1,10 @@
 /**
  * The one place crewbot writes to GitHub (DESIGN.md §6): writes are serialised and spaced, rate
- * limits are waited out, every string sent is redacted, and comment bodies fit GitHub's limit.
+ * limits are waited out, every string crewbot wrote is redacted, and its comment bodies fit
+ * GitHub's limit. Text people wrote (`PeoplesText`, a repository path) goes byte for byte.
  */
-import { COMMENT_LIMIT, cutMiddle } from "./markdown.js";
+import { COMMENT_LIMIT, cutMiddle, GITHUB_BODY_LIMIT } from "./markdown.js";
+import { PeoplesText, PeoplesTextRefused } from "../secrets/peoples-text.js";
 import { redact } from "../secrets/redact.js";
 
 import { realClock, WriteGate, type Clock } from "./write-gate.js";
@@ -59,6 +61,9 @@ export interface WriteOptions {
 
 /** Parameters Octokit reads itself; never redacted or cut. */
 const OCTOKIT_KEYS = new Set(["headers", "mediaType", "request", "baseUrl", "url", "method"]);
+
+/** Fields that name a file of the repository (a review comment's, an annotation's, a tree entry's): people's text, whatever the caller passes. */
+const REPOSITORY_PATH_KEYS = new Set(["path"]);
 
 interface HttpErrorLike {
   status?: number;
@@ -163,7 +168,12 @@ export class GitHubWriter {
     // Prepared synchronously so the order of write() calls is the order GitHub sees. A body given
     // as a function is rendered when the write is sent, so a progress edit that waited shows the newest state.
     const lazy = typeof params.body === "function" ? (params.body as () => string) : undefined;
-    const prepared = lazy ? undefined : this.prepare(route, params);
+    let prepared: Record<string, unknown> | undefined;
+    try {
+      prepared = lazy ? undefined : this.prepare(route, params);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return this.gate.run(() => this.send<T>(route, prepared ?? this.prepare(route, { ...params, body: lazy!() })), {
       progress: options.progress,
       apart: options.apart,
@@ -178,16 +188,23 @@ export class GitHubWriter {
   mutate<T = unknown>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
     const graphql = this.octokit.graphql;
     if (!graphql) return Promise.reject(new Error("this Octokit has no GraphQL client"));
-    const cleaned = this.clean(variables) as Record<string, unknown>;
+    let cleaned: Record<string, unknown>;
+    try {
+      cleaned = this.clean(variables) as Record<string, unknown>;
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return this.gate.run(() => this.attempts("POST /graphql", () => graphql.call(this.octokit, query, cleaned) as Promise<T>));
   }
 
   /**
    * Edits a pull request's description without losing someone else's edit: `edit` makes the new
-   * body from the one read (undefined: nothing to write). When the write's turn comes the body is
-   * read again, right before the PATCH; when it changed meanwhile, `edit` runs on the newer one.
-   * GitHub has no conditional PATCH for pulls (no ETag precondition), so this re-read is the
-   * check; after `tries` changed reads it gives up rather than overwrite.
+   * body from the one read (undefined: nothing to write). The body read is people's text: every
+   * line of it the new body keeps is sent byte for byte, only the lines `edit` added are crewbot's
+   * (redacted), nothing is cut, and a body over GitHub's limit is refused (PeoplesTextRefused).
+   * When the write's turn comes the body is read again, right before the PATCH; when it changed
+   * meanwhile, `edit` runs on the newer one. GitHub has no conditional PATCH for pulls (no ETag
+   * precondition), so this re-read is the check; after `tries` changed reads it gives up rather than overwrite.
    */
   async editPullBody(
     pr: { owner: string; repo: string; pull_number: number },
@@ -200,21 +217,27 @@ export class GitHubWriter {
     let body = await readBody();
     for (let rereads = 0; rereads < tries; rereads += 1) {
       const next = edit(body);
-      if (next === undefined || next === body) return { written: false, body, rereads };
+      const prepared = next === undefined ? undefined : this.prepare(patch, { ...pr, body: PeoplesText.edited(next, body) });
+      if (prepared === undefined || prepared.body === body) return { written: false, body, rereads };
       const read = body;
       const changed = await this.gate.run(() =>
         this.attempts(patch, async () => {
           const now = await readBody();
           // Not sent: the read is not a write, and the edit is made again on what is there now.
           if (now !== read) return ((this.writes -= 1), now);
-          await this.octokit.request(patch, this.prepare(patch, { ...pr, body: next }));
+          await this.octokit.request(patch, prepared);
           return undefined;
         }),
       );
-      if (changed === undefined) return { written: true, body: next, rereads };
+      if (changed === undefined) return { written: true, body: prepared.body as string, rereads };
       body = changed;
     }
     throw new Error(`the description of pull request #${pr.pull_number} changed on each of ${tries} reads; not written, so as not to lose an edit`);
+  }
+
+  /** `text` redacted as the writer redacts what crewbot writes (for a hash taken of what is sent). */
+  redacted(text: string): string {
+    return redact(text, this.secrets);
   }
 
   private send<T>(route: string, prepared: Record<string, unknown>): Promise<GitHubResponse<T>> {
@@ -252,17 +275,28 @@ export class GitHubWriter {
     const urlKeys = new Set([...route.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!));
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(params)) {
-      out[key] = urlKeys.has(key) || OCTOKIT_KEYS.has(key) ? value : this.clean(value);
+      out[key] = urlKeys.has(key) || OCTOKIT_KEYS.has(key) ? value : this.clean(value, key);
     }
-    if (typeof out.body === "string") out.body = fitBody(out.body);
+    if (params.body instanceof PeoplesText) {
+      const length = (out.body as string).length;
+      if (length > GITHUB_BODY_LIMIT) {
+        throw new PeoplesTextRefused(
+          `not written: the body of ${route} would be ${length.toLocaleString("en-US")} characters, over GitHub's ${GITHUB_BODY_LIMIT.toLocaleString("en-US")}, and crewbot never cuts text people wrote`,
+        );
+      }
+    } else if (typeof out.body === "string") {
+      out.body = fitBody(out.body);
+    }
     return out;
   }
 
-  private clean(value: unknown): unknown {
-    if (typeof value === "string") return redact(value, this.secrets);
-    if (Array.isArray(value)) return value.map((v) => this.clean(v));
+  /** crewbot's strings redacted; people's text (`PeoplesText`, a repository path) as it is, checked for crewbot's secrets. */
+  private clean(value: unknown, key?: string): unknown {
+    if (value instanceof PeoplesText) return value.sendable(this.secrets, key ? `the ${key} sent` : "a text sent");
+    if (typeof value === "string") return key && REPOSITORY_PATH_KEYS.has(key) ? PeoplesText.of(value).sendable(this.secrets, `the ${key} sent`) : redact(value, this.secrets);
+    if (Array.isArray(value)) return value.map((v) => this.clean(v, key));
     if (value && typeof value === "object") {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.clean(v)]));
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.clean(v, k)]));
     }
     return value;
   }

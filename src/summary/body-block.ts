@@ -1,7 +1,7 @@
 /**
  * Where the summary block goes in a pull request's description: appended when absent, replaced
  * when crewbot's own, left alone when someone edited inside it. Text outside the markers is never
- * changed. Pure: the writer (report/github-writer.ts `editPullBody`) re-reads the body and calls
+ * changed, its trailing spaces included (the writer sends it byte for byte). Pure: the writer (report/github-writer.ts `editPullBody`) re-reads the body and calls
  * this again when it changed meanwhile.
  */
 import { COMMENT_LIMIT } from "../report/markdown.js";
@@ -52,10 +52,19 @@ export function spliceSummary(body: string | null | undefined, block: string, ma
   return out;
 }
 
+/** What goes between the author's text, kept to its last byte, and a block appended after it: enough line ends for a blank line. */
+function separator(text: string): string {
+  if (text === "") return "";
+  // A loop, not a regex: the author's text may end in any number of spaces.
+  let ends = 0;
+  for (let i = text.length - 1; i >= 0 && ends < 2 && /\s/.test(text[i]!); i -= 1) if (text[i] === "\n") ends += 1;
+  return "\n".repeat(2 - ends);
+}
+
 function spliceInto(text: string, block: string): Splice {
   const found = findBlock(text);
   if (found === "unclosed") return { kind: "hand-edited", why: "the block's end marker `<!-- crewbot:summary:end -->` is missing" };
-  if (!found) return { kind: "write", body: text.trim() === "" ? block : `${text.replace(/\s+$/, "")}\n\n${block}` };
+  if (!found) return { kind: "write", body: `${text}${separator(text)}${block}` };
   const why = handEdit(found.inner);
   if (why) return { kind: "hand-edited", why };
   if (text.slice(found.start, found.end).replace(/\r\n?/g, "\n") === block) return { kind: "unchanged" };

@@ -57,6 +57,11 @@ export function renderDiagram(diagram: SummaryDiagram): string | undefined {
 export interface SummaryFacts {
   /** The head the summary describes. */
   headSha: string;
+  /**
+   * The writer's redaction (`GitHubWriter.redacted`), applied before the hash is taken: the block
+   * is sent as hashed, so crewbot knows it as its own next time.
+   */
+  clean?: (text: string) => string;
 }
 
 /** The content between the hash line and the end marker. */
@@ -75,6 +80,6 @@ export function renderSummaryContent(summary: SummarySubmission, facts: SummaryF
 
 /** The whole block, markers and hash included. */
 export function renderSummaryBlock(summary: SummarySubmission, facts: SummaryFacts): string {
-  const content = renderSummaryContent(summary, facts);
+  const content = (facts.clean ?? ((text: string) => text))(renderSummaryContent(summary, facts));
   return [SUMMARY_START, `<!-- crewbot:summary:sha256=${contentHash(content)} -->`, content, SUMMARY_END].join("\n");
 }

@@ -17,7 +17,7 @@ export interface ActDeps {
   queue: JobQueue;
   runner: Pick<JobRunner, "wake" | "cancel" | "answer">;
   writerFor(installationId: number, octokit: InstallationOctokit): GitHubWriter;
-  /** Every reply to someone who started nothing: once per person and issue an hour, from its own budget. */
+  /** Every reply to someone without write permission who started nothing: once per person and issue an hour, from its own budget. */
   replies: ReplyLimiter;
   background: Background;
   publicUrl: string;
@@ -32,13 +32,13 @@ const HELP = renderHelp();
  * GitHub write runs in the background through the installation's writer.
  */
 export function createAct(deps: ActDeps) {
-  return async (decision: Decision, octokit: InstallationOctokit, payload: CommentPayload): Promise<void> => {
+  return async (decision: Decision, octokit: InstallationOctokit, payload: CommentPayload, writer: boolean): Promise<void> => {
     const installationId = payload.installation!.id;
-    const writer = () => deps.writerFor(installationId, octokit);
+    const writerOf = () => deps.writerFor(installationId, octokit);
     const number = (payload.issue ?? payload.pull_request)!.number;
     const target: ReportTarget = { owner: payload.repository.owner.login, repo: payload.repository.name, number };
-    const place = { installationId, login: payload.comment?.user?.login ?? payload.sender.login, ...target };
-    const reply = (body: string, what: string) => deps.background.run(replyOnce(deps, writer, place, body, what), what);
+    const place = { installationId, login: payload.comment?.user?.login ?? payload.sender.login, writer, ...target };
+    const reply = (body: string, what: string) => deps.background.run(replyOnce(deps, writerOf, place, body, what), what);
 
     switch (decision.action) {
       case "help":
@@ -54,7 +54,7 @@ export function createAct(deps: ActDeps) {
         if (jobs.length === 0) return reply("There is no crewbot job running or queued here.", "nothing to cancel");
         // A running job ends its own comment; a queued one never started, so its comment is ended here.
         for (const job of jobs.filter((j) => j.state === "cancelled")) {
-          const ended = endJobComment(job, writer(), deps.publicUrl, { kind: "cancelled", by: decision.by }, deps.log);
+          const ended = endJobComment(job, writerOf(), deps.publicUrl, { kind: "cancelled", by: decision.by }, deps.log);
           deps.background.run(ended, `cancel of queued job ${job.id}`);
         }
         return;
@@ -67,7 +67,7 @@ export function createAct(deps: ActDeps) {
         deps.log.info({ jobId: job.id, planJobId: decision.job.approvedPlan?.planJobId, by: decision.by }, "plan approved: implement job queued");
         deps.runner.wake();
         const body = renderApproved(decision.planBody, decision.by, job.id, transcriptUrl(deps.publicUrl, job.id));
-        const edit = writer().write("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", {
+        const edit = writerOf().write("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", {
           owner: target.owner,
           repo: target.repo,
           comment_id: decision.planCommentId,
@@ -77,7 +77,7 @@ export function createAct(deps: ActDeps) {
       }
       case "enqueue": {
         const queued = await enqueueJob(deps, decision.job, octokit);
-        if (queued?.waitingBehind) deps.background.run(announceQueued(queued.job, queued.waitingBehind, writer(), deps), `queued comment of ${queued.job.id}`);
+        if (queued?.waitingBehind) deps.background.run(announceQueued(queued.job, queued.waitingBehind, writerOf(), deps), `queued comment of ${queued.job.id}`);
         return;
       }
     }
@@ -85,14 +85,15 @@ export function createAct(deps: ActDeps) {
 }
 
 /**
- * A reply to someone whose comment started nothing, if the limiter lets it through; else only a
- * log line. Written apart from the jobs' write budget.
+ * A reply to someone whose comment started nothing, if the limiter lets it through (a writer's
+ * always is); else only a log line. Someone without write permission is answered apart from the
+ * jobs' write budget; a writer's answer is one of their writes like their jobs'.
  */
 async function replyOnce(deps: ActDeps, writer: () => GitHubWriter, place: ReplyPlace, body: string, what: string): Promise<void> {
   const verdict = await deps.replies.allow(place);
   const { installationId, login, owner, repo, number } = place;
   if (!verdict.reply) return deps.log.info({ installationId, login, owner, repo, number, what, reason: verdict.reason }, "reply not posted: already answered, or the replies' budget is spent");
-  await postReply(writer(), { owner, repo, number }, body, deps.log, { apart: true });
+  await postReply(writer(), { owner, repo, number }, body, deps.log, { apart: !place.writer });
 }
 
 /**

@@ -18,7 +18,8 @@ export interface TriggerDeps {
   appSlug(): Promise<string>;
   /** The app's id (`APP_ID`), when known: its own check suites never start a ci-fix. */
   appId?: number;
-  act(decision: Decision, octokit: InstallationOctokit, payload: CommentPayload): Promise<void>;
+  /** `writer`: the person the decision answers has write permission (always answered; anyone else once an hour per issue). */
+  act(decision: Decision, octokit: InstallationOctokit, payload: CommentPayload, writer: boolean): Promise<void>;
   /** Records an installation event; an uninstall or a removed repository cancels the jobs queued there. */
   installationEvent(event: "installation" | "installation_repositories", payload: InstallationPayload): Promise<void>;
   /** Redelivered webhooks and the per-person rate limit, decided before any request (in memory, or shared on Redis). */

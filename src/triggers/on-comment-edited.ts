@@ -27,7 +27,7 @@ export async function onCommentEdited(context: Context<"issue_comment.edited">, 
     if (!canWrite(permission)) {
       return deps.log.info({ deliveryId: context.id, login: approval.by }, "approval ticked by someone without write access: nothing started");
     }
-    await deps.act(approvalDecision(payload, approval), context.octokit, payload);
+    await deps.act(approvalDecision(payload, approval), context.octokit, payload, true);
   } catch (error) {
     await deps.admission.forget(context.id);
     throw error;
@@ -50,7 +50,7 @@ async function onQuestionTick(
     if (!canWrite(permission)) {
       return deps.log.info({ deliveryId: context.id, jobId: tick.jobId, login: tick.by }, "question ticked by someone without write access: nothing resumed");
     }
-    await deps.act({ action: "answer", by: tick.by, jobId: tick.jobId, option: tick.option }, context.octokit, payload);
+    await deps.act({ action: "answer", by: tick.by, jobId: tick.jobId, option: tick.option }, context.octokit, payload, true);
   } catch (error) {
     await deps.admission.forget(context.id);
     throw error;

@@ -1,4 +1,5 @@
 import type { Context } from "probot";
+import { canWrite } from "../github/permission.js";
 import { renderSlowDown } from "./admission.js";
 import { decide, preflight, type CommentPayload } from "./comment-command.js";
 import { repositoryOf, slugForMention, type TriggerDeps } from "./deps.js";
@@ -26,16 +27,18 @@ export async function onComment(context: CommentContext, deps: TriggerDeps): Pro
     if (uncovered) return deps.log.info({ deliveryId: context.id, owner, repo: name, reason: uncovered }, "comment on a repository not covered: ignored");
     if (pre.command.mention && !(await deps.mentionsOn(context.octokit, owner, name))) return deps.log.info({ deliveryId: context.id, owner, repo: name }, "mention of the app: triggers.mention is off");
 
-    const permission = pre.command.kind === "help" ? undefined : await deps.permissions.get(context.octokit, owner, name, pre.login);
+    // Read for help too: a writer is always answered, anyone else once an hour (DESIGN §1).
+    const permission = await deps.permissions.get(context.octokit, owner, name, pre.login);
+    const writer = canWrite(permission);
     const decision = decide(payload, pre, permission, context.id, kind);
     // Stopping work is never rate-limited; everything else that writes or queues is.
     const verdict = decision.action === "cancel" ? "go" : await deps.admission.take(installationId, pre.login);
     if (verdict === "drop") return deps.log.info({ deliveryId: context.id, login: pre.login }, "rate-limited again: ignored");
     if (verdict === "slow-down") {
       const body = renderSlowDown(pre.login, await deps.admission.waitSeconds(installationId, pre.login), deps.admission.limit);
-      return await deps.act({ action: "reply", body, reason: "rate limited" }, context.octokit, payload);
+      return await deps.act({ action: "reply", body, reason: "rate limited" }, context.octokit, payload, writer);
     }
-    await deps.act(decision, context.octokit, payload);
+    await deps.act(decision, context.octokit, payload, writer);
   } catch (error) {
     await deps.admission.forget(context.id); // GitHub's redelivery of a failed delivery is handled again
     throw error;

@@ -1,4 +1,5 @@
 import type { Context } from "probot";
+import { canWrite } from "../github/permission.js";
 import { renderSlowDown } from "./admission.js";
 import type { CommentPayload } from "./comment-command.js";
 import { repositoryOf, type TriggerDeps } from "./deps.js";
@@ -26,8 +27,9 @@ export async function onLabeled(context: Context<"issues.labeled">, deps: Trigge
     const verdict = await deps.admission.take(payload.installation.id, login);
     if (verdict === "drop") return deps.log.info({ deliveryId: context.id, login }, "rate-limited again: ignored");
     const as = payload as unknown as CommentPayload;
-    if (verdict === "slow-down") return await deps.act({ action: "reply", body: renderSlowDown(login, await deps.admission.waitSeconds(payload.installation.id, login), deps.admission.limit), reason: "rate limited" }, context.octokit, as);
-    await deps.act(decideLabel(payload, kind, permission, context.id), context.octokit, as);
+    const writer = permission !== undefined && canWrite(permission);
+    if (verdict === "slow-down") return await deps.act({ action: "reply", body: renderSlowDown(login, await deps.admission.waitSeconds(payload.installation.id, login), deps.admission.limit), reason: "rate limited" }, context.octokit, as, writer);
+    await deps.act(decideLabel(payload, kind, permission, context.id), context.octokit, as, writer);
   } catch (error) {
     await deps.admission.forget(context.id); // GitHub's redelivery of a failed delivery is handled again
     throw error;

@@ -1,8 +1,9 @@
 /**
  * Replies to people whose comment starts nothing — no permission, rate-limited, a bot's label, an
  * unknown command, `/crewbot help`, a command this version does not run — are the one write a
- * stranger can make crewbot do at will. DESIGN.md §1: at most one such reply per person and issue
- * an hour, from a budget apart from the jobs' writes; further attempts are only logged.
+ * stranger can make crewbot do at will. DESIGN.md §1: at most one such reply per person without
+ * write permission and issue an hour, from a budget apart from the jobs' writes; further attempts
+ * are only logged. A writer is always answered (their commands have their own rate limit).
  *
  * The counts live behind `CounterStore` (in memory by default) so that processes sharing a store
  * share the limits.
@@ -58,6 +59,8 @@ export type ReplyVerdict = { reply: true } | { reply: false; reason: string };
 export interface ReplyPlace {
   installationId: number;
   login: string;
+  /** Has write permission on the repository: always answered, and counted nowhere (DESIGN §1 limits the others). */
+  writer: boolean;
   owner: string;
   repo: string;
   number: number;
@@ -71,6 +74,7 @@ export class ReplyLimiter {
   ) {}
 
   async allow(place: ReplyPlace): Promise<ReplyVerdict> {
+    if (place.writer) return { reply: true };
     const issue = `${place.owner}/${place.repo}#${place.number}`.toLowerCase();
     const person = `crewbot:reply:${place.installationId}:${place.login.toLowerCase()}:${issue}`;
     if ((await this.store.increment(person, REPLY_WINDOW_MS)) > 1) return { reply: false, reason: "already answered on this issue within the hour" };

@@ -4,6 +4,7 @@
  * The commits are sent without `author` and `committer`, so GitHub makes them as the app and signs
  * them (Verified): repositories whose rules require signed commits accept crewbot's branch.
  */
+import { PeoplesText } from "../secrets/peoples-text.js";
 import { gitBuffer, git, type GitOptions } from "./git.js";
 import { adviceFor, BranchRuleError, quoteRules, rulesFromApiError } from "./branch-rules.js";
 import { assertPushable, type PushResult, type PushTarget } from "./push.js";
@@ -78,7 +79,8 @@ async function treeEntries(options: ApiPushOptions, parent: string, commit: stri
       const { data } = await options.writer.write<{ sha: string }>("POST /repos/{owner}/{repo}/git/blobs", {
         owner: options.owner,
         repo: options.repo,
-        content: content.toString("base64"),
+        // The repository's bytes, as git push would send them: never redacted.
+        content: PeoplesText.blob(content),
         encoding: "base64",
       });
       sha = data.sha;

@@ -51,3 +51,12 @@ export async function changedPaths(mirror: string, base: string, head: string): 
   const out = await git(["diff-tree", "-r", "-z", "--name-only", "--no-renames", END, from, head, "--"], inMirror(mirror));
   return out.split("\0").filter((p) => p !== "");
 }
+
+/**
+ * The commits of `from..to` that changed `path`, oldest first, on the ancestry path from `from`
+ * (commits merged in from elsewhere are not among them). Trees only: no blob is read.
+ */
+export async function commitsTouching(mirror: string, from: string, to: string, path: string): Promise<string[]> {
+  const out = await git(["rev-list", "--reverse", "--ancestry-path", END, `${from}..${to}`, "--", path], inMirror(mirror));
+  return out.split("\n").filter((sha) => sha !== "");
+}

@@ -11,6 +11,8 @@ import { useNock } from "../helpers/github.js";
 import { HAND_EDITED_MARKER } from "../../src/jobs/describe-job.js";
 import { renderSummaryBlock, SUMMARY_END, SUMMARY_START } from "../../src/summary/render-summary.js";
 import type { SummarySubmission } from "../../src/tools/submit-summary.js";
+import { redact } from "../../src/secrets/redact.js";
+import { paddedTo, PEOPLES_TEXT, TOKEN_SHAPES } from "../helpers/peoples-text.js";
 import { API, mockInstallationToken, mockJobComments, mockPermission, mockPullConversation, REPO_PATH, startStack, type Stack } from "./harness.js";
 import { deliver, GREET, mockReviewJob, push, type Traffic } from "./review-harness.js";
 
@@ -92,6 +94,30 @@ describe("/describe", () => {
     const block2 = renderSummaryBlock({ ...SUMMARY, effort: 2, diagram: undefined }, { headSha: second });
     expect(two.patches).toEqual([`${INTRO.replace("Please look", "Please do look")}\n\n${block2}`]);
     expect(state.body).not.toContain(block1);
+  });
+
+  it("sends the author's text byte for byte (token shapes, a key's BEGIN line, near GitHub's limit) and redacts only its block, which it knows again", async () => {
+    const what = `Rotates the deploy key; the old one was ghp_${"R".repeat(36)}.`;
+    const stack = await startStack([{ content: [use("submit_summary", { ...SUMMARY, what })] }, { content: [use("submit_summary", { ...SUMMARY, what })] }], { files: { "greet.js": GREET } });
+    gitSync(stack.remoteDir, "branch", "feature");
+    const head = await push(stack, { "greet.js": GREET.replace("const line10 = 10;", 'const line10 = "10";') }, "first");
+    const theirs = paddedTo(PEOPLES_TEXT, 63_500);
+    const state = { body: theirs, head };
+    const issue12 = () => nock(API).get(`${REPO_PATH}/issues/12`).reply(200, { number: 12, title: "Rotate the key", body: "" });
+
+    issue12();
+    const one = await describeCommand(stack, 1, state, { first: true });
+    const block = renderSummaryBlock({ ...SUMMARY, what }, { headSha: head, clean: (text) => redact(text) });
+    expect(block).not.toContain("ghp_");
+    expect(one.patches).toEqual([`${theirs}\n\n${block}`]);
+    for (const shape of TOKEN_SHAPES) expect(one.patches[0]).toContain(shape);
+
+    // The block as sent (redacted) hashes as crewbot's: the next /describe finds it unchanged.
+    issue12();
+    const two = await describeCommand(stack, 2, state);
+    expect(two.patches).toEqual([]);
+    expect(two.final).toContain("- The summary in the description was already up to date.");
+    expect(state.body).toBe(`${theirs}\n\n${block}`);
   });
 
   it("leaves a block edited by hand as it is and says why in its comment", async () => {

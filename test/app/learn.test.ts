@@ -14,6 +14,7 @@ import { LEARNINGS_PR_MARKER } from "../../src/learnings/render-learnings.js";
 import type { CandidateSighting } from "../../src/learnings/types.js";
 import { issueCommentCreated } from "../fixtures/payloads.js";
 import { useNock } from "../helpers/github.js";
+import { paddedTo, PEOPLES_LINES, TOKEN_SHAPES } from "../helpers/peoples-text.js";
 import type { FakeReply } from "../helpers/fake-anthropic.js";
 import { API, INSTALLATION_ID, mockInstallationToken, mockJobComments, mockPermission, mockRepoConfig, REPO_PATH, startStack, type Stack } from "./harness.js";
 
@@ -178,6 +179,23 @@ describe("/crewbot learn", () => {
     const context = JSON.stringify(stack.fake.requests.at(-1)!.body.messages);
     expect(context).toContain("we always prefer early returns here");
     expect(context).not.toContain("false positive, we want raw SQL");
+  });
+
+  it("commits a person's file on the branch byte for byte (CRLF, token shapes, a key's BEGIN line, their own bullets) with only crewbot's bullet redacted", async () => {
+    const { stack, store, script } = await stackWithLearnings();
+    await store.addSighting(KEY, sighting(44, "sample keys in fixtures", "test/fixtures/keys.ts", "we always keep sample keys in fixtures", "rule"));
+    const [fixtures] = await store.candidates(KEY);
+    script.push({ content: [use("submit_learnings", { learnings: [{ candidate: fixtures!.key, text: `Fixtures hold sample keys like ghp_${"S".repeat(36)}: don't flag them` }] })] });
+    const notes = paddedTo(PEOPLES_LINES.slice(0, 2).join("\r\n"), 66_000);
+    const theirs = ["# Our learnings", "", notes, "", ...PEOPLES_LINES.slice(2, -2), "* Keep `var` in legacy/, a rule of ours", "  (continued on a second line)", ""].join("\r\n");
+    const personal = "e".repeat(40);
+    mockReads({ branch: { sha: personal, status: "ahead", mergeBase: MAIN }, open: 50, files: [[MAIN, undefined], [personal, theirs], [MAIN, undefined]] });
+    const sent = mockWrites({ branchExists: true, open: 50 });
+    const one = await learnCommand(stack, 1, { first: true });
+    expect(one.job.outcome).toMatch(/^✅ Done/);
+    const ours = bullet(`Fixtures hold sample keys like [redacted]: don't flag them (1 reply: [#44](${threadUrl(44)}))`, candidateLearningId(fixtures!.key));
+    expect(sent[0]![1].tree).toEqual([{ path: ".github/crewbot/learnings.md", mode: "100644", type: "blob", content: `${theirs}${ours}\r\n` }]);
+    for (const shape of TOKEN_SHAPES) expect(sent[0]![1].tree[0].content).toContain(shape);
   });
 
   it("proposes merged learnings no review used for staleDays for removal, and says why", async () => {

@@ -4,11 +4,12 @@
  * changed, leaves the others, and never posts again the finding of a thread that was resolved or
  * that a writer dismissed. The check run offers "Fix these findings" while a thread is open.
  */
+import nock from "nock";
 import { describe, expect, it } from "vitest";
 import { gitSync } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
 import { GitHubGraphql } from "../helpers/github-graphql.js";
-import { mockPermission, startStack } from "./harness.js";
+import { API, mockPermission, REPO_PATH, startStack } from "./harness.js";
 import { deliver, GREET, mockReviewJob, push, type Traffic } from "./review-harness.js";
 import { SqliteLearningsStore } from "../../src/store/sqlite/learnings.js";
 
@@ -17,6 +18,8 @@ useNock();
 const FIX_ACTION = { label: "Fix these findings", description: "crewbot fixes the open review findings", identifier: "fix" };
 const SYNC = "review:\n  debounceSeconds: 0\n";
 const use = (name: string, input: unknown) => ({ type: "tool_use" as const, name, input });
+/** GitHub's answer for a commit: the login of its author. */
+const commitAuthor = (sha: string, login: string) => nock(API).get(`${REPO_PATH}/commits/${sha}`).reply(200, { sha, author: { login, type: "User" }, commit: { message: "" } });
 const edit = (pairs: Array<[number, string]>) => pairs.reduce((text, [n, value]) => text.replace(`const line${n} = ${n};`, `const line${n} = ${value};`), GREET);
 
 describe("crewbot's review threads after a push", () => {
@@ -95,7 +98,7 @@ describe("crewbot's review threads after a push", () => {
     expect(t.checks.at(-1)!.body.output.summary).toContain("3 findings resolved or dismissed earlier not posted again.");
   });
 
-  it("learns from suggestions: one committed as given is accepted, one whose thread a writer resolved without the change is refused", async () => {
+  it("learns from suggestions: one committed as given is accepted (credited to the writer who committed it), one whose thread a writer resolved without the change is refused", async () => {
     const findings = [
       { path: "greet.js", line: 10, severity: "warning", body: "`line10` is now a string.", suggestion: "const line10 = 10;", kind: "Number stored as string" },
       { path: "greet.js", line: 20, severity: "suggestion", body: "`line20` shadows a global.", suggestion: "const line20 = 20;", kind: "shadowed global" },
@@ -110,9 +113,14 @@ describe("crewbot's review threads after a push", () => {
     const [line10, line20] = t.graphql!.threads;
     t.graphql!.resolveAs(line20!, "Codertocat");
 
-    // "Commit suggestion" on line 10: its lines now hold the suggestion; line 20 stays as it was.
-    const second = await push(stack, { "greet.js": edit([[20, "window"]]) }, "Apply suggestion from crewbot");
+    // octocat's "Commit suggestion" on line 10: its lines now hold the suggestion; line 20 stays as it was.
+    // A later commit changes another line of the file; the review is of that head.
+    const applied = await push(stack, { "greet.js": edit([[20, "window"]]) }, "Apply suggestion from crewbot");
+    const second = await push(stack, { "greet.js": edit([[20, "window"], [28, "280"]]) }, "Tweak line 28");
     mockReviewJob(stack, t, { checkId: 632, cached: true, config: SYNC, graphql: 2 });
+    // The accepted suggestion is credited to the author GitHub names for the commit that applied it, a writer.
+    commitAuthor(applied, "octocat");
+    mockPermission("octocat", "write");
     await deliver(stack, "synchronize", second, "suggest-sync");
     expect(t.rejected).toEqual([]);
     expect(t.graphql!.resolvedByMutation).toEqual([line10!.id]);
@@ -122,9 +130,35 @@ describe("crewbot's review threads after a push", () => {
     await store.close();
     const url = (thread: typeof line10) => `https://github.com/Codertocat/Hello-World/pull/1#discussion_r${thread!.comments[0]!.databaseId}`;
     expect(candidates.map((c) => [c.key, c.paths, c.sightings.map((x) => [x.source, x.by, x.url, x.number, x.kind, x.text])])).toEqual([
-      ["suggestion-accepted:number stored as string", ["greet.js"], [["suggestion-accepted", "Codertocat", url(line10), 1, "number stored as string", "finding: `line10` is now a string."]]],
+      ["suggestion-accepted:number stored as string", ["greet.js"], [["suggestion-accepted", "octocat", url(line10), 1, "number stored as string", "finding: `line10` is now a string."]]],
       ["suggestion-refused:shadowed global", ["greet.js"], [["suggestion-refused", "Codertocat", url(line20), 1, "shadowed global", "finding: `line20` shadows a global."]]],
     ]);
+  });
+
+  it("credits no one for suggestions a fork's author applied on a maintainer's re-review: the author cannot write, and the maintainer did not apply them", async () => {
+    const findings = [
+      { path: "greet.js", line: 10, severity: "warning", body: "`line10` is now a string.", suggestion: "const line10 = 10;", kind: "Number stored as string" },
+      { path: "greet.js", line: 20, severity: "warning", body: "`line20` shadows a global.", suggestion: "const line20 = 20;", kind: "Number stored as string" },
+    ];
+    const stack = await startStack([{ content: [use("submit_review", { summary: "Two.", findings })] }, { text: "## Summary\nClean now." }], { files: { "greet.js": GREET } });
+    gitSync(stack.remoteDir, "branch", "feature");
+    const first = await push(stack, { "greet.js": edit([[10, '"10"'], [20, "window"]]) }, "first");
+    const t: Traffic = { reviews: [], checks: [], rejected: [], graphql: new GitHubGraphql() };
+    mockReviewJob(stack, t, { checkId: 641, review: true });
+    await deliver(stack, "opened", first, "fork-opened");
+
+    // The fork's author commits both suggestions; the maintainer's review of the push reads the threads.
+    const applied = await push(stack, { "greet.js": GREET }, "Apply suggestions from crewbot");
+    mockReviewJob(stack, t, { checkId: 642, cached: true, config: SYNC, graphql: 3 });
+    commitAuthor(applied, "fork-author");
+    mockPermission("fork-author", "read");
+    await deliver(stack, "synchronize", applied, "fork-sync");
+    expect(t.rejected).toEqual([]);
+
+    const store = new SqliteLearningsStore({ dataDir: stack.dataDir });
+    expect(await store.candidates("codertocat/hello-world")).toEqual([]);
+    await store.close();
+    expect((await stack.crewbot.queue.listRecent()).filter((j) => j.kind === "learn")).toEqual([]);
   });
 
   it("keeps a thread open when its commit is gone after a force-push, and says nothing about it", async () => {

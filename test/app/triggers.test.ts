@@ -1,5 +1,6 @@
 import nock from "nock";
 import { describe, expect, it } from "vitest";
+import { renderHelp } from "../../src/report/render.js";
 import { MAX_REQUEST_CHARS } from "../../src/triggers/comment-command.js";
 import { issueCommentCreated } from "../fixtures/payloads.js";
 import { useNock } from "../helpers/github.js";
@@ -60,11 +61,34 @@ describe("comment triggers", () => {
   it("gives the help text, naming an unknown subcommand", async () => {
     const stack = await startStack([], { runner: false });
     mockInstallationToken();
+    mockPermission("Codertocat", "write");
     const bodies = expectComments(1);
     await receive(stack, issueCommentCreated("/crewbot dance"));
     await stack.crewbot.background.idle();
     expect(bodies[0]).toMatch(/^Unknown command `dance`\.\n\n\*\*crewbot\*\* runs a crew of agents/);
     expect(bodies[0]).toContain("| `/plan [instructions]` |");
+  });
+
+  it("always answers a writer (help, an unknown command, nothing to cancel, on one issue); a reader still gets one reply an hour", async () => {
+    const stack = await startStack([], { runner: false });
+    mockInstallationToken();
+    mockPermission("Codertocat", "write");
+    mockPermission("mallory", "read");
+    const bodies = expectComments(4);
+    const say = async (body: string, login: string, n: number) => {
+      const payload = issueCommentCreated(body, { login });
+      payload.comment.id += n;
+      await receive(stack, payload, `answered-${n}`);
+      await stack.crewbot.background.idle();
+    };
+    await say("/crewbot help", "Codertocat", 1);
+    await say("/crewbot frobnicate", "Codertocat", 2);
+    await say("/crewbot cancel", "Codertocat", 3);
+    await say("/crewbot help", "mallory", 4);
+    await say("/crewbot frobnicate", "mallory", 5);
+    const help = renderHelp();
+    expect(bodies).toEqual([help, `Unknown command \`frobnicate\`.\n\n${help}`, "There is no crewbot job running or queued here.", help]);
+    expect(await stack.crewbot.queue.listRecent()).toEqual([]);
   });
 
   it("makes one job of a redelivered webhook", async () => {

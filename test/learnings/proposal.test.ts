@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { learningMarker, parseLearnings } from "../../src/learnings/learnings-file.js";
+import { DEFAULT_PREAMBLE, learningMarker, parseLearnings } from "../../src/learnings/learnings-file.js";
 import { candidateLearningId, dueCandidates, learningSources, learningText, proposedFile, staleLearnings, startingFile } from "../../src/learnings/proposal.js";
 import { DAY_MS } from "../../src/learnings/proposal.js";
 import type { Candidate, CandidateSighting } from "../../src/learnings/types.js";
@@ -81,11 +81,14 @@ describe("startingFile", () => {
 
 describe("proposedFile", () => {
   it("drops the removed ones, adds the new ones after, never an id twice", () => {
-    const start = parseLearnings("- one <!-- crewbot:learning:11111111 -->\n- two <!-- crewbot:learning:22222222 -->\n");
+    const start = startingFile({ onDefault: "- one <!-- crewbot:learning:11111111 -->\n- two <!-- crewbot:learning:22222222 -->\n" });
     const file = proposedFile(start, [{ id: "11111111", text: "again" }, { id: "33333333", text: "three" }], new Set(["22222222"]));
-    expect(file).toContain(`- one ${learningMarker("11111111")}\n- three ${learningMarker("33333333")}\n`);
-    expect(file).not.toContain("two");
-    expect(file.startsWith("# crewbot learnings\n")).toBe(true);
+    expect(file).toBe(`- one ${learningMarker("11111111")}\n- three ${learningMarker("33333333")}\n`);
+  });
+
+  it("without a file, starts from crewbot's preamble", () => {
+    const file = proposedFile(startingFile({}), [{ id: "33333333", text: "three" }], new Set());
+    expect(file).toBe(`${[...DEFAULT_PREAMBLE, "", `- three ${learningMarker("33333333")}`].join("\n")}\n`);
   });
 });
 

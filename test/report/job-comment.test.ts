@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { JobRecord } from "../../src/queue/types.js";
 import { GitHubWriter } from "../../src/report/github-writer.js";
-import { findJobComment } from "../../src/report/job-comment.js";
+import { findJobComment, removeTriggerLabel } from "../../src/report/job-comment.js";
+import { BEGIN_WITHOUT_END, TOKEN_SHAPES } from "../helpers/peoples-text.js";
 
 const job = { id: "job-42", createdAt: Date.UTC(2026, 11, 1, 10, 0, 0, 750), target: { installationId: 1, owner: "o", repo: "r", number: 7, isPullRequest: false } } as JobRecord;
 
@@ -43,5 +44,16 @@ describe("findJobComment", () => {
     const { writer, asked } = readingWriter(Array.from({ length: 20 }, (_, i) => filler(i * 100)));
     expect(await findJobComment(job, writer, "crewbot[bot]")).toBeUndefined();
     expect(asked).toHaveLength(10);
+  });
+});
+
+describe("removeTriggerLabel", () => {
+  it("removes the label by the name people gave it, byte for byte, token shapes and all", async () => {
+    const name = `crewbot ${TOKEN_SHAPES[0]} ${BEGIN_WITHOUT_END}`;
+    const sent: Array<[string, Record<string, unknown>]> = [];
+    const octokit = { request: async (route: string, params: Record<string, unknown> = {}) => (sent.push([route, params]), { status: 200, headers: {}, data: [] }) };
+    const labelled = { ...job, trigger: { sender: "alice", request: "", label: name } } as JobRecord;
+    await removeTriggerLabel(labelled, new GitHubWriter({ octokit, minSpacingMs: 0 }), { warn: () => {}, error: () => {} });
+    expect(sent).toEqual([["DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", { owner: "o", repo: "r", issue_number: 7, name }]]);
   });
 });

@@ -121,7 +121,7 @@ describe("the shared command limits and deliveries", () => {
 });
 
 describe("the shared reply counts", () => {
-  const place = (login: string, number = 1) => ({ installationId: 7, login, owner: "Codertocat", repo: "Hello-World", number });
+  const place = (login: string, number = 1) => ({ installationId: 7, login, writer: false, owner: "Codertocat", repo: "Hello-World", number });
 
   it("a stranger is answered once per issue an hour whichever process hears them, and the installation's replies are counted together", async () => {
     const [a, b] = processes(2);

@@ -61,7 +61,8 @@ describe("spliceSummary", () => {
   const edited = block.replace("a small change", "a tiny change");
   it.each<[string, string | null, string, ReturnType<typeof spliceSummary>]>([
     ["an empty body gets the block alone", null, block, { kind: "write", body: block }],
-    ["a blank body too", "  \n", block, { kind: "write", body: block }],
+    ["a blank body keeps its spaces: the author's text is never changed", "  \n", block, { kind: "write", body: `  \n\n${block}` }],
+    ["a body's trailing spaces are kept", "Fixes #12. \n  ", block, { kind: "write", body: `Fixes #12. \n  \n${block}` }],
     ["a body without the block gets it appended", "Fixes #12.\n\nSee the notes.\n", block, { kind: "write", body: `Fixes #12.\n\nSee the notes.\n\n${block}` }],
     ["crewbot's block is replaced, the text around it kept", `Intro\n\n${block}\n\nOutro`, newer, { kind: "write", body: `Intro\n\n${newer}\n\nOutro` }],
     ["the same block is not written again", `Intro\n\n${block}`, block, { kind: "unchanged" }],

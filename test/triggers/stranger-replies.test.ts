@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MemoryCounters, ReplyLimiter, REPLY_WINDOW_MS, type CounterStore } from "../../src/triggers/stranger-replies.js";
 
-const place = (login: string, number: number, installationId = 1, repo = "Hello-World") => ({ installationId, login, owner: "Codertocat", repo, number });
+const place = (login: string, number: number, installationId = 1, repo = "Hello-World", writer = false) => ({ installationId, login, writer, owner: "Codertocat", repo, number });
 
 describe("ReplyLimiter", () => {
   it("answers once per person, issue and installation an hour; case does not make a new person", async () => {
@@ -32,6 +32,13 @@ describe("ReplyLimiter", () => {
     expect((await limiter.allow(place("stranger9", 9, 2))).reply).toBe(true); // another installation's budget
     now += REPLY_WINDOW_MS;
     expect((await limiter.allow(place("stranger10", 10))).reply).toBe(true);
+  });
+
+  it("always answers a writer, counting nothing: the stranger's budget stays whole", async () => {
+    const calls: string[] = [];
+    const limiter = new ReplyLimiter({ increment: async (key) => (calls.push(key), 1) }, 1);
+    for (let i = 0; i < 5; i++) expect(await limiter.allow(place("Codertocat", 1, 1, "Hello-World", true))).toEqual({ reply: true });
+    expect(calls).toEqual([]);
   });
 
   it("takes any counter store (the shape a Redis INCR + PEXPIRE NX store has)", async () => {

@@ -1,37 +1,40 @@
 import { chmod, mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { GitHubWriter } from "../../src/report/github-writer.js";
 import { explainRefError, pushViaApi, type GitDataWriter } from "../../src/workspace/api-commits.js";
 import { BranchRuleError } from "../../src/workspace/branch-rules.js";
 import { makeCheckout } from "../../src/workspace/checkout.js";
 import { commitStep } from "../../src/workspace/commit.js";
 import { MirrorStore } from "../../src/workspace/mirror.js";
 import { gitSync } from "../helpers/git-repo.js";
+import { BEGIN_WITHOUT_END, paddedTo, PEOPLES_TEXT, TOKEN_SHAPES } from "../helpers/peoples-text.js";
 import { serve, TOKEN } from "./fixture.js";
 
 const BOT = { name: "crewbot[bot]", email: "123456+crewbot[bot]@users.noreply.github.com" };
 const ALICE = { name: "Alice Example", email: "42+alice@users.noreply.github.com" };
 
-/** Records every write and answers as GitHub does (201 with a sha), strictly checking each body's shape. */
+/**
+ * The real writer over a stand-in of GitHub's Git Data API: records every request as sent (after
+ * the writer's redaction) and answers as GitHub does (201 with a sha), strictly checking each body's shape.
+ */
 function fakeGitHub(fail?: (route: string) => unknown): GitDataWriter & { calls: { route: string; params: Record<string, any> }[] } {
   const calls: { route: string; params: Record<string, any> }[] = [];
   let n = 0;
-  return {
-    calls,
-    async write<T>(route: string, params: Record<string, any> = {}) {
-      calls.push({ route, params });
-      const failure = fail?.(route);
-      if (failure) throw failure;
-      expect(params).toMatchObject({ owner: "octo", repo: "demo" });
-      if (route.endsWith("/git/blobs")) expect(params.encoding).toBe("base64");
-      if (route.endsWith("/git/commits")) {
-        // No author or committer: GitHub makes the commit as the app and signs it.
-        expect(Object.keys(params).sort()).toEqual(["message", "owner", "parents", "repo", "tree"]);
-      }
-      n += 1;
-      return { data: { sha: `${String(n).padStart(2, "0")}`.padEnd(40, "a") } as T };
-    },
+  const request = async (route: string, params: Record<string, any> = {}) => {
+    calls.push({ route, params });
+    const failure = fail?.(route);
+    if (failure) throw failure;
+    expect(params).toMatchObject({ owner: "octo", repo: "demo" });
+    if (route.endsWith("/git/blobs")) expect(params.encoding).toBe("base64");
+    if (route.endsWith("/git/commits")) {
+      // No author or committer: GitHub makes the commit as the app and signs it.
+      expect(Object.keys(params).sort()).toEqual(["message", "owner", "parents", "repo", "tree"]);
+    }
+    n += 1;
+    return { status: 201, headers: {}, data: { sha: `${String(n).padStart(2, "0")}`.padEnd(40, "a") } };
   };
+  return Object.assign(new GitHubWriter({ octokit: { request }, secrets: [TOKEN], minSpacingMs: 0 }), { calls });
 }
 
 async function job(files: Record<string, string>) {
@@ -113,6 +116,32 @@ describe("pushViaApi (implement.commits: api)", () => {
     expect(result).toEqual({ pushed: true, sha: sha(8), remade: { [one.sha!]: sha(5), [two.sha!]: sha(8) } });
     // Nothing went over git: no request reached the git server.
     expect(server.requests.length).toBe(requestsBefore);
+  });
+
+  it("sends the repository's files and paths byte for byte: token shapes, a key's BEGIN line, a name shaped like a token", async () => {
+    const { co } = await job({ "README.md": "# demo\n" });
+    const notes = paddedTo(PEOPLES_TEXT, 70_000);
+    const key = `${BEGIN_WITHOUT_END}\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n`;
+    await mkdir(path.join(co.path, "fixtures"));
+    await writeFile(path.join(co.path, "fixtures", `${TOKEN_SHAPES[0]}.md`), notes);
+    await writeFile(path.join(co.path, "fixtures", "AKIAIOSFODNN7EXAMPLE"), key);
+    await commitStep({ checkout: co.path, author: BOT, step: "Add fixtures" });
+    const github = fakeGitHub();
+    await pushViaApi({ checkout: co.path, owner: "octo", repo: "demo", writer: github, base: co.sha, branch: "crewbot/issue-2-x", defaultBranch: "main", exists: false });
+    const blobs = github.calls.filter((c) => c.route.endsWith("/git/blobs")).map((c) => Buffer.from(c.params.content, "base64").toString());
+    expect(blobs.sort()).toEqual([key, notes].sort());
+    const tree = github.calls.find((c) => c.route.endsWith("/git/trees"))!.params.tree.map((e: { path: string }) => e.path);
+    expect(tree).toEqual(["fixtures/AKIAIOSFODNN7EXAMPLE", `fixtures/${TOKEN_SHAPES[0]}.md`]);
+  });
+
+  it("refuses to send a file holding the installation token, rather than change it", async () => {
+    const { co } = await job({ "README.md": "# demo\n" });
+    await writeFile(path.join(co.path, "leak.txt"), `token=${TOKEN}\n`);
+    await commitStep({ checkout: co.path, author: BOT, step: "Leak" });
+    const github = fakeGitHub();
+    const options = { checkout: co.path, owner: "octo", repo: "demo", writer: github, base: co.sha, branch: "crewbot/issue-3-x", defaultBranch: "main", exists: false };
+    await expect(pushViaApi(options)).rejects.toThrow(/holds one of crewbot's own secrets/);
+    expect(github.calls).toEqual([]);
   });
 
   it("moves an existing branch without force, and sends nothing when nothing was committed", async () => {
