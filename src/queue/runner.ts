@@ -382,6 +382,11 @@ export class JobRunner {
     if (entry.controller.signal.aborted) return;
     this.log.info({ jobId: entry.job.id, reason }, "aborting job");
     entry.controller.abort(reason);
+    // Its heartbeats would keep a handler that ignores the abort running (and its slot, and its target's
+    // line, taken) forever: after the grace the job ends as the abort says, without it.
+    const grace = setTimeout(() => entry.abandon(), this.abortGraceMs);
+    grace.unref();
+    void entry.done.finally(() => clearTimeout(grace));
   }
 
   private async notifyInterrupted(job: JobRecord): Promise<void> {
