@@ -274,6 +274,28 @@ describe("JobRunner", () => {
     expect(recoveries).toEqual([]);
   });
 
+  it("keeps its own jobs through a stall longer than their lease: its own recovery renews them first", async () => {
+    const q = queues.open(await tempDataDir());
+    const { job } = await q.enqueue(newJob());
+    const interrupted: string[] = [];
+    const runner = makeRunner(
+      q,
+      async (_job, ctx) => {
+        await ctx.update({ agentsStarted: true });
+        // A blocked event loop (or a suspended host): every timer is overdue when it ends, the recovery's
+        // (due every 50 ms) before the heartbeat's (350 ms after the claim).
+        const until = Date.now() + 700;
+        while (Date.now() < until);
+        await new Promise((resolve) => setTimeout(resolve, 20)); // the job goes on after it
+        return { state: "succeeded", outcome: "✅ Done" };
+      },
+      { leaseMs: 400, heartbeatMs: 350, recoverEveryMs: 50, onInterrupted: (j) => void interrupted.push(j.id) },
+    );
+    await runner.start();
+    expect(await ended(q, job.id)).toMatchObject({ state: "succeeded", outcome: "✅ Done", attempts: 1 });
+    expect(interrupted).toEqual([]);
+  });
+
   it("aborts a run whose lease was taken over, even when this same runner claims the job again", async () => {
     const dir = await tempDataDir();
     const q = queues.open(dir);
