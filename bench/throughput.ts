@@ -181,6 +181,17 @@ async function all(queue: OpenedStores["queue"]): Promise<JobRecord[]> {
   return queue.listRecent({ limit: 100_000 });
 }
 
+/**
+ * A running job's lease: renewed (its worker is alive and running it: slow, not lost) or lapsed (its
+ * worker died or stalled; a recovery will requeue or end it).
+ */
+function leaseLine(job: JobRecord): string {
+  if (job.state !== "running" || job.leaseExpiresAt === undefined) return "";
+  const ahead = job.leaseExpiresAt - Date.now();
+  const since = job.startedAt === undefined ? "" : `, started ${Math.round((Date.now() - job.startedAt) / 1000)} s ago`;
+  return ahead > 0 ? `, lease renewed (${Math.round(ahead / 1000)} s ahead${since})` : `, lease lapsed ${Math.round(-ahead / 1000)} s ago${since}`;
+}
+
 /** Waits for `count` jobs in the queue, then for all of them to end; samples how many run at once. */
 export async function watch(queue: OpenedStores["queue"], count: number, timeoutMs: number, onTick?: () => void): Promise<{ jobs: JobRecord[]; maxRunning: number }> {
   const t0 = Date.now();
@@ -192,7 +203,7 @@ export async function watch(queue: OpenedStores["queue"], count: number, timeout
     if (jobs.length >= count && jobs.every((j) => ENDS.includes(j.state))) return { jobs, maxRunning };
     if (Date.now() - t0 > timeoutMs) {
       const states = jobs.reduce<Record<string, number>>((m, j) => ((m[j.state] = (m[j.state] ?? 0) + 1), m), {});
-      const stuck = jobs.filter((j) => !ENDS.includes(j.state)).slice(0, 5).map((j) => `${j.id} ${j.state} on ${j.workerId ?? "?"} (${j.outcome ?? "no outcome"})`);
+      const stuck = jobs.filter((j) => !ENDS.includes(j.state)).slice(0, 5).map((j) => `${j.id} ${j.state} on ${j.workerId ?? "?"}${leaseLine(j)} (${j.outcome ?? "no outcome"})`);
       throw new Error(`after ${timeoutMs / 1000} s: ${jobs.length} of ${count} jobs, ${JSON.stringify(states)}; not ended: ${stuck.join("; ")}`);
     }
     await sleep(100);

@@ -55,6 +55,8 @@ interface Active {
   /** Resolves to stop waiting for a handler that ignores its signal. */
   abandon: () => void;
   done: Promise<void>;
+  /** Renews its lease now (and aborts it when lost, cancelled or superseded). */
+  beat: () => Promise<void>;
 }
 
 type Status = "new" | "running" | "stopping" | "stopped";
@@ -228,6 +230,9 @@ export class JobRunner {
 
   private async recover(atStart: boolean): Promise<void> {
     try {
+      // After a stall (a blocked event loop, a suspended host) this runner's own leases may have run out
+      // while its jobs still run here: renewed first, they are not taken for a dead worker's.
+      if (!atStart) await Promise.allSettled([...this.active].map((entry) => entry.beat()));
       const opts = atStart ? { deadWorker: this.workerId } : {};
       const { requeued, interrupted } = await this.queue.recoverStale(undefined, opts);
       for (const job of requeued) this.log.warn({ jobId: job.id, attempts: job.attempts }, "interrupted job requeued");
@@ -245,7 +250,7 @@ export class JobRunner {
     let abandon!: () => void;
     const abandoned = new Promise<"abandoned">((resolve) => (abandon = () => resolve("abandoned")));
     const holder = { workerId: this.workerId, attempt: job.attempts };
-    const entry: Active = { job, holder, controller: new AbortController(), abandon, done: Promise.resolve() };
+    const entry: Active = { job, holder, controller: new AbortController(), abandon, done: Promise.resolve(), beat: async () => {} };
     this.active.add(entry);
     this.log.info({ jobId: job.id, kind: job.kind, attempt: job.attempts }, "job started");
     entry.done = this.run(entry, abandoned)
@@ -258,7 +263,7 @@ export class JobRunner {
 
   private async run(entry: Active, abandoned: Promise<"abandoned">): Promise<void> {
     const { job, controller } = entry;
-    const beat = async (): Promise<void> => {
+    const beat = (entry.beat = async (): Promise<void> => {
       const hb = await this.queue.heartbeat(job.id, entry.holder);
       if (!hb.held) this.abort(entry, { kind: "lease-lost" });
       else if (hb.cancelRequested) {
@@ -266,7 +271,7 @@ export class JobRunner {
       } else if (hb.supersededBy !== undefined) {
         this.abort(entry, { kind: "superseded", by: hb.supersededBy });
       }
-    };
+    });
     const timer = setInterval(() => {
       beat().catch((err) => this.log.warn({ err, jobId: job.id }, "heartbeat failed"));
     }, this.heartbeatMs);
@@ -382,6 +387,11 @@ export class JobRunner {
     if (entry.controller.signal.aborted) return;
     this.log.info({ jobId: entry.job.id, reason }, "aborting job");
     entry.controller.abort(reason);
+    // Its heartbeats would keep a handler that ignores the abort running (and its slot, and its target's
+    // line, taken) forever: after the grace the job ends as the abort says, without it.
+    const grace = setTimeout(() => entry.abandon(), this.abortGraceMs);
+    grace.unref();
+    void entry.done.finally(() => clearTimeout(grace));
   }
 
   private async notifyInterrupted(job: JobRecord): Promise<void> {

@@ -190,6 +190,51 @@ describe("JobRunner", () => {
     expect(interrupted.sort()).toEqual([polite.id, stubborn.id].sort());
   });
 
+  it("ends a cancelled job whose handler ignores its abort once the grace is over, and tells onInterrupted", async () => {
+    const q = queues.open(await tempDataDir());
+    const { job } = await q.enqueue(newJob());
+    const interrupted: JobRecord[] = [];
+    // Its heartbeats alone would keep it running, and its slot taken, for ever.
+    const runner = makeRunner(q, async () => new Promise(() => {}), { maxActive: 1, onInterrupted: (j) => void interrupted.push(j) });
+    await runner.start();
+    await vi.waitFor(() => expect(runner.running).toEqual([job.id]));
+    await runner.cancel(targetKey(job.target), "bob");
+    expect(await ended(q, job.id)).toMatchObject({ state: "cancelled", outcome: "⏹ Cancelled by @bob" });
+    await vi.waitFor(() => expect(runner.running).toEqual([]));
+    expect(interrupted).toEqual([expect.objectContaining({ id: job.id, state: "cancelled" })]);
+    // The slot is free again.
+    const next = (await q.enqueue(newJob({ number: 2 }))).job;
+    runner.wake();
+    await vi.waitFor(() => expect(runner.running).toEqual([next.id]));
+  });
+
+  it("a superseded job whose handler ignores its abort does not keep its successor waiting", async () => {
+    const q = queues.open(await tempDataDir());
+    const review = { ...newJob(), group: "review" };
+    const first = (await q.enqueue(review)).job;
+    const runner = makeRunner(q, async (job) => (job.id === first.id ? new Promise(() => {}) : { state: "succeeded", outcome: "✅ Done" }));
+    await runner.start();
+    await vi.waitFor(() => expect(runner.running).toEqual([first.id]));
+    const second = (await q.enqueue({ ...newJob(), group: "review", supersede: true })).job;
+    expect(await ended(q, first.id)).toMatchObject({ state: "cancelled", outcome: `⏹ Superseded by job ${second.id}` });
+    runner.wake();
+    expect(await ended(q, second.id)).toMatchObject({ state: "succeeded" });
+  });
+
+  it("frees the slot of a run whose lease was taken over when its handler ignores the abort", async () => {
+    const dir = await tempDataDir();
+    const q = queues.open(dir);
+    const { job } = await q.enqueue(newJob());
+    let calls = 0;
+    const runner = makeRunner(q, async () => (++calls === 1 ? new Promise(() => {}) : { state: "succeeded", outcome: "✅ Done (rerun)" }), { maxActive: 1 });
+    await runner.start();
+    await vi.waitFor(() => expect(runner.running).toEqual([job.id]));
+    // Another process took this worker for dead and requeued the job: the stale run must not hold the only slot.
+    expect((await queues.open(dir).recoverStale(undefined, { deadWorker: runner.workerId })).requeued).toHaveLength(1);
+    runner.wake();
+    expect(await ended(q, job.id)).toMatchObject({ state: "succeeded", outcome: "✅ Done (rerun)", attempts: 2 });
+  });
+
   it("a drain that times out aborts what is still running", async () => {
     const q = queues.open(await tempDataDir());
     const { job } = await q.enqueue(newJob());
@@ -227,6 +272,28 @@ describe("JobRunner", () => {
     await runner.start();
     expect(await ended(q, job.id)).toMatchObject({ state: "succeeded", attempts: 1 });
     expect(recoveries).toEqual([]);
+  });
+
+  it("keeps its own jobs through a stall longer than their lease: its own recovery renews them first", async () => {
+    const q = queues.open(await tempDataDir());
+    const { job } = await q.enqueue(newJob());
+    const interrupted: string[] = [];
+    const runner = makeRunner(
+      q,
+      async (_job, ctx) => {
+        await ctx.update({ agentsStarted: true });
+        // A blocked event loop (or a suspended host): every timer is overdue when it ends, the recovery's
+        // (due every 50 ms) before the heartbeat's (350 ms after the claim).
+        const until = Date.now() + 700;
+        while (Date.now() < until);
+        await new Promise((resolve) => setTimeout(resolve, 20)); // the job goes on after it
+        return { state: "succeeded", outcome: "✅ Done" };
+      },
+      { leaseMs: 400, heartbeatMs: 350, recoverEveryMs: 50, onInterrupted: (j) => void interrupted.push(j.id) },
+    );
+    await runner.start();
+    expect(await ended(q, job.id)).toMatchObject({ state: "succeeded", outcome: "✅ Done", attempts: 1 });
+    expect(interrupted).toEqual([]);
   });
 
   it("aborts a run whose lease was taken over, even when this same runner claims the job again", async () => {
