@@ -81,6 +81,8 @@ export interface StackOptions {
   env?: NodeJS.ProcessEnv;
   /** Probot's logger (default: Probot's own, at `fatal`). */
   log?: Logger;
+  /** The runner's lease and heartbeat (default: a 4 s lease, a beat every 500 ms). */
+  lease?: { leaseMs: number; heartbeatMs: number };
 }
 
 export async function startStack(script: Script, options: StackOptions = {}): Promise<Stack> {
@@ -92,9 +94,10 @@ export async function startStack(script: Script, options: StackOptions = {}): Pr
   const logging = options.log ? { log: options.log } : { logLevel: "fatal" as const };
   const probot = new Probot({ appId: 1, privateKey: PRIVATE_KEY, secret: WEBHOOK_SECRET, Octokit: TestOctokit, ...logging });
   let composed: Crewbot | undefined;
+  const runner = { pollMs: 50, leaseMs: 4000, heartbeatMs: 500, ...options.lease };
   // As main.ts does it: compose inside the app function, when Probot's logger and auth are ready.
   await probot.load(async (app, options) => {
-    composed = composeCrewbot(app, { env, runner: { pollMs: 50, leaseMs: 4000, heartbeatMs: 500 } });
+    composed = composeCrewbot(app, { env, runner });
     await crewbotApp(composed.triggers)(app, options);
   });
   const crewbot = composed!;
