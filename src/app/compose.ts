@@ -23,7 +23,7 @@ import { finaliseThreadAnswer } from "../jobs/thread-answer-job.js";
 import { postedProgressComment } from "../jobs/job-report.js";
 import type { JobServices } from "../jobs/services.js";
 import { JobRunner, type JobHandler } from "../queue/runner.js";
-import type { JobRecord } from "../queue/types.js";
+import { postedCommentId, type JobRecord } from "../queue/types.js";
 import type { LearnRequest } from "../learnings/types.js";
 import { GitHubWriter, realClock, WriteGate } from "../report/github-writer.js";
 import { endJobComment } from "../report/job-comment.js";
@@ -318,7 +318,7 @@ async function finaliseInterrupted(job: JobRecord, services: JobServices): Promi
   if (job.learn?.automatic || jobTypeOf(job) === "learnings") return;
   const writer = services.writerFor(job.target.installationId, await services.octokitFor(job.target.installationId));
   // A process that died between posting the comment and storing its id left it spinning: found by its marker.
-  const progressCommentId = job.progressCommentId ?? (await postedProgressComment(job, writer, services, "it stays as it was"));
+  const progressCommentId = postedCommentId(job) ?? (await postedProgressComment(job, writer, services, "it stays as it was"));
   if (progressCommentId === undefined) return;
   const cancelled = job.outcome?.startsWith("⏹");
   const terminal = cancelled ? ({ kind: "cancelled" } as const) : ({ kind: "failed", reason: "interrupted" } as const);

@@ -4,7 +4,8 @@
  * as `implement.chain` says) on the PR's branch, with the failing checks as its task, through the
  * same path as PR feedback (setup, worker, checks, push). A round covers the head: it waits
  * (deferred, `implement.ciFix.waitMinutes`) while other suites of the head still run, then reads the
- * failures of every failed suite; a round superseded by a later suite pushes nothing.
+ * failures of every failed suite; a round superseded by a later suite pushes nothing, and a head gets
+ * one round at most (the rounds store refuses a second job on the head a round kept).
  * `implement.ciFix.rounds` bounds the rounds per pull request; once they are used, crewbot says so
  * in one comment and stops.
  */
@@ -13,7 +14,8 @@ import type { CrewbotConfig } from "../config/schema.js";
 import { ConfigError } from "../config/validate.js";
 import { checkNames, failureSections, headSuites, suitesFailures, type CheckFailureOptions, type FailedCheck } from "../context/check-failures.js";
 import { repoKey } from "../review/review-store.js";
-import type { JobContext, JobResult } from "../queue/runner.js";
+import { cancelledOutcome, INTERRUPTED_OUTCOME, supersededOutcome } from "../queue/job-queue.js";
+import type { AbortReason, JobContext, JobResult } from "../queue/runner.js";
 import type { CiFixRequest, JobRecord } from "../queue/types.js";
 import { jobMarker } from "../report/types.js";
 import { git } from "../workspace/git.js";
@@ -46,15 +48,33 @@ export async function runCiFixJob(job: JobRecord, ctx: JobContext, services: Job
   if ("ended" in ready) return ready.ended;
   const { round } = ready;
   const { owner, repo, number } = job.target;
-  const claim = await round.rounds.claim(repoKey(owner, repo), number, round.config.implement.ciFix.rounds, job.id);
+  // A newer suite that came in while this one looked at the head takes over before any round is used.
+  if (await stoppedFromOutside(job, ctx, services)) return stoppedBeforeRound(job, services, ctx.signal);
+  const claim = await round.rounds.claim(repoKey(owner, repo), number, round.config.implement.ciFix.rounds, job.id, round.request.headSha);
   if (claim.kind === "exhausted") return stopRounds(job, services, round, claim);
-  const given = { pushed: false, nothingToFix: false };
+  if (claim.kind === "taken") return quietEnd(job, services, `⏹ Cancelled: round ${claim.round} already ran on ${round.request.headSha.slice(0, 7)}`, "cancelled");
+  const given: RoundGiven = { pushed: false, giveBack: false };
   try {
     return await inJobFrame(job, ctx, services, (report, dirs, access) => fixRound({ job, ctx, services, round, number: claim.round, report, dirs, access }, given));
   } finally {
-    // A round stopped from outside (a newer suite, a cancel) before it pushed, or with nothing to fix, is given back.
-    if (!given.pushed && (ctx.signal.aborted || given.nothingToFix)) await round.rounds.release(repoKey(owner, repo), number, claim.round).catch(() => undefined);
+    // A round stopped from outside (a newer suite, a cancel) before it pushed, with nothing to fix, or whose push was refused, is given back.
+    if (!given.pushed && (ctx.signal.aborted || given.giveBack)) await round.rounds.release(repoKey(owner, repo), number, claim.round).catch(() => undefined);
   }
+}
+
+/** What a round left behind: whether it pushed, and whether its round goes back though it was not stopped. */
+interface RoundGiven {
+  pushed: boolean;
+  giveBack: boolean;
+}
+
+/**
+ * Asks the queue now, not at the next heartbeat, whether a newer suite or a cancel stopped the job
+ * (the heartbeat aborts its signal): a round with an instant model reaches its push sooner.
+ */
+async function stoppedFromOutside(job: JobRecord, ctx: JobContext, services: JobServices): Promise<boolean> {
+  await ctx.heartbeat().catch((error: Error) => services.log.warn(`job ${job.id}: could not ask the queue whether the round was stopped: ${error.message}`));
+  return ctx.signal.aborted;
 }
 
 /** A round ready to run: the pull request still wants it and its head's suites are done (or the wait is over). */
@@ -139,7 +159,7 @@ interface RoundRun {
 }
 
 /** The round in its job frame: the failures as the worker's context, the write chain, the push to the PR's branch. */
-async function fixRound(run: RoundRun, given: { pushed: boolean; nothingToFix: boolean }): Promise<JobResult> {
+async function fixRound(run: RoundRun, given: RoundGiven): Promise<JobResult> {
   const { job, ctx, services, round, report, dirs, access } = run;
   const { request, head, pr } = round;
   const limit = round.config.implement.ciFix.rounds;
@@ -147,7 +167,7 @@ async function fixRound(run: RoundRun, given: { pushed: boolean; nothingToFix: b
   const failures = await round.readFailures({ octokit: access.octokit, artifactsDir: dirs.artifactsDir });
   const sha = request.headSha.slice(0, 7);
   if (failures.length === 0) {
-    given.nothingToFix = true;
+    given.giveBack = true;
     const suites = head.failed.length === 1 ? "the suite" : `${head.failed.length} suites`;
     return report.finish({ terminal: { kind: "failed", reason: `${suites} failed on ${sha}, but GitHub lists no failed check run in ${head.failed.length === 1 ? "it" : "them"} to fix` } });
   }
@@ -164,10 +184,12 @@ async function fixRound(run: RoundRun, given: { pushed: boolean; nothingToFix: b
   });
   if (written.setupFailed) return report.finish(written.setupFailed);
   // A round stopped from outside (a later suite of the head, a cancel) pushes nothing of its half-done tree.
-  if (ctx.signal.aborted) return report.finish({ ...(stoppedEnding(ctx.signal) ?? written.failed ?? { terminal: { kind: "cancelled" } }), patch: { notes: [...roundNotes, ...written.notes] } });
+  if (await stoppedFromOutside(job, ctx, services)) return report.finish({ ...(stoppedEnding(ctx.signal) ?? written.failed ?? { terminal: { kind: "cancelled" } }), patch: { notes: [...roundNotes, ...written.notes] } });
   const outcome = { ...written, failed: supersededEnding(written.failed, ctx.signal) };
   const { pushed, ending } = await publishToPullRequest({ job, report, access, prepared, dirs, publicUrl: services.publicUrl, headRef: pr.head.ref, run: outcome, unchanged: "the worker changed no files" });
   given.pushed = pushed.pushed;
+  // A refused push changed nothing on GitHub: no new head comes of it, so the round is not spent.
+  given.giveBack = pushed.refused !== undefined;
   if (pushed.pushed) written.notes.push(await changedNote(prepared.root, prepared.sha, pushed.sha, pr.head.ref));
   return report.finish({ ...ending, patch: { notes: [...roundNotes, ...written.notes], commands: written.checks.results } });
 }
@@ -186,6 +208,14 @@ function pullGone(pr: PullData, request: CiFixRequest, trust: CheckoutTrust, bra
 /** A chain stopped by a newer suite says so (not "a newer review"); other endings stay. */
 function supersededEnding(failed: Ending | undefined, signal: AbortSignal): Ending | undefined {
   return failed && signal.aborted ? (stoppedEnding(signal) ?? failed) : failed;
+}
+
+/** A job stopped from outside before it claimed a round ends as the queue would end it, without a comment. */
+function stoppedBeforeRound(job: JobRecord, services: JobServices, signal: AbortSignal): JobResult {
+  const reason = signal.reason as AbortReason;
+  if (reason.kind === "superseded") return quietEnd(job, services, supersededOutcome(reason.by), "cancelled");
+  if (reason.kind === "cancelled") return quietEnd(job, services, cancelledOutcome(reason.by), "cancelled");
+  return quietEnd(job, services, INTERRUPTED_OUTCOME, "failed");
 }
 
 /** The ending of a round a newer check suite took over; undefined for any other stop. */

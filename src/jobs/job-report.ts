@@ -4,7 +4,7 @@ import type { GitHubWriter } from "../report/github-writer.js";
 import type { TokenProvider } from "../workspace/push.js";
 import type { EndState } from "../queue/job-queue.js";
 import type { EndResult, JobContext } from "../queue/runner.js";
-import type { JobRecord } from "../queue/types.js";
+import { COMMENT_BEING_POSTED, postedCommentId, type JobRecord } from "../queue/types.js";
 import { findJobComment, jobProgress, jobReporter, removeTriggerLabel } from "../report/job-comment.js";
 import { progressFromEvents, type ProgressTracker } from "../report/progress-state.js";
 import { statusLine } from "../report/render.js";
@@ -54,7 +54,7 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
   const reporter = jobReporter(job, writer, services.log, { editIntervalMs: services.limits.editIntervalMs });
   const progress: ProgressTracker = progressFromEvents(jobProgress(job, services.publicUrl));
 
-  const existing = job.progressCommentId ?? (await earlierComment(job, writer, services));
+  const existing = postedCommentId(job) ?? (await earlierComment(job, writer, services));
   if (existing === undefined && job.trigger.commentId !== undefined) {
     await reporter.acknowledge({ commentId: job.trigger.commentId, kind: job.trigger.commentKind ?? "issue_comment" });
   }
@@ -100,11 +100,13 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
 }
 
 /**
- * A job claimed again after its process died may have posted its comment without storing its id:
- * found by its marker and edited, not posted twice. A first attempt has none to look for.
+ * A comment posted for the job whose id was never stored: by an attempt whose process died, or the
+ * "⏳ Queued behind …" one being posted (or whose poster died) when the job started. Found by its
+ * marker and edited, not posted twice. A first attempt that was never announced has none to look for.
  */
 async function earlierComment(job: JobRecord, writer: GitHubWriter, services: JobServices): Promise<number | undefined> {
-  return job.attempts < 2 ? undefined : await postedProgressComment(job, writer, services, "a new one is posted");
+  const mayHaveOne = job.attempts >= 2 || job.progressCommentId === COMMENT_BEING_POSTED;
+  return mayHaveOne ? await postedProgressComment(job, writer, services, "a new one is posted") : undefined;
 }
 
 /** The job's progress comment found by its marker (its id was never stored); a failed search is a log line, and `otherwise` says what follows. */

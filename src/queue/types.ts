@@ -174,7 +174,10 @@ export interface JobRecord extends NewJob {
   createdAt: number;
   startedAt?: number;
   finishedAt?: number;
-  /** The progress comment, once posted: a restarted job edits it rather than posting another. */
+  /**
+   * The progress comment, once posted: a restarted job edits it rather than posting another.
+   * `COMMENT_BEING_POSTED` while a queued job's comment is being posted (read it with `postedCommentId`).
+   */
   progressCommentId?: number;
   /** Set when the job's agents started: from then on an interruption is final. */
   agentsStarted?: boolean;
@@ -200,6 +203,17 @@ export interface EnqueueResult {
   /** Jobs this one superseded (`supersede`), as they now are: queued ones cancelled, running ones flagged. */
   superseded: JobRecord[];
 }
+
+/**
+ * `progressCommentId` said before a queued job's "⏳ Queued behind …" comment is posted: a run that
+ * starts before its id is stored (or after that process died) finds the comment by its marker.
+ * GitHub's comment ids are positive, so 0 is never a comment's.
+ */
+export const COMMENT_BEING_POSTED = 0;
+
+/** The job's progress comment, when one was posted and its id stored. */
+export const postedCommentId = (job: Pick<JobRecord, "progressCommentId">): number | undefined =>
+  job.progressCommentId !== undefined && job.progressCommentId !== COMMENT_BEING_POSTED ? job.progressCommentId : undefined;
 
 export const targetKey = (t: Pick<JobTarget, "owner" | "repo" | "number">): string =>
   `${t.owner.toLowerCase()}/${t.repo.toLowerCase()}#${t.number}`;

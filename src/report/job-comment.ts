@@ -1,4 +1,4 @@
-import type { JobRecord } from "../queue/types.js";
+import { postedCommentId, type JobRecord } from "../queue/types.js";
 import type { GitHubWriter, ReportLog } from "./github-writer.js";
 import { ProgressReporter } from "./progress-reporter.js";
 import { initialProgress } from "./progress-state.js";
@@ -8,7 +8,7 @@ import { jobMarker, type ProgressState, type Terminal } from "./types.js";
 /** The reporter of a job's progress comment on its issue or PR (editing the one it already has). */
 export function jobReporter(job: JobRecord, writer: GitHubWriter, log?: ReportLog, options: { editIntervalMs?: number } = {}): ProgressReporter {
   const target = { owner: job.target.owner, repo: job.target.repo, number: job.target.number };
-  return new ProgressReporter({ writer, target, jobId: job.id, commentId: job.progressCommentId, log, editIntervalMs: options.editIntervalMs });
+  return new ProgressReporter({ writer, target, jobId: job.id, commentId: postedCommentId(job), log, editIntervalMs: options.editIntervalMs });
 }
 
 /** A job's first state: nothing done yet, the transcript linked. */
@@ -34,7 +34,7 @@ export async function removeTriggerLabel(job: JobRecord, writer: GitHubWriter, l
 
 /** Ends the comment of a job that will not run its course (cancelled while queued, interrupted). */
 export async function endJobComment(job: JobRecord, writer: GitHubWriter, publicUrl: string, terminal: Terminal, log?: ReportLog): Promise<void> {
-  if (job.progressCommentId === undefined) return;
+  if (postedCommentId(job) === undefined) return;
   await jobReporter(job, writer, log).finish(jobProgress(job, publicUrl, { terminal }));
 }
 

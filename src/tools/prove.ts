@@ -7,9 +7,10 @@
  * back once the reviewer has submitted its review.
  */
 import { constants } from "node:fs";
-import { cp, lstat, mkdir, open, realpath, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, open, realpath, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { copyTree, CopyStopped, type CopyBounds } from "./copy-tree.js";
 import { withToolErrors } from "./errors.js";
 import { OutputCollector } from "./output.js";
 import { hasGitSegment, isInside } from "./paths.js";
@@ -63,7 +64,18 @@ export interface ProofSession {
   workDir: string;
   /** Proofs run so far, in call order (a later proof of the same finding replaces an earlier one when read). */
   proofs: Proof[];
+  /** What one copy of a tree may hold (default `COPY_LIMITS`). */
+  copyLimits?: CopyLimits;
 }
+
+export interface CopyLimits {
+  maxBytes: number;
+  /** Files, folders and links. */
+  maxEntries: number;
+}
+
+/** One copy of the head or the base: 1 GiB of file data (sparse files at their full size), 200,000 entries. */
+export const COPY_LIMITS: CopyLimits = { maxBytes: 1024 * 1024 * 1024, maxEntries: 200_000 };
 
 export const PROOF_TAIL_BYTES = 4000;
 const MAX_FILES = 20;
@@ -136,11 +148,16 @@ async function addFile(copy: string, file: ReproducerFile): Promise<void> {
   }
 }
 
-/** A copy of a tree without its .git, symlinks copied as links (never followed), reflinked where the filesystem can. */
-async function copyTree(from: string, to: string): Promise<string> {
-  const git = path.join(from, ".git");
-  await cp(from, to, { recursive: true, verbatimSymlinks: true, errorOnExist: true, mode: constants.COPYFILE_FICLONE, filter: (src) => src !== git });
-  return realpath(to);
+/** A copy of `tree` for a run, or why there is none: over a limit, cancelled, or out of the proof's time. */
+async function copyFor(tree: string, to: string, what: string, bounds: CopyBounds, seconds: number): Promise<{ copy: string } | { problem: string }> {
+  try {
+    return { copy: await copyTree(tree, to, bounds) };
+  } catch (error) {
+    if (!(error instanceof CopyStopped)) throw error;
+    if (error.why === "limit") return { problem: `${what} is ${error.message}` };
+    if (error.why === "cancelled") return { problem: `cancelled while ${what} was copied` };
+    return { problem: `timed out after ${seconds} s (review.proofBudget.seconds) while ${what} was copied` };
+  }
 }
 
 function problemOf(res: CommandRun, timeoutS: number): string | undefined {
@@ -195,31 +212,41 @@ async function prove(input: ProveInput, ctx: ToolContext): Promise<Proof> {
   const dir = path.join(session.workDir, `proof-${index}`);
   const started = Date.now();
   const deadline = started + session.budget.seconds * 1000;
+  const bounds: CopyBounds = { signal: ctx.signal, deadline, ...(session.copyLimits ?? COPY_LIMITS) };
   const files = input.files ?? [];
+  const behaviourChange = input.behaviourChange === true;
   await mkdir(dir, { recursive: true });
   try {
     const home = path.join(dir, "home");
     await mkdir(home);
-    const head = await copyTree(ctx.root, path.join(dir, "head"));
-    for (const file of files) await addFile(head, file);
+    const head = await copyFor(ctx.root, path.join(dir, "head"), "the checkout", bounds, session.budget.seconds);
+    if ("problem" in head) return await recorded(ctx, index, { finding: input.finding, command: input.command, files, behaviourChange, outcome: "error", reason: `not proved: ${head.problem}`, head: { exitCode: null, tail: "", problem: head.problem } });
+    for (const file of files) await addFile(head.copy, file);
     // Copying a large checkout counts against the proof's seconds, but the head always gets one second to run.
-    const headRun = await runIn(head, await realpath(home), input, ctx, `proof-${index}-head`, Math.max(1000, deadline - Date.now()));
+    const headRun = await runIn(head.copy, await realpath(home), input, ctx, `proof-${index}-head`, Math.max(1000, deadline - Date.now()));
     let baseRun: ProofRun | undefined;
     const left = deadline - Date.now();
     if (session.base.tree !== undefined && left >= 1000 && headRun.problem === undefined && headRun.exitCode !== 0) {
-      const base = await copyTree(session.base.tree, path.join(dir, "base"));
-      for (const file of files) await addFile(base, file);
-      baseRun = await runIn(base, await realpath(home), input, ctx, `proof-${index}-base`, left);
+      const base = await copyFor(session.base.tree, path.join(dir, "base"), "the merge base", bounds, session.budget.seconds);
+      if ("problem" in base) baseRun = { exitCode: null, tail: "", problem: base.problem };
+      else {
+        for (const file of files) await addFile(base.copy, file);
+        baseRun = await runIn(base.copy, await realpath(home), input, ctx, `proof-${index}-base`, Math.max(1000, deadline - Date.now()));
+      }
     } else if (input.behaviourChange === true && headRun.problem === undefined && headRun.exitCode !== 0) {
       baseRun = { exitCode: null, tail: "", problem: session.base.tree === undefined ? `the merge base could not be checked out (${session.base.error ?? "unknown"})` : "no time left of review.proofBudget.seconds" };
     }
-    const behaviourChange = input.behaviourChange === true;
     const proof: Proof = { finding: input.finding, command: input.command, files, behaviourChange, ...proofOutcome(behaviourChange, headRun, baseRun), head: headRun, ...(baseRun ? { base: baseRun } : {}) };
-    await writeFile(path.join(ctx.artifactsDir, `proof-${index}.json`), `${JSON.stringify(proof, null, 2)}\n`);
-    return proof;
+    return await recorded(ctx, index, proof);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The proof kept with the job's artifacts. */
+async function recorded(ctx: ToolContext, index: number, proof: Proof): Promise<Proof> {
+  await writeFile(path.join(ctx.artifactsDir, `proof-${index}.json`), `${JSON.stringify(proof, null, 2)}\n`);
+  return proof;
 }
 
 export const proveTool: Tool<ProveInput> = {

@@ -1,9 +1,9 @@
 import type { InstallationOctokit } from "../github/types.js";
 import type { JobQueue } from "../queue/job-queue.js";
 import type { JobRunner } from "../queue/runner.js";
-import { targetKey, type EnqueueResult, type JobRecord, type NewJob } from "../queue/types.js";
+import { postedCommentId, targetKey, type EnqueueResult, type NewJob } from "../queue/types.js";
 import type { GitHubWriter } from "../report/github-writer.js";
-import { endJobComment, jobProgress, jobReporter } from "../report/job-comment.js";
+import { endJobComment } from "../report/job-comment.js";
 import { postReply, type ReportTarget } from "../report/progress-reporter.js";
 import { renderHelp, renderNotAllowed, transcriptUrl } from "../report/render.js";
 import { answerQuestion } from "./answer-question.js";
@@ -11,6 +11,7 @@ import { renderApproved } from "../plan/approval.js";
 import type { Background } from "./background.js";
 import type { CommentPayload, Decision } from "./comment-command.js";
 import type { TriggerLog } from "./deps.js";
+import { announceQueued } from "./queued-comment.js";
 import type { ReplyLimiter, ReplyPlace } from "./stranger-replies.js";
 
 export interface ActDeps {
@@ -108,20 +109,10 @@ export async function enqueueJob(deps: ActDeps, newJob: NewJob, octokit: Install
   deps.log.info({ jobId: job.id, deliveryId: job.deliveryId, owner, repo, number, kind: job.kind }, "job queued");
   deps.runner.wake();
   for (const old of result.superseded ?? []) {
-    if (old.state !== "cancelled" || old.progressCommentId === undefined) continue;
+    if (old.state !== "cancelled" || postedCommentId(old) === undefined) continue;
     const writer = deps.writerFor(old.target.installationId, octokit);
     const ended = endJobComment(old, writer, deps.publicUrl, { kind: "cancelled", reason: `a newer review took over (job ${job.id})` }, deps.log);
     deps.background.run(ended, `superseded comment of ${old.id}`);
   }
   return result;
-}
-
-/** A job waiting behind another says so at once (👀 and its progress comment), then edits it when it runs. */
-async function announceQueued(job: JobRecord, behind: string, writer: GitHubWriter, deps: ActDeps): Promise<void> {
-  const reporter = jobReporter(job, writer, deps.log);
-  if (job.trigger.commentId !== undefined) {
-    await reporter.acknowledge({ commentId: job.trigger.commentId, kind: job.trigger.commentKind ?? "issue_comment" });
-  }
-  const id = await reporter.start(jobProgress(job, deps.publicUrl, { queuedBehind: behind }));
-  if (id !== undefined) await deps.queue.update(job.id, { progressCommentId: id });
 }

@@ -135,7 +135,8 @@ describe("ci-fix on Renovate's pull request", () => {
     expect(gitSync(stack.remoteDir, "rev-parse", RENOVATE_BRANCH).trim()).toBe(rebased);
     expect(job.outcome).toMatch(/^❌ Failed: pushing to renovate\/lodash-4\.x was rejected: the branch has commits crewbot does not have \(crewbot never force-pushes\) · /);
     expect(figures(edits.at(-1)!, job.id)).toBe(refusedComment("pushing to renovate/lodash-4.x was rejected: the branch has commits crewbot does not have (crewbot never force-pushes)", sha));
-    expect(await stack.crewbot.services.ciFixRounds!.get("codertocat/hello-world", 2)).toEqual({ rounds: 1, stopped: false });
+    // Nothing reached the branch: the round is given back for the rebased head.
+    expect(await stack.crewbot.services.ciFixRounds!.get("codertocat/hello-world", 2)).toEqual({ rounds: 0, stopped: false });
   });
 
   it("a rebase whose suite fails while a round runs: the round stops and pushes nothing, the next one fixes the rebased head", async () => {

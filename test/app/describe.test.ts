@@ -13,7 +13,8 @@ import { renderSummaryBlock, SUMMARY_END, SUMMARY_START } from "../../src/summar
 import type { SummarySubmission } from "../../src/tools/submit-summary.js";
 import { redact } from "../../src/secrets/redact.js";
 import { paddedTo, PEOPLES_TEXT, TOKEN_SHAPES } from "../helpers/peoples-text.js";
-import { API, mockInstallationToken, mockJobComments, mockPermission, mockPullConversation, REPO_PATH, startStack, type Stack } from "./harness.js";
+import { tempDir } from "../helpers/git-repo.js";
+import { API, mockInstallationToken, mockJobComments, mockPermission, mockPullConversation, mockRepoConfig, queuedThenCrashed, REPO_PATH, startStack, type Stack } from "./harness.js";
 import { deliver, GREET, mockReviewJob, push, type Traffic } from "./review-harness.js";
 
 useNock();
@@ -130,6 +131,47 @@ describe("/describe", () => {
     expect(one.patches).toEqual([]);
     expect(state.body).toBe(`${INTRO}\n\n${edited}\n\nMore text.`);
     expect(one.final).toContain("crewbot left the summary block in the description as it is: its text differs from what crewbot last wrote there.");
+  });
+});
+
+describe("/describe queued behind another job", () => {
+  it("whose process died after its \"⏳ Queued behind\" comment was posted, before its id was stored: the describe run takes that comment over to its end, never a second one", async () => {
+    const dataDir = await tempDir("crewbot-data-");
+    const stack = await startStack([{ content: [use("submit_summary", SUMMARY)] }], { files: { "greet.js": GREET }, dataDir, runner: false });
+    gitSync(stack.remoteDir, "branch", "feature");
+    const head = await push(stack, { "greet.js": GREET.replace("const line10 = 10;", 'const line10 = "10";') }, "first");
+    const payload = issueCommentCreated("/describe", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
+    payload.issue.pull_request = { url: `${API}${REPO_PATH}/pulls/1` };
+    const { job, body } = await queuedThenCrashed(payload, "describe-queued-then-died", 8802, dataDir);
+
+    // The app starts again: the run finds the queued comment by its marker; no 👀 again, no second comment (nock refuses any POST).
+    mockInstallationToken();
+    mockPermission("Codertocat", "write");
+    mockRepoConfig({ repo: "review:\n  auto: false\n" });
+    const edits: string[] = [];
+    nock(API)
+      .get(`${REPO_PATH}/issues/1/comments`)
+      .query((q) => q.since !== undefined)
+      .reply(200, [{ id: 8802, body, user: { login: "crewbot[bot]", type: "Bot" }, created_at: "2019-05-15T15:21:01Z", updated_at: "2019-05-15T15:21:01Z" }])
+      .get(`${REPO_PATH}/issues/1/comments`)
+      .query((q) => q.since === undefined)
+      .reply(200, [])
+      .patch(`${REPO_PATH}/issues/comments/8802`, (b) => (edits.push(b.body), true))
+      .times(7)
+      .optionally()
+      .reply(200, {});
+    mockPullConversation();
+    const state = { body: INTRO, head };
+    const { patches } = pullOnGitHub(state);
+    await stack.crewbot.runner.start();
+    const ended = await stack.waitFor(job.id);
+    await stack.crewbot.background.idle();
+    await stack.crewbot.runner.stop({ drain: false, timeoutMs: 1000 });
+
+    expect(ended).toMatchObject({ state: "succeeded", progressCommentId: 8802 });
+    expect(patches).toEqual([`${INTRO}\n\n${renderSummaryBlock(SUMMARY, { headSha: head })}`]);
+    expect(edits.at(-1)).toMatch(new RegExp(`^✅ Done · .*\\n<!-- crewbot:job:${job.id} -->`));
+    expect(edits.at(-1)).toContain("The summary is in the pull request's description.");
   });
 });
 

@@ -6,16 +6,16 @@
 import { randomBytes } from "node:crypto";
 import nock from "nock";
 import { Probot, type Logger } from "probot";
-import { afterEach } from "vitest";
+import { afterEach, vi } from "vitest";
 import { composeCrewbot, type Crewbot } from "../../src/app/compose.js";
 import { crewbotApp } from "../../src/index.js";
-import type { JobRecord, JobState } from "../../src/queue/types.js";
+import type { JobRecord, JobState, NewJob } from "../../src/queue/types.js";
 import { startFakeAnthropic, type FakeServer, type Script } from "../helpers/fake-anthropic.js";
 import { startGitHttpServer, type GitHttpServer } from "../helpers/git-http-server.js";
 import { makeRepo, tempDir } from "../helpers/git-repo.js";
 import { PRIVATE_KEY, TestOctokit } from "../helpers/app-stand-ins.js";
 import { API } from "../helpers/github.js";
-import { INSTALLATION_ID, REPO_NAME, REPO_OWNER } from "../fixtures/payloads.js";
+import { INSTALLATION_ID, REPO_NAME, REPO_OWNER, type issueCommentCreated } from "../fixtures/payloads.js";
 
 export { API, INSTALLATION_ID, PRIVATE_KEY, REPO_NAME, REPO_OWNER, TestOctokit };
 export const REPO_PATH = `/repos/${REPO_OWNER}/${REPO_NAME}`;
@@ -81,6 +81,8 @@ export interface StackOptions {
   env?: NodeJS.ProcessEnv;
   /** Probot's logger (default: Probot's own, at `fatal`). */
   log?: Logger;
+  /** The runner's lease and heartbeat (default: a 4 s lease, a beat every 500 ms). */
+  lease?: { leaseMs: number; heartbeatMs: number };
 }
 
 export async function startStack(script: Script, options: StackOptions = {}): Promise<Stack> {
@@ -92,9 +94,10 @@ export async function startStack(script: Script, options: StackOptions = {}): Pr
   const logging = options.log ? { log: options.log } : { logLevel: "fatal" as const };
   const probot = new Probot({ appId: 1, privateKey: PRIVATE_KEY, secret: WEBHOOK_SECRET, Octokit: TestOctokit, ...logging });
   let composed: Crewbot | undefined;
+  const runner = { pollMs: 50, leaseMs: 4000, heartbeatMs: 500, ...options.lease };
   // As main.ts does it: compose inside the app function, when Probot's logger and auth are ready.
   await probot.load(async (app, options) => {
-    composed = composeCrewbot(app, { env, runner: { pollMs: 50, leaseMs: 4000, heartbeatMs: 500 } });
+    composed = composeCrewbot(app, { env, runner });
     await crewbotApp(composed.triggers)(app, options);
   });
   const crewbot = composed!;
@@ -237,4 +240,48 @@ export function mockJobComments(o: JobCommentsMock): nock.Scope {
   scope = scope.patch(`${REPO_PATH}/issues/comments/${o.progressId}`, record).reply(200, {}); // the terminal edit always comes
   const extra = o.extraEdits ?? 6;
   return extra === 0 ? scope : scope.patch(`${REPO_PATH}/issues/comments/${o.progressId}`, record).times(extra).optionally().reply(200, {});
+}
+
+/** What a queued command left behind when its process died: the job, the data dir to restart on, the queued comment's body. */
+export interface QueuedThenCrashed {
+  job: JobRecord;
+  dataDir: string;
+  /** The "⏳ Queued behind …" comment GitHub holds (its id is the one given). */
+  body: string;
+}
+
+/**
+ * A command that waits behind a job running elsewhere on its issue or PR: 👀 and "⏳ Queued behind …"
+ * (GitHub gives the comment `commentId`) are posted, then the process dies before the id is stored
+ * (the store's write of it fails, and the app is never used again). The job ahead then ends, so
+ * the app started again on `dataDir` (given, or a new one) runs this one first. `payload` is an `issue_comment.created`.
+ */
+export async function queuedThenCrashed(payload: ReturnType<typeof issueCommentCreated>, deliveryId: string, commentId: number, dataDir?: string): Promise<QueuedThenCrashed> {
+  const stack = await startStack([], { runner: false, ...(dataDir ? { dataDir } : {}) });
+  const { queue } = stack.crewbot;
+  const target = { installationId: INSTALLATION_ID, owner: REPO_OWNER, repo: REPO_NAME, number: payload.issue.number, isPullRequest: payload.issue.pull_request !== undefined };
+  const ahead: NewJob = { deliveryId: `${deliveryId}-ahead`, kind: "plan", target, trigger: { sender: "Codertocat", request: "" }, repo: { cloneUrl: stack.cloneUrl, defaultBranch: "main", private: false } };
+  await queue.enqueue(ahead);
+  const running = (await queue.claim("elsewhere", { perInstallation: 4, global: 4, leaseMs: 60_000 }))!;
+
+  mockInstallationToken();
+  mockPermission("Codertocat", "write");
+  let body = "";
+  nock(API)
+    .post(`${REPO_PATH}/issues/comments/${payload.comment.id}/reactions`, { content: "eyes" })
+    .reply(201, {})
+    .post(`${REPO_PATH}/issues/${target.number}/comments`, (b: { body: string }) => ((body = b.body), true))
+    .reply(201, { id: commentId });
+  const update = queue.update.bind(queue);
+  vi.spyOn(queue, "update").mockImplementation(async (id, patch) => {
+    if (patch.progressCommentId === commentId) throw new Error("the process died before the comment's id was stored");
+    return update(id, patch);
+  });
+  await stack.probot.receive({ id: deliveryId, name: "issue_comment", payload } as never);
+  await stack.crewbot.background.idle();
+  await queue.finish(running.id, "succeeded", "✅ Done", { workerId: "elsewhere", attempt: running.attempts });
+  const [job] = await queue.listRecent({ state: "queued" });
+  if (!body.startsWith("⏳ Queued behind job ") || job === undefined) throw new Error(`no queued comment was posted for a queued job (${body})`);
+  vi.mocked(queue.update).mockRestore();
+  return { job, dataDir: stack.dataDir, body };
 }

@@ -6,7 +6,7 @@ import type { NewJob } from "../../src/queue/types.js";
 import { issueCommentCreated } from "../fixtures/payloads.js";
 import { tempDir } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
-import { API, gitServer, INSTALLATION_ID, mockInstallationToken, mockJobComments, mockPermission, mockRepoConfig, REPO_PATH, startStack } from "./harness.js";
+import { API, gitServer, INSTALLATION_ID, mockInstallationToken, mockJobComments, mockPermission, mockRepoConfig, queuedThenCrashed, REPO_PATH, startStack } from "./harness.js";
 
 useNock();
 
@@ -116,6 +116,38 @@ describe("jobs across restarts and cancels", () => {
     // No second comment (nock refuses any POST), no second 👀: the one comment is edited to its end.
     expect(edits[0]).toMatch(new RegExp(`^⏳ Starting · .*\\n${marker}`));
     expect(edits.at(-1)).toMatch(/^✅ Done · /);
+  });
+
+  it("a /plan whose process died after its \"⏳ Queued behind\" comment was posted, before its id was stored: the run takes that comment over to its end, never a second one", async () => {
+    const { git, cloneUrl } = await gitServer({ "README.md": "# Hello\n" });
+    const { job, dataDir, body } = await queuedThenCrashed(issueCommentCreated("/plan", { cloneUrl, defaultBranch: "main" }), "queued-then-died", 8801);
+    expect(job.progressCommentId).not.toBe(8801);
+
+    mockInstallationToken();
+    mockPermission("Codertocat", "write"); // a new process asks again
+    mockRepoConfig();
+    const edits: string[] = [];
+    nock(API)
+      .get(`${REPO_PATH}/issues/1/comments`)
+      .query((q) => q.since !== undefined)
+      .reply(200, [{ id: 8801, body, user: { login: "crewbot[bot]", type: "Bot" }, created_at: "2019-05-15T15:21:01Z", updated_at: "2019-05-15T15:21:01Z" }])
+      .get(`${REPO_PATH}/issues/1/comments`)
+      .query({ per_page: 100 })
+      .reply(200, [])
+      .patch(`${REPO_PATH}/issues/comments/8801`, (b) => (edits.push(b.body), true))
+      .reply(200, {})
+      .patch(`${REPO_PATH}/issues/comments/8801`, (b) => (edits.push(b.body), true))
+      .times(6)
+      .optionally()
+      .reply(200, {});
+    // No 👀 again and no second comment: nock refuses any POST.
+    const stack = await startStack([{ text: "Scout report: nothing to see." }, { text: "## Goal\nG.\n\n## Plan\n1. Do it\n\n## Risks\nNone." }], { dataDir });
+    const ended = await stack.waitFor(job.id);
+    await stack.crewbot.background.idle();
+    await git.close();
+
+    expect(ended).toMatchObject({ state: "succeeded", progressCommentId: 8801 });
+    expect(edits.at(-1)).toMatch(new RegExp(`^✅ Done · .*\\n<!-- crewbot:job:${job.id} -->`));
   });
 
   it("cancels a running job through its signal and says so in its comment", async () => {

@@ -1,13 +1,13 @@
 /**
  * Attacks on `prove`: a reproducer's files must stay inside the throwaway copy (no `..`, absolute
- * path, `.git` or symlink of the pull request takes them out), and its command has no network,
- * whatever the repository's `sandbox.network` says.
+ * path, `.git` or symlink of the pull request takes them out), its command has no network,
+ * whatever the repository's `sandbox.network` says, and a tree too large to copy is refused.
  */
-import { lstat, mkdir, realpath, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, open, readdir, realpath, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { proveTool, type ProofSession } from "../../src/tools/prove.js";
+import { COPY_LIMITS, proveTool, type ProofSession } from "../../src/tools/prove.js";
 import { detectSandbox } from "../../src/tools/sandbox.js";
 import { ToolError, type ToolContext } from "../../src/tools/types.js";
 import { makeWorkspace, treeHash, type Workspace } from "../tools/fixture.js";
@@ -44,6 +44,17 @@ describe.skipIf(!sandbox.available)(`prove attacks${skipNote}`, () => {
     expect(await treeHash(ws.outside)).toBe(before);
     await expect(lstat("/tmp/escape.txt")).rejects.toThrow();
   });
+
+  it("a pull request's sparse file larger than a copy may hold is refused before a byte of it is copied", async () => {
+    // Sparse: it takes no room on this disk, and claims more than COPY_LIMITS.maxBytes.
+    const huge = await open(path.join(ws.root, "huge.bin"), "w");
+    await huge.truncate(COPY_LIMITS.maxBytes + 1024 * 1024);
+    await huge.close();
+    const res = await run({ finding: 0, command: "true" });
+    expect(res.output).toMatch(/^Finding 0: ERROR — not proved: the checkout is over 1024 MB to copy\./);
+    expect(session.proofs[0]).toMatchObject({ outcome: "error", head: { exitCode: null } });
+    expect(await readdir(session.workDir)).toEqual([]);
+  }, 60_000);
 
   describe("network off", () => {
     let server: Server;

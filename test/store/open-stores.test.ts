@@ -20,7 +20,7 @@ async function useEvery(stores: OpenedStores, tag: string): Promise<void> {
   await stores.reviews.record("octo/hello", 1, "sha", ["f"]);
   await stores.learnings.addSighting("octo/hello", { source: "rule", url: "https://github.com/octo/hello/pull/1#discussion_r1", number: 1, by: "octocat", at: Date.now(), kind: "always x", text: "always x" });
   await stores.learnings.recordUses("octo/hello", [{ id: "aaaa1111", jobId: job.id, at: Date.now(), suppressed: 1, shaped: 0 }]);
-  await stores.ciFixRounds!.claim("octo/hello", 2, 2, job.id);
+  await stores.ciFixRounds!.claim("octo/hello", 2, 2, job.id, "d".repeat(40));
   await stores.installations.put({ id: 7, account: "octo", state: "active", repositories: [], allRepositories: true, updatedAt: Date.now() });
   await stores.installations.recordStart(7, job.id, Date.now());
   await stores.installations.recordCost(7, job.id, 0.5);

@@ -2,7 +2,7 @@ import { lstat, mkdir, readdir, readFile, realpath, writeFile } from "node:fs/pr
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { toolsFor } from "../../src/tools/index.js";
-import { proofOutcome, proveTool, type ProofSession } from "../../src/tools/prove.js";
+import { COPY_LIMITS, proofOutcome, proveTool, type ProofSession } from "../../src/tools/prove.js";
 import { detectSandbox } from "../../src/tools/sandbox.js";
 import type { SandboxInfo, ToolContext } from "../../src/tools/types.js";
 import { makeWorkspace, treeHash, type Workspace } from "./fixture.js";
@@ -93,6 +93,41 @@ describe.skipIf(!sandbox.available)(`prove${skipNote}`, () => {
     await expect(run({ finding: 2, command: `touch ${marker}` })).rejects.toThrow(/proof budget of this review is spent \(2 proofs, review.proofBudget.max\)/);
     expect(session.proofs).toHaveLength(2);
     await expect(lstat(marker)).rejects.toThrow();
+  }, 60_000);
+
+  it("a checkout over the copy's limit of files is refused before anything is copied or run", async () => {
+    session.copyLimits = { maxBytes: COPY_LIMITS.maxBytes, maxEntries: 200 };
+    await mkdir(path.join(ws.root, "many"));
+    for (let i = 0; i < 300; i++) await writeFile(path.join(ws.root, "many", `f${i}`), "");
+    const res = await run({ finding: 0, command: "true" });
+    expect(res.isError).toBe(true);
+    expect(res.output).toMatch(/^Finding 0: ERROR — not proved: the checkout is over 200 files and folders to copy\./);
+    expect(session.proofs[0]).toMatchObject({ outcome: "error", head: { exitCode: null, problem: "the checkout is over 200 files and folders to copy" } });
+    expect(session.proofs[0]!.base).toBeUndefined();
+    expect(await readdir(session.workDir)).toEqual([]);
+  }, 60_000);
+
+  it("stops copying a large checkout when the review is cancelled, and removes what it copied", async () => {
+    const total = 3000;
+    await mkdir(path.join(ws.root, "many"));
+    for (let i = 0; i < total; i++) await writeFile(path.join(ws.root, "many", `f${i}`), "x");
+    const controller = new AbortController();
+    const copied = path.join(session.workDir, "proof-1", "head", "many");
+    let most = 0;
+    let done = false;
+    const proving = run({ finding: 0, command: "true" }, { ...ctx, signal: controller.signal }).finally(() => (done = true));
+    // Cancelled once the copy is under way; what it copied is watched until the tool returns.
+    while (!done) {
+      const n = (await readdir(copied).catch(() => [])).length;
+      most = Math.max(most, n);
+      if (n >= 50 && !controller.signal.aborted) controller.abort({ kind: "cancelled" });
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    const res = await proving;
+    expect(controller.signal.aborted).toBe(true);
+    expect(res.output).toMatch(/^Finding 0: ERROR — not proved: cancelled while the checkout was copied\./);
+    expect(most).toBeLessThan(total);
+    expect(await readdir(session.workDir)).toEqual([]);
   }, 60_000);
 
   it("a fork's pull request: no session, so the tool refuses, and toolsFor never offers it on a stranger's checkout", async () => {

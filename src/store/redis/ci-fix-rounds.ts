@@ -1,6 +1,6 @@
 /**
  * The ci-fix round counts on Redis, next to the Redis queue: one hash per pull request,
- * `<prefix>:cifix:<owner/repo>#<number>` (rounds, stopped, updatedAt), changed only by Lua scripts
+ * `<prefix>:cifix:<owner/repo>#<number>` (rounds, stopped, updatedAt, lastJob, lastHead), changed only by Lua scripts
  * so two workers never take the same round. Keys expire after the retention period.
  */
 import { checkLimit, checkRoundKey, type CiFixRounds, type RoundClaim } from "../../jobs/ci-fix-rounds.js";
@@ -9,13 +9,17 @@ import { RedisHashStore, type RedisHashStoreOptions } from "./hash-store.js";
 
 export type RedisCiFixRoundsOptions = RedisHashStoreOptions;
 
-/** KEYS[1]: the hash. ARGV: limit, now, ms to keep, job id. Returns {1, round} or {0, rounds used, announce 0/1}. */
+/**
+ * KEYS[1]: the hash. ARGV: limit, now, ms to keep, job id, head sha. Returns {1, round},
+ * {2, round} (the head's round is another job's) or {0, rounds used, announce 0/1}.
+ */
 const CLAIM = `
 local used = tonumber(redis.call('HGET', KEYS[1], 'rounds') or '0')
 local limit = tonumber(ARGV[1])
 if used > 0 and redis.call('HGET', KEYS[1], 'lastJob') == ARGV[4] then return {1, used} end
+if used > 0 and redis.call('HGET', KEYS[1], 'lastHead') == ARGV[5] then return {2, used} end
 if used < limit then
-  redis.call('HSET', KEYS[1], 'rounds', used + 1, 'stopped', 0, 'updatedAt', ARGV[2], 'lastJob', ARGV[4])
+  redis.call('HSET', KEYS[1], 'rounds', used + 1, 'stopped', 0, 'updatedAt', ARGV[2], 'lastJob', ARGV[4], 'lastHead', ARGV[5])
   redis.call('PEXPIRE', KEYS[1], ARGV[3])
   return {1, used + 1}
 end
@@ -27,12 +31,12 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return {0, used, 1}
 `;
 
-/** KEYS[1]: the hash. ARGV: round, now. One less when `round` is still the last one taken. */
+/** KEYS[1]: the hash. ARGV: round, now. One less (and its head free again) when `round` is still the last one taken. */
 const RELEASE = `
 local used = tonumber(redis.call('HGET', KEYS[1], 'rounds') or '0')
 if used > 0 and used == tonumber(ARGV[1]) then
   redis.call('HSET', KEYS[1], 'rounds', used - 1, 'updatedAt', ARGV[2])
-  redis.call('HDEL', KEYS[1], 'lastJob')
+  redis.call('HDEL', KEYS[1], 'lastJob', 'lastHead')
   return 1
 end
 return 0
@@ -47,12 +51,14 @@ export class RedisCiFixRounds extends RedisHashStore implements CiFixRounds {
     this.redis.defineCommand("crewbotCiFixRelease", { numberOfKeys: 1, lua: RELEASE });
   }
 
-  async claim(repoKey: string, number: number, limit: number, jobId: string): Promise<RoundClaim> {
+  async claim(repoKey: string, number: number, limit: number, jobId: string, headSha: string): Promise<RoundClaim> {
     checkRoundKey(repoKey, number);
-    checkLimit(limit, jobId);
+    checkLimit(limit, jobId, headSha);
     const claim = (this.redis as unknown as Scripted).crewbotCiFixClaim!;
-    const [taken, n, announce] = (await claim.call(this.redis, this.key(repoKey, number), String(limit), String(this.now()), String(this.keepMs), jobId)) as number[];
-    return taken === 1 ? { kind: "round", round: Number(n) } : { kind: "exhausted", rounds: Number(n), announce: announce === 1 };
+    const [answer, n, announce] = (await claim.call(this.redis, this.key(repoKey, number), String(limit), String(this.now()), String(this.keepMs), jobId, headSha)) as number[];
+    if (answer === 1) return { kind: "round", round: Number(n) };
+    if (answer === 2) return { kind: "taken", round: Number(n) };
+    return { kind: "exhausted", rounds: Number(n), announce: announce === 1 };
   }
 
   async release(repoKey: string, number: number, round: number): Promise<void> {

@@ -1,4 +1,4 @@
-/** The ci-fix round counts in the queue's SQLite file (table `ci_fix_rounds`), each claim one immediate transaction. */
+/** The ci-fix round counts in the queue's SQLite file (table `ci_fix_rounds`, with the head the last round took), each claim one immediate transaction. */
 import type Database from "better-sqlite3";
 import { checkLimit, checkRoundKey, type CiFixRounds, type RoundClaim } from "../../jobs/ci-fix-rounds.js";
 import { openDatabase, statementCache } from "./database.js";
@@ -13,6 +13,7 @@ interface Row {
   rounds: number;
   stopped: number;
   last_job: string | null;
+  last_head: string | null;
 }
 
 export class SqliteCiFixRounds implements CiFixRounds {
@@ -27,21 +28,22 @@ export class SqliteCiFixRounds implements CiFixRounds {
     this.stmt = statementCache(this.db);
   }
 
-  async claim(repoKey: string, number: number, limit: number, jobId: string): Promise<RoundClaim> {
+  async claim(repoKey: string, number: number, limit: number, jobId: string, headSha: string): Promise<RoundClaim> {
     checkRoundKey(repoKey, number);
-    checkLimit(limit, jobId);
+    checkLimit(limit, jobId, headSha);
     const key = repoKey.toLowerCase();
     return this.db
       .transaction((): RoundClaim => {
         const row = this.read(key, number);
         const used = row?.rounds ?? 0;
         if (row?.last_job === jobId && used > 0) return { kind: "round", round: used };
+        if (row?.last_head === headSha && used > 0) return { kind: "taken", round: used };
         if (used < limit) {
-          this.write(key, number, used + 1, 0, jobId);
+          this.write(key, number, used + 1, 0, jobId, headSha);
           return { kind: "round", round: used + 1 };
         }
         const announce = !row?.stopped;
-        if (announce) this.write(key, number, used, 1, null);
+        if (announce) this.write(key, number, used, 1, null, row?.last_head ?? null);
         return { kind: "exhausted", rounds: used, announce };
       })
       .immediate();
@@ -49,7 +51,7 @@ export class SqliteCiFixRounds implements CiFixRounds {
 
   async release(repoKey: string, number: number, round: number): Promise<void> {
     checkRoundKey(repoKey, number);
-    this.stmt("UPDATE ci_fix_rounds SET rounds = rounds - 1, last_job = NULL, updated_at = ? WHERE repo_key = ? AND number = ? AND rounds = ? AND rounds > 0").run(
+    this.stmt("UPDATE ci_fix_rounds SET rounds = rounds - 1, last_job = NULL, last_head = NULL, updated_at = ? WHERE repo_key = ? AND number = ? AND rounds = ? AND rounds > 0").run(
       this.now(),
       repoKey.toLowerCase(),
       number,
@@ -72,14 +74,14 @@ export class SqliteCiFixRounds implements CiFixRounds {
   }
 
   private read(key: string, number: number): Row | undefined {
-    return this.stmt("SELECT rounds, stopped, last_job FROM ci_fix_rounds WHERE repo_key = ? AND number = ?").get(key, number) as Row | undefined;
+    return this.stmt("SELECT rounds, stopped, last_job, last_head FROM ci_fix_rounds WHERE repo_key = ? AND number = ?").get(key, number) as Row | undefined;
   }
 
-  private write(key: string, number: number, rounds: number, stopped: number, lastJob: string | null): void {
+  private write(key: string, number: number, rounds: number, stopped: number, lastJob: string | null, lastHead: string | null): void {
     this.stmt(
-      `INSERT INTO ci_fix_rounds (repo_key, number, rounds, stopped, last_job, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+      `INSERT INTO ci_fix_rounds (repo_key, number, rounds, stopped, last_job, last_head, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (repo_key, number) DO UPDATE SET rounds = excluded.rounds, stopped = excluded.stopped,
-         last_job = excluded.last_job, updated_at = excluded.updated_at`,
-    ).run(key, number, rounds, stopped, lastJob, this.now());
+         last_job = excluded.last_job, last_head = excluded.last_head, updated_at = excluded.updated_at`,
+    ).run(key, number, rounds, stopped, lastJob, lastHead, this.now());
   }
 }

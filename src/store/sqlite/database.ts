@@ -110,6 +110,8 @@ export const MIGRATIONS: readonly string[] = [
      at INTEGER NOT NULL,
      PRIMARY KEY (repo_key, learning_id)
    ) WITHOUT ROWID;`,
+  // 7: the head commit the last ci-fix round took: one round per head (rows from before have none).
+  `ALTER TABLE ci_fix_rounds ADD COLUMN last_head TEXT;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
