@@ -55,7 +55,8 @@ export function spliceSummary(body: string | null | undefined, block: string, ma
 function spliceInto(text: string, block: string): Splice {
   const found = findBlock(text);
   if (found === "unclosed") return { kind: "hand-edited", why: "the block's end marker `<!-- crewbot:summary:end -->` is missing" };
-  if (!found) return { kind: "write", body: text.trim() === "" ? block : `${text.replace(/\s+$/, "")}\n\n${block}` };
+  // trimEnd, not /\s+$/: that pattern rescans a run of spaces from each of its characters.
+  if (!found) return { kind: "write", body: text.trim() === "" ? block : `${text.trimEnd()}\n\n${block}` };
   const why = handEdit(found.inner);
   if (why) return { kind: "hand-edited", why };
   if (text.slice(found.start, found.end).replace(/\r\n?/g, "\n") === block) return { kind: "unchanged" };
