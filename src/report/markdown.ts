@@ -170,7 +170,9 @@ export function cutMiddle(text: string, max: number, note: (cutChars: number) =>
 /** `text` as a fenced code block that nothing inside can close early; pings and markers broken. */
 export function codeBlock(text: string): string {
   const body = neutraliseMentions(breakCommentOpeners(text.replace(/\r\n?/g, "\n")));
-  const longest = Math.max(0, ...(body.match(/^ {0,3}`{3,}/gm) ?? []).map((run) => run.trim().length));
+  // A loop, not Math.max(...fences): a long text has more fence lines than a call's arguments can hold.
+  let longest = 0;
+  for (const run of body.matchAll(/^ {0,3}`{3,}/gm)) longest = Math.max(longest, run[0].trim().length);
   const fence = "`".repeat(Math.max(3, longest + 1));
   return `${fence}text\n${body}\n${fence}`;
 }
