@@ -14,18 +14,29 @@ export const MAX_CONFIG_ENTRIES = 1_000;
 
 const n = (count: number) => count.toLocaleString("en-US");
 
-/** Line breaks, commas and brackets: a map or list cannot have more entries than the text has of these (plus one). */
-function separators(text: string): number {
+/**
+ * Line breaks, commas and brackets (a map or list cannot have more entries than the text has of
+ * these, plus one), and the carriage returns with no line feed after them, which YAML reads in
+ * time that grows with the square of their number.
+ */
+function separators(text: string): { separators: number; loneReturns: number } {
   let count = 0;
-  for (let i = 0; i < text.length; i++) if ("\n,[{".includes(text[i]!)) count++;
-  return count;
+  let loneReturns = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "\r" && text[i + 1] !== "\n") loneReturns++;
+    else if ("\n,[{".includes(c)) count++;
+  }
+  return { separators: count + loneReturns, loneReturns };
 }
 
 /** Why the text is not parsed, naming where; undefined when it may be. */
 export function configTextProblem(text: string): string | undefined {
   if (text.length > MAX_CONFIG_CHARS) return `the file is ${n(text.length)} characters long; crewbot reads at most ${n(MAX_CONFIG_CHARS)}`;
+  const counted = separators(text);
+  if (counted.loneReturns > MAX_CONFIG_ENTRIES) return `${n(counted.loneReturns)} lines end in a lone carriage return (\\r); crewbot reads at most ${n(MAX_CONFIG_ENTRIES)} (end lines with \\n)`;
   // Most texts cannot hold a wide collection at all: no need to read them twice.
-  if (separators(text) < MAX_CONFIG_ENTRIES) return undefined;
+  if (counted.separators < MAX_CONFIG_ENTRIES) return undefined;
   let problem: string | undefined;
   try {
     // Without the duplicate-key check (what is slow); nothing here resolves an alias.
