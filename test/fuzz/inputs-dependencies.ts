@@ -110,10 +110,13 @@ export const lockfileChange = fc
     return { paths: [...few, ...Array.from({ length: more }, (_, i) => `p${i}/package-lock.json`)], lock, manifests, deleted };
   });
 
+/** A maintainer's "name <email>" string with a long run of spaces and no `<` after it. */
+const spacedName = fc.record({ times: lengthNear(100_000, [10_000]), unit: fc.constantFrom(" ", "\t", " \n") }).map(({ times, unit }) => `a${unit.repeat(Math.floor(times / unit.length))}b`);
+
 /** A registry's package document for a name anyone may publish, and what a lockfile or manifest asks of it. */
 export const packageDocument = fc.record({
   versions: fc.record({ few: fc.array(fc.tuple(fc.oneof(version, fc.constantFrom(...PROTOTYPE_KEYS)), hostileJson()), { maxLength: 6 }), many: lengthNear(120_000, [100_000]) }),
-  maintainers: fc.array(fc.oneof(hostileText({ max: 120_000, tokens: [" ", "<", "a@b", "\t"] }), hostileJson()), { maxLength: 4 }),
+  maintainers: fc.array(fc.oneof(hostileText({ max: 120_000, tokens: [" ", "<", "a@b", "\t"] }), spacedName, hostileJson()), { maxLength: 4 }),
   tags: hostileJson(),
   time: hostileJson(),
   asked: version,

@@ -71,5 +71,14 @@ export const diffText = fc.oneof(
   { weight: 1, arbitrary: hostileText({ max: 20_000, tokens: ["diff --git a/x b/x\n", "--- a/x\n", "+++ b/x\n", "@@ -1,2 +1,2 @@\n", "\n+", "\n-"] }) },
 );
 
+/** A file whose change is one line deleted (or added) many times over: a generated file removed. */
+const oneLineManyTimes = fc.record({ op: fc.constantFrom("-", "+"), text: fc.constantFrom("}", "", "  return x;"), times: lengthNear(20_000, [10_000]) }).map(({ op, text, times }) => {
+  const n = Math.max(1, times);
+  const header = op === "-" ? `@@ -1,${n} +0,0 @@` : `@@ -0,0 +1,${n} @@`;
+  return `diff --git a/gen.js b/gen.js\n--- a/gen.js\n+++ b/gen.js\n${header}\n${`${op}${text}\n`.repeat(n)}`;
+});
+
 /** `last..head` and the PR's `merge-base..head`: the same diff, or two. */
-export const diffPair = fc.record({ since: diffText, pullRequest: diffText, same: fc.boolean() }).map(({ since, pullRequest, same }) => ({ since, pullRequest: same ? since : pullRequest }));
+export const diffPair = fc
+  .record({ since: fc.oneof({ weight: 3, arbitrary: diffText }, { weight: 1, arbitrary: oneLineManyTimes }), pullRequest: diffText, same: fc.boolean() })
+  .map(({ since, pullRequest, same }) => ({ since, pullRequest: same ? since : pullRequest }));

@@ -7,7 +7,7 @@ import { formatTaskList } from "../../src/plan/task-list.js";
 import { renderQuestion } from "../../src/report/render-question.js";
 import { APPROVE_LINE_CHECKED, APPROVE_LINE_UNCHECKED } from "../../src/report/types.js";
 import { renderSummaryBlock } from "../../src/summary/render-summary.js";
-import { anyText, hostileText } from "./hostile.js";
+import { anyText, hostileText, lengthNear } from "./hostile.js";
 
 /** GitHub's longest comment or description, in characters. */
 export const GITHUB_BODY = 65_536;
@@ -36,33 +36,55 @@ export const actionsLog = hostileText({
   tokens: ["2024-05-01T10:00:00.1234567Z ", "##[group]", "##[endgroup]", "##[error]", "##[warning]", "##[command]", "\u001b[31m", "\u001b[0m", "\u001b]8;;http://x\u0007", "\u001b[", "\r\n", "<!--", "![", "["],
 });
 
+/** `head` then one line repeated past the 120 000 arguments a spread call holds (a long list, a long log). */
+const manyLinesAfter = (heads: readonly string[], lines: readonly string[]) =>
+  fc.record({ head: fc.constantFrom(...heads), line: fc.constantFrom(...lines), times: lengthNear(170_000, [150_000]) }).map(({ head, line, times }) => `${head}${line.repeat(times)}`);
+
 /** A planner's answer in text: headings, numbered steps, fences, emphasis, `[DONE:n]` markers. */
-export const planText = hostileText({
+const planMarkdown = hostileText({
   max: 200_000,
   caps: [10_000],
   tokens: ["## Plan", "# Implementation plan\n", "Plan:", "**Plan:**", "## Goal", "## Files to Modify", "## Risks", "## Steps", "\n1. ", "\n2) ", "\n- ", "\n    ", "```", "~~~", "**", "__", "[DONE:1]", "[ done : 2 ]", "`src/a.ts`", "None."],
 });
 
+export const planText = fc.oneof({ weight: 5, arbitrary: planMarkdown }, { weight: 2, arbitrary: manyLinesAfter(["## Goal\n", "## Risks\n"], ["  x\n", "x\n\n"]) });
+
 /** A reviewer's answer in text: severity headings, `path:line` bullets, suggestion blocks. */
-export const reviewText = hostileText({
+const reviewMarkdown = hostileText({
   max: 200_000,
   caps: [10_000],
   tokens: ["## Critical", "## Warnings", "## Suggestions", "## Summary", "Critical:", "\n- src/a.ts:12 - ", "\n- `src/a.ts:1-9` — ", "**src/b.ts:3**", ":L4", "```suggestion\n", "````suggestion", "\n```\n", "\n  ", "None.", "No issues found."],
 });
 
+export const reviewText = fc.oneof({ weight: 5, arbitrary: reviewMarkdown }, { weight: 2, arbitrary: manyLinesAfter(["## Warnings\n- src/a.ts:1 - x\n", "## Summary\n"], ["   more\n", "  more\n\n"]) });
+
 /** `.github/crewbot/learnings.md`: bullets, continuations, markers, fences. */
-export const learningsFile = hostileText({
+const learningsMarkdown = hostileText({
   max: 70_000,
   caps: [32 * 1024],
   tokens: ["\n- ", "\n* ", "\n+ ", "\n  ", "  ", " <!-- crewbot:learning:0123abcd -->", "<!--crewbot:learning:", "\n```", "\n~~~", "# crewbot learnings\n"],
 });
 
+/** A bullet whose text holds a long run of spaces or tabs, with or without crewbot's marker after it. */
+const spacedBullet = fc
+  .record({ unit: fc.constantFrom(" ", "\t", " \t"), times: lengthNear(65_000, [32 * 1024]), marker: fc.constantFrom("", " <!-- crewbot:learning:0123abcd -->", "<!--") })
+  .map(({ unit, times, marker }) => `# crewbot learnings\n\n- a${unit.repeat(Math.floor(times / unit.length))}b${marker}\n`);
+
+export const learningsFile = fc.oneof({ weight: 4, arbitrary: learningsMarkdown }, { weight: 1, arbitrary: spacedBullet });
+
 /** A reply in one of crewbot's threads: dismissals, rules, quotes, emphasis. */
-export const threadReply = hostileText({
+const replyText = hostileText({
   max: 70_000,
   caps: [GITHUB_BODY],
   tokens: ["won't fix", "false positive", "by design", "we always ", "please don't ", "never mind", "> ", "**", "_", "’", "`", ".", "!", ":"],
 });
+
+/** A rule's or a dismissal's opening, then a long run of the punctuation and space a kind is trimmed of. */
+const openingThenRun = fc
+  .record({ opening: fc.constantFrom("we always ", "never ", "won't fix", "> q\n", "**Prefer** "), unit: fc.constantFrom(".", " .", "!", ", ", ":", " "), times: lengthNear(65_000, [60_000]), end: fc.constantFrom("", "x", ".") })
+  .map(({ opening, unit, times, end }) => `${opening}x${unit.repeat(Math.floor(times / unit.length))}${end}`);
+
+export const threadReply = fc.oneof({ weight: 4, arbitrary: replyText }, { weight: 1, arbitrary: openingThenRun });
 
 /** Text crewbot's redaction scans: token shapes, their prefixes, PEM headers that never end. */
 export const redactedText = hostileText({
@@ -72,11 +94,13 @@ export const redactedText = hostileText({
 });
 
 /** Model text that crewbot makes safe before posting it: code spans, fences, mentions, HTML. */
-export const markdownText = hostileText({
+const markdownSaid = hostileText({
   max: 140_000,
   caps: [65_000],
   tokens: ["`", "``", "\n```", "\n````", "\n~~~", "<!--", "<b>", "</", "<?", "@user", "&#64;", "\n- [ ] ", "> - [x] ", "\\`", "https://x/"],
 });
+
+export const markdownText = fc.oneof({ weight: 5, arbitrary: markdownSaid }, { weight: 1, arbitrary: manyLinesAfter(["", "x\n"], ["```\n", "`a", "<!--\n"]) });
 
 /** An `/ask` answer with citations (`path#L10-L14`) in text, links and code. */
 export const answerText = hostileText({

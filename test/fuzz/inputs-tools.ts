@@ -36,13 +36,19 @@ const finding = loosely(
     endLine: line,
     severity: fc.constantFrom("critical", "warning", "suggestion", "nit"),
     body: said,
-    suggestion: fc.oneof(said, fc.constantFrom("", "\n", "  x\r\n  y\n", "`".repeat(200_000))),
+    suggestion: fc.oneof(said, fc.constantFrom("", "\n", "  x\r\n  y\n", "`".repeat(200_000), "`a".repeat(150_000))),
     kind: said,
     learning: short,
   }),
 );
 
 const reviewInput = loosely(fc.record({ summary: said, findings: list(finding, [100, 101]), learnings: list(loosely(fc.record({ id: short, suppressed: edgeNumber() })), [100, 101]) }));
+
+/** A review that passes validation, so what renders its findings (placement, suggestion blocks) reads the hostile parts. */
+const validReview = fc.record({
+  summary: said,
+  findings: fc.array(fc.record({ path: fc.constant("src/a.ts"), line: fc.integer({ min: 1, max: 60 }), severity: fc.constantFrom("critical", "warning", "suggestion"), body: said.filter((b) => b.trim() !== ""), suggestion: fc.oneof(said, fc.constantFrom("`a".repeat(150_000), "```\n".repeat(150_000))) }), { minLength: 1, maxLength: 5 }),
+});
 
 const summaryInput = loosely(
   fc.record({
@@ -61,7 +67,7 @@ const askInput = loosely(fc.record({ question: said, options: list(said, [6, 7])
 const fileInput = loosely(fc.record({ path: short, content: said, oldText: said, newText: said, pattern: said, command: said, offset: edgeNumber(), limit: edgeNumber(), note: said, step: edgeNumber(), name: short }));
 
 const SHAPED: Partial<Record<ToolName, fc.Arbitrary<unknown>>> = {
-  submit_review: reviewInput,
+  submit_review: fc.oneof(reviewInput, validReview),
   submit_summary: summaryInput,
   submit_learnings: learningsInput,
   submit_plan: planInput,

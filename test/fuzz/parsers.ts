@@ -98,7 +98,7 @@ export const PARSERS: FuzzParser[] = [
     entry: "src/plan/parse-plan.ts parsePlan, src/plan/parse-done.ts parseDoneMarkers (the model's answers)",
     input: text.planText,
     run: (answer: string) => [parsePlan(answer), parseDoneMarkers(answer, 50)],
-    budget: { ms: 500, heapMb: 128 },
+    budget: { ms: 4_000, heapMb: 256 },
     runs: 50,
   },
   {
@@ -106,7 +106,7 @@ export const PARSERS: FuzzParser[] = [
     entry: "src/review/parse-findings.ts parseReview (the reviewer's answer in text)",
     input: text.reviewText,
     run: (answer: string) => parseReview(answer),
-    budget: { ms: 500, heapMb: 128 },
+    budget: { ms: 4_000, heapMb: 256 },
     runs: 50,
   },
   {
@@ -165,7 +165,7 @@ export const PARSERS: FuzzParser[] = [
     entry: "src/report/markdown.ts safeBlock, safeInline, codeSpan, codeBlock, cutMiddle (model text crewbot posts)",
     input: text.markdownText,
     run: (said: string) => [safeBlock(said), safeInline(said), codeSpan(said), codeBlock(said), cutMiddle(said, 65_000, (n) => `(${n} cut)`)],
-    budget: { ms: 500, heapMb: 128 },
+    budget: { ms: 4_000, heapMb: 256 },
     runs: 50,
   },
   {
