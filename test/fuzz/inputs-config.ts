@@ -68,6 +68,9 @@ const deepYaml = fc.record({ depth: lengthNear(20_000, [100, 1_000, 10_000]), ki
   return `${"- ".repeat(depth)}x`;
 });
 
+/** Line ends YAML reads slowly: carriage returns with no line feed, at and over the count refused. */
+const loneReturns = lengthNear(64_000, [1_000, 1_001]).map((n) => `review:\n  auto: true\n${"\r".repeat(n)}x`);
+
 /** A document of very many keys or one very long value. */
 const hugeYaml = fc.record({ keys: lengthNear(120_000, [100_000]), long: fc.boolean() }).map(({ keys, long }) =>
   long ? `review:\n  ignoreTitles: ["${"x".repeat(keys * 10)}"]` : `models:\n${Array.from({ length: keys }, (_, i) => `  a${i}: claude-sonnet-4-5`).join("\n")}`,
@@ -85,6 +88,7 @@ export const configYaml = fc.oneof(
   { weight: 1, arbitrary: manyAliases },
   { weight: 1, arbitrary: deepYaml },
   { weight: 1, arbitrary: hugeYaml },
+  { weight: 1, arbitrary: loneReturns },
   { weight: 3, arbitrary: yamlSyntax },
 );
 

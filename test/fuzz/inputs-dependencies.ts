@@ -132,8 +132,14 @@ export const packageDocument = fc.record({
 
 const codeText = hostileText({ max: 2 * MB, caps: [2 * MB, 10_000], tokens: ["\"", "'", "`", "\\x41", "0123456789abcdef", "ABCDEFGHabcdefgh+/", "=", "require(", "import(\"", "from '", "node:", "child_process", "fetch (", "eval (", "new Function(", "\n"] });
 
+/** Runs of escaped hex one short of a blob, again and again up to the per-file cap: what makes a blob pattern backtrack. */
+const almostBlobs = fc.record({ unit: fc.constantFrom("\\x41", "\\xfF"), run: fc.constantFrom(499, 1_999), size: lengthNear(2 * MB, [2 * MB]) }).map(({ unit, run, size }) => {
+  const line = `${unit.repeat(run)};`;
+  return line.repeat(Math.max(1, Math.floor(size / line.length)));
+});
+
 /** Package contents as read from a tarball: hostile package.json and code files up to the per-file cap. */
-const contents: fc.Arbitrary<PackageContents> = fc.record({ packageJson: hostileJson(), files: fc.array(entryPath, { maxLength: 10 }), code: fc.array(fc.tuple(fc.constantFrom("index.js", "a.min.js", "lib/b.mjs", "c.ts"), codeText), { maxLength: 3 }) }).map(({ packageJson, files, code }) => ({
+const contents: fc.Arbitrary<PackageContents> = fc.record({ packageJson: hostileJson(), files: fc.array(entryPath, { maxLength: 10 }), code: fc.array(fc.tuple(fc.constantFrom("index.js", "a.min.js", "lib/b.mjs", "c.ts"), fc.oneof({ weight: 3, arbitrary: codeText }, { weight: 1, arbitrary: almostBlobs })), { maxLength: 3 }) }).map(({ packageJson, files, code }) => ({
   packageJson: typeof packageJson === "object" && packageJson !== null && !Array.isArray(packageJson) ? (packageJson as Record<string, unknown>) : {},
   files,
   code: new Map(code),

@@ -100,7 +100,7 @@ const markdownSaid = hostileText({
   tokens: ["`", "``", "\n```", "\n````", "\n~~~", "<!--", "<b>", "</", "<?", "@user", "&#64;", "\n- [ ] ", "> - [x] ", "\\`", "https://x/"],
 });
 
-export const markdownText = fc.oneof({ weight: 5, arbitrary: markdownSaid }, { weight: 1, arbitrary: manyLinesAfter(["", "x\n"], ["```\n", "`a", "<!--\n"]) });
+export const markdownText = fc.oneof({ weight: 5, arbitrary: markdownSaid }, { weight: 1, arbitrary: manyLinesAfter(["", "x\n"], ["```\n", "````~\n", "`a", "<!--\n"]) });
 
 /** An `/ask` answer with citations (`path#L10-L14`) in text, links and code. */
 export const answerText = hostileText({
