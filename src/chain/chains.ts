@@ -180,14 +180,16 @@ export function outputsNamed(template: string): string[] {
 
 /** `{output:<agent>}` must name an agent of an earlier step; anything else is a broken chain file. */
 function checkOutputs(steps: readonly ChainStep[], file: string): void {
+  // Gathered step by step: a chain of many steps is checked in one pass.
+  const earlier = new Set<string>();
   steps.forEach((step, index) => {
-    const earlier = steps.slice(0, index).flatMap(stepAgents);
     for (const own of step.parallel ?? [step]) {
       for (const agent of outputsNamed(own.task)) {
-        if (earlier.includes(agent)) continue;
-        const known = earlier.length > 0 ? `earlier steps: ${[...new Set(earlier)].join(", ")}` : "it is the first step";
+        if (earlier.has(agent)) continue;
+        const known = earlier.size > 0 ? `earlier steps: ${[...earlier].join(", ")}` : "it is the first step";
         throw new DefinitionError(file, "steps", `step ${index + 1} (${own.agent}): {output:${agent}} names no agent of an earlier step (${known})`);
       }
     }
+    for (const agent of stepAgents(step)) earlier.add(agent);
   });
 }

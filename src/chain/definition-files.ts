@@ -13,6 +13,13 @@ import { DefinitionError } from "./types.js";
 /** Definition files above this size are refused (a system prompt is a few KB). */
 export const MAX_DEFINITION_BYTES = 256 * 1024;
 
+/**
+ * A frontmatter is a few keys. A longer one is refused before it is parsed: gray-matter's pattern
+ * for YAML comments rescans a run of blank lines from each of them, and YAML's duplicate-key check
+ * compares each key with every other.
+ */
+export const MAX_FRONTMATTER_CHARS = 8 * 1024;
+
 /** Where to look for definitions, in priority order, and which of them to distrust. */
 export interface LoadOptions {
   /**
@@ -66,6 +73,12 @@ export function readFrontmatter(text: string, file: string): { data: Record<stri
     const language = first[1]!.trim().toLowerCase();
     if (language !== "" && language !== "yaml" && language !== "yml") {
       throw new DefinitionError(file, "frontmatter", `only YAML frontmatter is supported, not "${first[1]!.trim()}"`);
+    }
+    // Up to the closing `---` (gray-matter's rule), or to the end when it never closes.
+    const close = source.indexOf("\n---", 3);
+    const length = close < 0 ? source.length : close;
+    if (length > MAX_FRONTMATTER_CHARS) {
+      throw new DefinitionError(file, "frontmatter", `longer than ${MAX_FRONTMATTER_CHARS / 1024} KB (${length} characters); a definition's frontmatter is a few keys`);
     }
   }
   let parsed: matter.GrayMatterFile<string>;

@@ -38,8 +38,9 @@ export function dedent(line: string, width: number): string {
  * which `measured` is false (code-fence content) are dedented too but do not set the width.
  */
 export function dedentBlock(lines: string[], measured?: readonly boolean[]): string[] {
+  // A reduce, not Math.min(...widths): a long answer has more lines than a call's arguments can hold.
   const widths = lines.filter((l, i) => !isBlank(l) && measured?.[i] !== false).map(indentOf);
-  const min = widths.length > 0 ? Math.min(...widths) : 0;
+  const min = widths.length > 0 ? widths.reduce((a, b) => Math.min(a, b)) : 0;
   return lines.map((l) => (isBlank(l) ? "" : dedent(l, min).trimEnd()));
 }
 

@@ -7,6 +7,7 @@
 import { readFile } from "node:fs/promises";
 import YAML from "yaml";
 import type { InstallationOctokit } from "../github/types.js";
+import { configTextProblem } from "./config-text.js";
 import { CONFIG_PATH, type CrewbotConfig } from "./schema.js";
 import { ConfigError, parseConfig, validateConfig } from "./validate.js";
 
@@ -41,6 +42,34 @@ interface ConfigFile {
   config: unknown;
 }
 
+/** A config file refused before it was parsed (config-text.ts), and which file it was. */
+class UnreadConfig extends Error {
+  constructor(
+    readonly file: { owner: string; repo: string; path: string },
+    readonly problem: string,
+  ) {
+    super(problem);
+  }
+}
+
+const CONTENTS = "/repos/{owner}/{repo}/contents/{path}";
+const guarded = new WeakSet<object>();
+
+/**
+ * The plugin reads each config file (the repository's, the organisation's, each `_extends`) as
+ * raw contents and parses it at once; this client's raw contents reads — crewbot asks for no
+ * other — are checked first, so a file too long, wide or deep for YAML's slow checks is refused.
+ */
+function checkConfigTexts(octokit: InstallationOctokit): void {
+  if (guarded.has(octokit)) return;
+  guarded.add(octokit);
+  octokit.hook.after("request", (response, options) => {
+    if (options.url !== CONTENTS || (options.mediaType as { format?: string } | undefined)?.format !== "raw" || typeof response.data !== "string") return;
+    const problem = configTextProblem(response.data);
+    if (problem) throw new UnreadConfig({ owner: String(options.owner), repo: String(options.repo), path: String(options.path) }, problem);
+  });
+}
+
 /**
  * The repository's effective config. Each file is checked on its own first, so a problem names
  * the file it is in; a file that is not valid YAML, a bad `_extends` or a loop is a ConfigError
@@ -48,9 +77,11 @@ interface ConfigFile {
  */
 export async function loadRepoConfig(octokit: InstallationOctokit, target: { owner: string; repo: string }): Promise<LoadedConfig> {
   let files: ConfigFile[];
+  checkConfigTexts(octokit);
   try {
     ({ files } = await octokit.config.get({ owner: target.owner, repo: target.repo, path: CONFIG_PATH }));
   } catch (error) {
+    if (error instanceof UnreadConfig) throw new ConfigError(labelOf(target, error.file), [error.problem]);
     const message = error instanceof Error ? error.message : String(error);
     if (!PLUGIN_PREFIX.test(message)) throw error;
     // The plugin names the file by its API URL: name it as the other problems do.
@@ -71,6 +102,8 @@ export async function loadRepoConfig(octokit: InstallationOctokit, target: { own
 /** A local file for `crewbot config validate|print`: its config, and what could not be checked here. */
 export async function loadConfigFile(file: string): Promise<{ config: CrewbotConfig; notes: string[] }> {
   const text = await readFile(file, "utf8");
+  const problem = configTextProblem(text);
+  if (problem) throw new ConfigError(file, [problem]);
   let data: unknown;
   try {
     // `|| {}` as the plugin does on GitHub: an empty file, `false` or `0` is the default config.

@@ -9,9 +9,11 @@ const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
 const INVISIBLE = /[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u202A-\u202E\u2066-\u2069\u061C\u180E]/g;
 // C0 and C1 controls except tab and newline.
 const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
-const IMAGE_ALT = /!\[[^\]]*\]\(/g;
-const LINK_TITLE = /(\[[^\]]*\]\(\s*[^\s)]+)\s+(?:"[^"]*"|'[^']*'|\([^)]*\))\s*\)/g;
-const REFERENCE_TITLE = /^(\s{0,3}\[[^\]]+\]:\s*\S+)\s+(?:"[^"]*"|'[^']*'|\([^)]*\))\s*$/gm;
+// Linear over a stranger's text: no run these patterns scan can pass where another match would
+// start (a `[`, a `](`, a `(`), so a long run of unclosed openers is read once, not once per opener.
+const IMAGE_ALT = /!\[[^\][]*\]\(/g;
+const LINK_TITLE = /(\[[^\][]*\]\(\s*(?:[^\s)\]]|\](?!\())+)\s+(?:"[^"]*"|'[^']*'|\([^()]*\))\s*\)/g;
+const REFERENCE_TITLE = /^(\s{0,3}\[[^\][]+\]:\s*\S+)\s+(?:"[^"]*"|'[^']*'|\([^()]*\))\s*$/gm;
 const HIDDEN_ATTRIBUTE = /\s(?:alt|title|aria-label|aria-description|placeholder|data-[\w-]+)\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)/gi;
 const NUMERIC_ENTITY = /&#(x[0-9a-f]+|\d+);/gi;
 

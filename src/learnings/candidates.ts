@@ -20,13 +20,20 @@ const SOURCES: readonly CandidateSource[] = ["dismissed", "suggestion-accepted",
 /** What the store keeps: a candidate with how many sightings it ever had (the list keeps the newest `MAX_SIGHTINGS`). */
 export type StoredCandidate = Candidate & { count: number };
 
+/** Trailing space and closing punctuation cut off, by hand: `/[\s.,;:!]+$/` rescans a long run from each of its characters. */
+function withoutClosing(text: string): string {
+  let end = text.length;
+  while (end > 0 && /[\s.,;:!]/.test(text[end - 1]!)) end--;
+  return text.slice(0, end);
+}
+
 /**
  * A kind as keys compare it: its first line, hidden text taken out, lower case, spacing collapsed,
  * emphasis and closing punctuation dropped, at most 60 characters (cut at a word).
  */
 export function normaliseKind(text: string): string {
   const first = cleanText(text).split("\n").map((l) => l.trim()).find((l) => l !== "") ?? "";
-  const plain = first.toLowerCase().replace(/[\u2018\u2019´]/g, "'").replace(/[*_~]+/g, "").replace(/\s+/g, " ").replace(/[\s.,;:!]+$/, "").trim();
+  const plain = withoutClosing(first.toLowerCase().replace(/[\u2018\u2019´]/g, "'").replace(/[*_~]+/g, "").replace(/\s+/g, " ")).trim();
   if (plain.length <= MAX_KIND_CHARS) return plain;
   const cut = plain.slice(0, MAX_KIND_CHARS + 1);
   const space = cut.lastIndexOf(" ");

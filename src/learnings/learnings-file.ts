@@ -24,7 +24,8 @@ export interface LearningsFile {
   preamble: string[];
 }
 
-const MARKER = /\s*<!--\s*crewbot:learning:([0-9a-f]{8})\s*-->\s*$/;
+/** No leading `\s*`: it would rescan a long run of spaces from each of its characters; `trim` takes the space before. */
+const MARKER = /<!--\s*crewbot:learning:([0-9a-f]{8})\s*-->\s*$/;
 const BULLET = /^[-*+]\s+(.*)$/;
 /** A continuation of a bullet: indented, and not a new top-level bullet. */
 const CONTINUATION = /^\s{2,}\S/;

@@ -97,26 +97,38 @@ const TASK_BOX = /^((?:[ \t]*(?:>[ \t]?|(?:[-+*]|\d{1,9}[.)])[ \t]+))+)\[([ xX])
 /**
  * Which lines are fence markers or inside a fence. An opener that never closes is escaped
  * (mutating `lines`) instead of swallowing everything after it: appending a closer could open a
- * new fence when the unclosed one sat inside a list item.
+ * new fence when the unclosed one sat inside a list item. One pass: the longest closer of each
+ * character still to come says at once whether an opener closes.
  */
 function settleFences(lines: string[]): boolean[] {
-  for (;;) {
-    const inFence: boolean[] = [];
-    let open: { char: string; len: number; line: number } | undefined;
-    for (const [index, line] of lines.entries()) {
-      const m = FENCE.exec(line);
-      if (open) {
-        inFence.push(true);
-        if (m && m[2]![0] === open.char && m[2]!.length >= open.len && m[3]!.trim() === "") open = undefined;
-      } else if (m && !(m[2]![0] === "`" && m[3]!.includes("`"))) {
-        inFence.push(true);
-        open = { char: m[2]![0]!, len: m[2]!.length, line: index };
-      } else inFence.push(false);
-    }
-    if (!open) return inFence;
-    const at = open.line;
-    lines[at] = lines[at]!.replace(/^( {0,3})([`~])/, "$1\\$2");
+  const fences = lines.map((line) => FENCE.exec(line));
+  // From line i on, the longest closer (a fence with no info) of backticks and of tildes.
+  const closers: Array<{ "`": number; "~": number }> = new Array(lines.length + 1);
+  closers[lines.length] = { "`": 0, "~": 0 };
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const m = fences[i];
+    const longest = { ...closers[i + 1]! };
+    if (m && m[3]!.trim() === "") longest[m[2]![0] as "`" | "~"] = Math.max(longest[m[2]![0] as "`" | "~"], m[2]!.length);
+    closers[i] = longest;
   }
+  const inFence: boolean[] = [];
+  let open: { char: string; len: number } | undefined;
+  for (const [index, m] of fences.entries()) {
+    if (open) {
+      inFence.push(true);
+      if (m && m[2]![0] === open.char && m[2]!.length >= open.len && m[3]!.trim() === "") open = undefined;
+    } else if (m && !(m[2]![0] === "`" && m[3]!.includes("`"))) {
+      const char = m[2]![0] as "`" | "~";
+      if (closers[index + 1]![char] >= m[2]!.length) {
+        inFence.push(true);
+        open = { char, len: m[2]!.length };
+      } else {
+        lines[index] = lines[index]!.replace(/^( {0,3})([`~])/, "$1\\$2");
+        inFence.push(false);
+      }
+    } else inFence.push(false);
+  }
+  return inFence;
 }
 
 /**
@@ -170,7 +182,9 @@ export function cutMiddle(text: string, max: number, note: (cutChars: number) =>
 /** `text` as a fenced code block that nothing inside can close early; pings and markers broken. */
 export function codeBlock(text: string): string {
   const body = neutraliseMentions(breakCommentOpeners(text.replace(/\r\n?/g, "\n")));
-  const longest = Math.max(0, ...(body.match(/^ {0,3}`{3,}/gm) ?? []).map((run) => run.trim().length));
+  // A loop, not Math.max(...fences): a long text has more fence lines than a call's arguments can hold.
+  let longest = 0;
+  for (const run of body.matchAll(/^ {0,3}`{3,}/gm)) longest = Math.max(longest, run[0].trim().length);
   const fence = "`".repeat(Math.max(3, longest + 1));
   return `${fence}text\n${body}\n${fence}`;
 }

@@ -22,14 +22,24 @@ export interface IncrementalDiff {
 /** The head line before a hunk's first line (0: the top of the file). */
 const hunkStart = (hunk: DiffHunk) => (hunk.newLines === 0 ? hunk.newStart : hunk.newStart - 1);
 
+/** Where one deleted text sits: the head lines it comes after, in order, and how many are used up or passed. */
+interface Places {
+  after: number[];
+  next: number;
+}
+
 /** Each deleted text, with the head lines it sits after (0: before the first line), for matching across diffs. */
-function deletions(file: DiffFile): Map<string, number[]> {
-  const found = new Map<string, number[]>();
+function deletions(file: DiffFile): Map<string, Places> {
+  const found = new Map<string, Places>();
   for (const hunk of file.hunks) {
     let after = hunkStart(hunk);
     for (const line of hunk.lines) {
       if (line.newLine !== undefined) after = line.newLine;
-      else found.set(line.text, [...(found.get(line.text) ?? []), after]);
+      else {
+        const places = found.get(line.text);
+        if (places) places.after.push(after);
+        else found.set(line.text, { after: [after], next: 0 });
+      }
     }
   }
   return found;
@@ -55,12 +65,18 @@ function contextAround(hunk: DiffHunk): Array<[number, number]> {
   return around;
 }
 
-/** Whether the PR's diff deletes `text` between head lines `from` and `to`; a match is used once. */
-function takeDeletion(deleted: Map<string, number[]>, text: string, [from, to]: [number, number]): boolean {
-  const places = deleted.get(text) ?? [];
-  const i = places.findIndex((after) => after >= from && after < to);
-  if (i < 0) return false;
-  places.splice(i, 1);
+/**
+ * Whether the PR's diff deletes `text` between head lines `from` and `to`; a match is used once.
+ * The places are in order and a file's deletions are asked for in order (`from` never goes back),
+ * so a place before `from` is passed for good: the first place left is the one to take, and a file
+ * of many identical deleted lines is matched in one pass.
+ */
+function takeDeletion(deleted: Map<string, Places>, text: string, [from, to]: [number, number]): boolean {
+  const places = deleted.get(text);
+  if (!places) return false;
+  while (places.next < places.after.length && places.after[places.next]! < from) places.next++;
+  if (places.next === places.after.length || places.after[places.next]! >= to) return false;
+  places.next++;
   return true;
 }
 
@@ -74,7 +90,7 @@ interface Marked {
 }
 
 /** One hunk's lines with the base's changes neutralised: its adds become context, its deletions go. */
-function markHunk(hunk: DiffHunk, added: Set<number>, deleted: Map<string, number[]>, counts: { lines: number }): Marked[] {
+function markHunk(hunk: DiffHunk, added: Set<number>, deleted: Map<string, Places>, counts: { lines: number }): Marked[] {
   const out: Marked[] = [];
   const around = contextAround(hunk);
   for (const [i, line] of hunk.lines.entries()) {

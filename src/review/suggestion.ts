@@ -24,7 +24,9 @@ export function withoutSuggestionBlock(text: string): string {
 
 /** A backtick fence longer than any run of backticks in `content` (at least three). */
 export function fenceFor(content: string): string {
-  const longest = Math.max(0, ...[...content.matchAll(/`+/g)].map((m) => m[0].length));
+  // A loop, not Math.max(...runs): a long text has more runs than a call's arguments can hold.
+  let longest = 0;
+  for (const run of content.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
   return "`".repeat(Math.max(3, longest + 1));
 }
 

@@ -85,6 +85,22 @@ describe("parseAgentFile", () => {
   });
 });
 
+describe("frontmatter", () => {
+  it("refuses one longer than 8 KB, naming the file, within a second (64 KB of blank lines, closed or not)", () => {
+    for (const text of [`---\n${"\n".repeat(65_536)}---\nbody`, `---\n${"\r\n".repeat(32_768)}`]) {
+      const started = performance.now();
+      const error = definitionError(() => parseAgentFile(text, "agents/x.md"));
+      expect(performance.now() - started).toBeLessThan(1_000);
+      expect(error.message).toMatch(/^agents\/x\.md: frontmatter: longer than 8 KB \(\d+ characters\)/);
+    }
+  });
+
+  it("reads one of just under 8 KB", () => {
+    const description = "d".repeat(8 * 1024 - 40);
+    expect(parseAgentFile(agent(`name: a\ndescription: ${description}`), "a.md").description).toBe(description);
+  });
+});
+
 describe("loadAgents", () => {
   let tmp: string;
   beforeEach(async () => {

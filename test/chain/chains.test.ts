@@ -76,6 +76,12 @@ describe("parseChainFile", () => {
     throw new Error("expected a DefinitionError");
   });
 
+  it("reads a chain of 10,000 steps within a second", () => {
+    const started = performance.now();
+    expect(steps(`1. scout: a {task}\n${"1. planner: {output:scout}\n".repeat(10_000)}`)).toHaveLength(10_001);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
   it("rejects a chain name that config could not refer to", () => {
     expect(() => parseChainFile("1. scout: a", "My Chain.md", "My Chain")).toThrow(/My Chain\.md: name: /);
   });

@@ -252,4 +252,32 @@ describe("loadRepoConfig", () => {
     expect(error).not.toBeInstanceOf(ConfigError);
     expect(error).toMatchObject({ status: 403 });
   });
+
+  it("refuses a file of 12 000 keys in one map within a second, naming the file and the map", async () => {
+    const text = `models: {${Array.from({ length: 12_000 }, (_, i) => i.toString(36)).join(", ")}}\n`;
+    nock(API).get(REPO_CONFIG).reply(200, text, RAW);
+    const started = performance.now();
+    const error = await loadError();
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).file).toBe(".github/crewbot.yml");
+    expect((error as ConfigError).problems).toEqual(["`models`: a map of 12,000 entries; crewbot reads at most 1,000 in one map or list"]);
+  });
+
+  it("refuses a file of 60 000 lone carriage returns within a second (YAML reads them in quadratic time)", async () => {
+    nock(API).get(REPO_CONFIG).reply(200, `review:\n  auto: true\n${"\r".repeat(60_000)}x`, RAW);
+    const started = performance.now();
+    const error = (await loadError()) as ConfigError;
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(error.problems).toEqual(["60,000 lines end in a lone carriage return (\\r); crewbot reads at most 1,000 (end lines with \\n)"]);
+  });
+
+  it("refuses the organisation's file over 64 KB without parsing it, naming that file", async () => {
+    const text = `review:\n  ignoreTitles: ["${"x".repeat(70_000)}"]\n`;
+    nock(API).get(REPO_CONFIG).reply(404, { message: "Not Found" }).get(ORG_CONFIG).reply(200, text, RAW);
+    const error = (await loadError()) as ConfigError;
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.file).toBe(ORG_LABEL);
+    expect(error.problems).toEqual([`the file is ${text.length.toLocaleString("en-US")} characters long; crewbot reads at most 65,536`]);
+  });
 });

@@ -17,6 +17,13 @@ describe("normaliseKind", () => {
     expect(normaliseKind(text)).toBe(kind);
   });
 
+  it("reads a writer's reply of 64 KB of closing punctuation within a second", () => {
+    const started = performance.now();
+    expect(normaliseKind(`never ${". ".repeat(32_000)}x`)).toBe(`never${" .".repeat(27)}`);
+    expect(ruleOf(`we always check${".".repeat(65_000)}x`)).toBe(`we always check${".".repeat(45)}`);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
   it("gives one key to the same lesson however it is spaced or cased", () => {
     expect(candidateKey("dismissed", "Raw SQL string.")).toBe(candidateKey("dismissed", "raw  sql STRING"));
     expect(candidateKey("dismissed", "raw sql string")).not.toBe(candidateKey("rule", "raw sql string"));

@@ -15,6 +15,14 @@ describe("parseLearnings", () => {
     expected.forEach((e, i) => e.id && expect(learnings[i]!.id).toBe(e.id));
   });
 
+  it("reads a bullet of 64 KB with a long run of spaces inside within a second", () => {
+    const text = `a${" ".repeat(65_000)}b`;
+    const started = performance.now();
+    expect(parseLearnings(`- ${text} ${learningMarker("0a1b2c3d")}`).learnings).toEqual([{ text, line: 1, id: "0a1b2c3d" }]);
+    expect(parseLearnings(`- ${text}`).learnings).toEqual([{ text, line: 1, id: learningId(text) }]);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
   it("keeps what is not a bullet as the preamble", () => {
     expect(parseLearnings("# Ours\n\nA note.\n\n- one\n").preamble).toEqual(["# Ours", "", "A note."]);
   });

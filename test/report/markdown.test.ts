@@ -50,6 +50,13 @@ describe("safeBlock", () => {
   it("escapes a fence that never closes, and treats its content as text", () => {
     expect(safeBlock("a\n````js\n<b>\n```")).toBe("a\n\\````js\n&lt;b>\n\\```");
   });
+
+  it("escapes 10,000 fences that never close within a second, and closes those that do", () => {
+    const started = performance.now();
+    expect(safeBlock("````~\na\n".repeat(10_000))).toBe("\\````~\na\n".repeat(10_000));
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(safeBlock("```js\n<b>\n````\n~~~~\n~~~\n```\n<i>")).toBe("```js\n<b>\n````\n\\~~~~\n\\~~~\n\\```\n&lt;i>");
+  });
 });
 
 describe("cutMiddle", () => {

@@ -141,4 +141,9 @@ describe("codeBlock", () => {
   ])("%s", (_name, text, block) => {
     expect(codeBlock(text)).toBe(block);
   });
+
+  it("fences 150,000 fence lines (more than a function's arguments can hold) with a longer fence", () => {
+    const text = "```\n".repeat(150_000);
+    expect(codeBlock(text)).toBe(`\`\`\`\`text\n${text}\n\`\`\`\``);
+  });
 });

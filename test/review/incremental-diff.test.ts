@@ -176,4 +176,14 @@ describe("withinPullRequest", () => {
     const right = [...commentablePositions(since)].filter((k) => k.startsWith("RIGHT:"));
     expect([...kept.commentable].sort()).toEqual(right.sort());
   });
+
+  it("a pull request deleting 40,000 identical lines keeps them all, within a second", () => {
+    const deleted = `@@ -1,40000 +0,0 @@\n${"-}\n".repeat(40_000)}`;
+    const files = parseDiff(`diff --git a/gen.js b/gen.js\ndeleted file mode 100644\n--- a/gen.js\n+++ /dev/null\n${deleted}`);
+    const started = performance.now();
+    const kept = withinPullRequest(files, files);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(kept.files).toEqual(files);
+    expect(kept.leftOut).toEqual({ files: [], lines: 0 });
+  });
 });

@@ -157,6 +157,12 @@ describe("parseReview", () => {
     expect(parseReview("Summary: Looks good.\n## Summary\nShip it.").summary).toBe("Looks good.\n\nShip it.");
   });
 
+  it("reads a finding with 150,000 lines under it (more than a function's arguments can hold)", () => {
+    const review = parseReview(`## Warnings\n- src/a.ts:1 - first\n${"   more\n".repeat(150_000)}`);
+    expect(review.findings).toHaveLength(1);
+    expect(review.findings[0]!.text.split("\n")).toHaveLength(150_001);
+  });
+
   it("numbered items count as bullets", () => {
     expect(parseReview("## Critical\n1. a.ts:1 - x\n2. b.ts:2 - y").findings).toHaveLength(2);
   });

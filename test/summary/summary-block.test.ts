@@ -74,6 +74,13 @@ describe("spliceSummary", () => {
     expect(spliceSummary(body, next)).toEqual(expected);
   });
 
+  it("appends to a description of 65,536 characters with a long run of spaces inside, within a second", () => {
+    const body = `a${" ".repeat(65_534)}b`;
+    const started = performance.now();
+    expect(spliceSummary(body, block, 200_000)).toEqual({ kind: "write", body: `${body}\n\n${block}` });
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
   it("writes nothing that GitHub's limit would cut, the author's text with it", () => {
     const long = "x".repeat(100);
     expect(spliceSummary(long, block, 150)).toEqual({ kind: "too-long", why: `the description with the summary would be ${(102 + block.length).toLocaleString("en-US")} characters, over GitHub's 150` });
