@@ -10,11 +10,11 @@
 import { describeFailure, fuzzParser, type Tally } from "../test/fuzz/harness.js";
 import { PARSERS } from "../test/fuzz/parsers.js";
 
-const number = (name: string, fallback: number): number => {
+const number = (name: string, fallback: number, least = 1): number => {
   const raw = process.env[name];
   if (raw === undefined || raw.trim() === "") return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name}: expected a positive whole number, got ${JSON.stringify(raw)}`);
+  if (!Number.isSafeInteger(value) || value < least) throw new Error(`${name}: expected a whole number${least > 0 ? " over 0" : ""}, got ${JSON.stringify(raw)}`);
   return value;
 };
 
@@ -36,7 +36,8 @@ function row(t: Tally): string {
 async function main(): Promise<void> {
   const runs = number("FUZZ_RUNS", 500);
   const seconds = number("FUZZ_SECONDS", 30);
-  const seed = process.env.FUZZ_SEED ? number("FUZZ_SEED", 1) : undefined;
+  // A seed is any whole number: the replay line of a failure may name a negative one.
+  const seed = process.env.FUZZ_SEED ? number("FUZZ_SEED", 1, Number.MIN_SAFE_INTEGER) : undefined;
   const parsers = chosen();
   console.log(`fuzz: ${parsers.length} parsers, up to ${runs} inputs or ${seconds} s each${seed === undefined ? "" : `, seed ${seed}`}; heap: growth of heapUsed + external per input, after a full collection`);
   const tallies: Tally[] = [];

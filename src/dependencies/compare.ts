@@ -27,8 +27,17 @@ export interface CompareInput {
   now: number;
 }
 
-/** The scripts npm runs when it installs a package (`prepare` for git dependencies). */
-export const LIFECYCLE_SCRIPTS = ["preinstall", "install", "postinstall", "prepare"] as const;
+/**
+ * The lifecycle scripts a new or changed one of which is a finding, and how severe. npm runs
+ * `prepare` only for git and local installs; a registry tarball's is a warning. A git dependency is
+ * never fetched (it is named as not inspected), so the tarballs compared here are all the registry's.
+ */
+export const LIFECYCLE_SCRIPTS = [
+  { script: "preinstall", severity: "critical" },
+  { script: "install", severity: "critical" },
+  { script: "postinstall", severity: "critical" },
+  { script: "prepare", severity: "warning", note: "npm runs it only when installing from git or a local folder, not from the registry" },
+] as const satisfies readonly { script: string; severity: "critical" | "warning"; note?: string }[];
 export const FRESH_HOURS = 72;
 const CAPABILITIES: Capability[] = ["child-process", "network", "eval"];
 
@@ -70,11 +79,13 @@ export function versionMeta(document: unknown, version: string): VersionMeta | u
 function scriptFacts(old: PackageContents | undefined, now: PackageContents): DependencyFact[] {
   const before = strings(old?.packageJson["scripts"]);
   const after = strings(now.packageJson["scripts"]);
-  return LIFECYCLE_SCRIPTS.flatMap((script): DependencyFact[] => {
+  return LIFECYCLE_SCRIPTS.flatMap((row): DependencyFact[] => {
+    const { script, severity } = row;
     const command = after[script];
     if (command === undefined || command === before[script]) return [];
-    const text = before[script] === undefined ? `adds a ${code(script)} script: ${code(command)}` : `changes its ${code(script)} script from ${code(before[script])} to ${code(command)}`;
-    return [{ kind: "install-script", severity: "critical", text, files: ["package.json"] }];
+    const said = before[script] === undefined ? `adds a ${code(script)} script: ${code(command)}` : `changes its ${code(script)} script from ${code(before[script])} to ${code(command)}`;
+    const text = "note" in row ? `${said} (${row.note})` : said;
+    return [{ kind: "install-script", severity, text, files: ["package.json"] }];
   });
 }
 

@@ -62,6 +62,16 @@ describe("compareVersions", () => {
     expect(compare({ old: now, new: contents() })).toEqual([]);
   });
 
+  it("a registry package's prepare script is a warning: npm runs it only for git and local installs", () => {
+    const old = contents({ scripts: { prepare: "tsc" } });
+    expect(compare({ old: contents(), new: contents({ scripts: { prepare: "husky install" } }) })).toEqual([
+      { kind: "install-script", severity: "warning", text: "adds a `prepare` script: `husky install` (npm runs it only when installing from git or a local folder, not from the registry)", files: ["package.json"] },
+    ]);
+    expect(compare({ old, new: contents({ scripts: { prepare: "node x.js" } }) })).toEqual([
+      { kind: "install-script", severity: "warning", text: "changes its `prepare` script from `tsc` to `node x.js` (npm runs it only when installing from git or a local folder, not from the registry)", files: ["package.json"] },
+    ]);
+  });
+
   it("new executables: bin as a string, a map and directories.bin", () => {
     expect(compare({ name: "@s/tool", old: contents(), new: contents({ bin: "./cli.js" }) })).toEqual([{ kind: "bin", severity: "warning", text: "adds an executable `tool` (`./cli.js`)", files: ["cli.js"] }]);
     expect(compare({ old: contents({ bin: { a: "a.js" } }), new: contents({ bin: { a: "a.js", b: "b.js" } }) })).toEqual([{ kind: "bin", severity: "warning", text: "adds an executable `b` (`b.js`)", files: ["b.js"] }]);

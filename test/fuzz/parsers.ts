@@ -279,7 +279,9 @@ export const PARSERS: FuzzParser[] = [
     entry: "src/dependencies/lockfile-changes.ts changedPackages (a pull request's lockfiles and manifests)",
     input: deps.lockfileChange,
     run: (change) => feedLockfiles(change),
-    budget: { ms: 2_000, heapMb: 256 },
+    // One review reads up to 64 MB of dependency files (DETECTION_LIMITS), ~90 ms a MB parsed and
+    // compared on a loaded 2-core machine: the whole pass, the loop turning throughout.
+    budget: { ms: 10_000, heapMb: 256 },
     runs: 20,
   },
   {
