@@ -32,18 +32,7 @@ import {
 import type { JobRecord } from "./types.js";
 import type { WaitAnswer } from "./wait.js";
 
-export type {
-  AbortReason,
-  DeferredResult,
-  EndResult,
-  JobContext,
-  JobHandler,
-  JobResult,
-  JobRunnerOptions,
-  QueueLogger,
-  StopOptions,
-  WaitingResult,
-} from "./runner-types.js";
+export type * from "./runner-types.js";
 
 const silent: QueueLogger = { info() {}, warn() {}, error() {} };
 
