@@ -18,8 +18,8 @@ describe("parseLearnings", () => {
   it("reads a bullet of 64 KB with a long run of spaces inside within a second", () => {
     const text = `a${" ".repeat(65_000)}b`;
     const started = performance.now();
-    expect(parseLearnings(`- ${text} ${learningMarker("0a1b2c3d")}`).learnings).toEqual([{ text, line: 1, id: "0a1b2c3d" }]);
-    expect(parseLearnings(`- ${text}`).learnings).toEqual([{ text, line: 1, id: learningId(text) }]);
+    expect(parseLearnings(`- ${text} ${learningMarker("0a1b2c3d")}`).learnings).toEqual([{ text, line: 1, span: 1, id: "0a1b2c3d" }]);
+    expect(parseLearnings(`- ${text}`).learnings).toEqual([{ text, line: 1, span: 1, id: learningId(text) }]);
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 
