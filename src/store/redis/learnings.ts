@@ -2,104 +2,106 @@
  * Learning candidates and the uses of merged learnings on Redis, per repository under
  * `<prefix>:learn:<owner/repo>:`: `cand` (hash: candidate key → JSON), `seen` (sorted set: key by
  * last seen, for the cap and pruning), `uses` (sorted set: `<learning id>|<job id>` by time),
- * `use` (hash: the same member → its counts) and `last` (hash: learning id → its last use). A
- * sighting merges in JavaScript and writes back only if the candidate did not change meanwhile
- * (compared in a Lua script, which also drops the candidates seen longest ago past the cap).
- * Keys expire after the retention period; `last` after the longest `learnings.staleDays`.
+ * `use` (hash: the same member → its counts) and `last` (hash: learning id → its last use). The
+ * merges are `learnings-documents.ts`, applied by compare-and-swap; this file says where each
+ * document lives, drops the candidates seen longest ago past the cap in the same write, and answers
+ * the reads over many. Keys expire after the retention period; `last` after the longest `learnings.staleDays`.
  */
-import { checkRepoKey, loadCandidate, MAX_CANDIDATES, withSighting, type StoredCandidate } from "../../learnings/candidates.js";
-import { checkUses, LAST_USE_KEPT_MS, type LearningUsage, type PrunableLearningsStore, type SightingResult } from "../../learnings/learnings-store.js";
-import type { CandidateSighting, LearningUse } from "../../learnings/types.js";
-import { RedisHashStore, type RedisHashStoreOptions } from "./hash-store.js";
+import type { Redis } from "ioredis";
+import { loadCandidate, MAX_CANDIDATES, type StoredCandidate } from "../../learnings/candidates.js";
+import { LAST_USE_KEPT_MS, type LearningUsage } from "../../learnings/learnings-store.js";
+import type { LearningUse } from "../../learnings/types.js";
+import { LearningsDocumentStore, type CandidateKey, type LearningKey, type LearningsBackend } from "../learnings-documents.js";
+import { RedisConnection, type RedisHashStoreOptions } from "./redis-connection.js";
+import { RedisDocuments } from "./redis-documents.js";
 
 export type RedisLearningsOptions = RedisHashStoreOptions;
 
-/**
- * KEYS: cand, seen. ARGV: field, expected JSON ('' when absent), new JSON, last seen ('' leaves the
- * set alone), the cap, ms to keep. 1 when written, 0 when the candidate changed meanwhile.
- */
-const WRITE_IF_UNCHANGED = `
-local cur = redis.call('HGET', KEYS[1], ARGV[1]) or ''
-if cur ~= ARGV[2] then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
-if ARGV[4] ~= '' then redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1]) end
-local max = tonumber(ARGV[5])
-while redis.call('ZCARD', KEYS[2]) > max do
-  local popped = redis.call('ZPOPMIN', KEYS[2])
-  redis.call('HDEL', KEYS[1], popped[1])
-end
-redis.call('PEXPIRE', KEYS[1], ARGV[6])
-redis.call('PEXPIRE', KEYS[2], ARGV[6])
-return 1
-`;
+type Keys = ReturnType<typeof repoKeys>;
 
-/** KEYS: uses, use, last. ARGV: member, counts JSON, at, learning id, ms to keep, ms to keep the last use. */
-const RECORD_USE = `
-redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-local last = redis.call('HGET', KEYS[3], ARGV[4])
-if not last or tonumber(last) < tonumber(ARGV[3]) then redis.call('HSET', KEYS[3], ARGV[4], ARGV[3]) end
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-redis.call('PEXPIRE', KEYS[2], ARGV[5])
-redis.call('PEXPIRE', KEYS[3], ARGV[6])
-return 1
-`;
+export class RedisLearningsStore extends LearningsDocumentStore {
+  readonly prefix: string;
 
-const MAX_TRIES = 50;
-type Scripted = Record<string, (...args: string[]) => Promise<number>>;
-
-export class RedisLearningsStore extends RedisHashStore implements PrunableLearningsStore {
   constructor(opts: RedisLearningsOptions) {
-    super("RedisLearningsStore", opts);
-    this.redis.defineCommand("crewbotLearnWrite", { numberOfKeys: 2, lua: WRITE_IF_UNCHANGED });
-    this.redis.defineCommand("crewbotLearnUse", { numberOfKeys: 3, lua: RECORD_USE });
+    const conn = new RedisConnection("RedisLearningsStore", opts);
+    super(new RedisLearnings(conn));
+    this.prefix = conn.prefix;
+  }
+}
+
+/** The backend: the documents, and the reads over many of them. */
+class RedisLearnings implements LearningsBackend {
+  readonly candidates: RedisDocuments<CandidateKey, StoredCandidate>;
+  readonly lastUse: RedisDocuments<LearningKey, number>;
+  private readonly redis: Redis;
+  private readonly prefix: string;
+  private readonly keepMs: number;
+  private readonly now: () => number;
+
+  constructor(private readonly conn: RedisConnection) {
+    ({ redis: this.redis, prefix: this.prefix, keepMs: this.keepMs, now: this.now } = conn);
+    const keepMs = this.keepMs;
+    this.candidates = new RedisDocuments<CandidateKey, StoredCandidate>(
+      this.redis,
+      {
+        watched: ({ repo }) => [this.keys(repo).cand, this.keys(repo).seen],
+        read: async (r, { repo, key }) => loadCandidate(await r.hget(this.keys(repo).cand, key)),
+        write: async (tx, { repo, key }, candidate, r) => {
+          const k = this.keys(repo);
+          tx.hset(k.cand, key, JSON.stringify(candidate));
+          tx.zadd(k.seen, candidate.lastSeen, key);
+          const dropped = await overflow(r, k.seen, key, candidate.lastSeen);
+          if (dropped.length > 0) {
+            tx.hdel(k.cand, ...dropped);
+            tx.zrem(k.seen, ...dropped);
+          }
+          tx.pexpire(k.cand, keepMs);
+          tx.pexpire(k.seen, keepMs);
+        },
+      },
+      ({ repo, key }) => `the candidate ${key} of ${repo}`,
+    );
+    this.lastUse = new RedisDocuments<LearningKey, number>(
+      this.redis,
+      {
+        watched: ({ repo }) => [this.keys(repo).last],
+        read: async (r, { repo, id }) => {
+          const at = await r.hget(this.keys(repo).last, id);
+          return at === null ? undefined : Number(at);
+        },
+        write: (tx, { repo, id }, at) => {
+          tx.hset(this.keys(repo).last, id, String(at));
+          tx.pexpire(this.keys(repo).last, LAST_USE_KEPT_MS);
+        },
+      },
+      ({ repo, id }) => `the last use of ${id} in ${repo}`,
+    );
   }
 
-  async addSighting(repoKey: string, sighting: CandidateSighting): Promise<SightingResult> {
-    const k = this.keys(checkRepoKey(repoKey));
-    const field = withSighting(undefined, sighting).candidate.key;
-    for (let tries = 0; tries < MAX_TRIES; tries++) {
-      const json = (await this.redis.hget(k.cand, field)) ?? "";
-      const { candidate, added } = withSighting(loadCandidate(json), sighting);
-      if (!added) return { ...candidate, added };
-      const written = await this.script("crewbotLearnWrite", k.cand, k.seen, field, json, JSON.stringify(candidate), String(candidate.lastSeen), String(MAX_CANDIDATES), String(this.keepMs));
-      if (written === 1) return { ...candidate, added };
-    }
-    throw new Error(`adding a sighting to ${repoKey} kept racing other writers`);
+  async addUse(repo: string, u: LearningUse): Promise<void> {
+    const k = this.keys(repo);
+    const member = `${u.id}|${u.jobId}`;
+    await this.redis
+      .multi()
+      .zadd(k.uses, u.at, member)
+      .hset(k.use, member, JSON.stringify({ suppressed: u.suppressed, shaped: u.shaped }))
+      .pexpire(k.uses, this.keepMs)
+      .pexpire(k.use, this.keepMs)
+      .exec();
   }
 
-  async candidates(repoKey: string): Promise<StoredCandidate[]> {
-    const all = Object.values(await this.redis.hgetall(this.keys(checkRepoKey(repoKey)).cand));
+  close(): Promise<void> {
+    return this.conn.close();
+  }
+
+  async listCandidates(repo: string): Promise<StoredCandidate[]> {
+    const all = Object.values(await this.redis.hgetall(this.keys(repo).cand));
     const candidates = all.flatMap((json) => loadCandidate(json) ?? []);
     return candidates.sort((a, b) => a.firstSeen - b.firstSeen || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 
-  async markProposed(repoKey: string, keys: readonly string[], prUrl: string): Promise<void> {
-    const k = this.keys(checkRepoKey(repoKey));
-    if (typeof prUrl !== "string" || prUrl === "") throw new TypeError("markProposed needs the pull request's url");
-    for (const key of new Set(keys)) {
-      for (let tries = 0; ; tries++) {
-        if (tries >= MAX_TRIES) throw new Error(`marking ${key} of ${repoKey} proposed kept racing other writers`);
-        const json = await this.redis.hget(k.cand, key);
-        const candidate = loadCandidate(json);
-        if (!candidate) break;
-        const written = await this.script("crewbotLearnWrite", k.cand, k.seen, key, json!, JSON.stringify({ ...candidate, proposedIn: prUrl }), "", String(MAX_CANDIDATES), String(this.keepMs));
-        if (written === 1) break;
-      }
-    }
-  }
-
-  async recordUses(repoKey: string, uses: readonly LearningUse[]): Promise<void> {
-    const k = this.keys(checkRepoKey(repoKey));
-    checkUses(uses);
-    for (const u of uses) {
-      const counts = JSON.stringify({ suppressed: u.suppressed, shaped: u.shaped });
-      await this.script("crewbotLearnUse", k.uses, k.use, k.last, `${u.id}|${u.jobId}`, counts, String(u.at), u.id, String(this.keepMs), String(LAST_USE_KEPT_MS));
-    }
-  }
-
-  async usage(repoKey: string, since: number): Promise<Map<string, LearningUsage>> {
-    const k = this.keys(checkRepoKey(repoKey));
+  async usage(repo: string, since: number): Promise<Map<string, LearningUsage>> {
+    const k = this.keys(repo);
     const scored = await this.redis.zrangebyscore(k.uses, since, "+inf", "WITHSCORES");
     const members = scored.filter((_, i) => i % 2 === 0);
     const counts = members.length > 0 ? await this.redis.hmget(k.use, ...members) : [];
@@ -115,8 +117,8 @@ export class RedisLearningsStore extends RedisHashStore implements PrunableLearn
     return new Map([...usage].map(([id, { jobs: _jobs, ...u }]) => [id, u]));
   }
 
-  async lastUses(repoKey: string): Promise<Map<string, number>> {
-    const last = await this.redis.hgetall(this.keys(checkRepoKey(repoKey)).last);
+  async lastUses(repo: string): Promise<Map<string, number>> {
+    const last = await this.redis.hgetall(this.keys(repo).last);
     return new Map(Object.entries(last).map(([id, at]) => [id, Number(at)]));
   }
 
@@ -152,14 +154,29 @@ export class RedisLearningsStore extends RedisHashStore implements PrunableLearn
     } while (cursor !== "0");
   }
 
-  private script(name: string, ...args: string[]): Promise<number> {
-    return (this.redis as unknown as Scripted)[name]!.call(this.redis, ...args);
+  private keys(repo: string): Keys {
+    return repoKeys(this.prefix, repo);
   }
+}
 
-  private keys(repo: string) {
-    const base = `${this.prefix}:learn:${repo}`;
-    return { cand: `${base}:cand`, seen: `${base}:seen`, uses: `${base}:uses`, use: `${base}:use`, last: `${base}:last` };
-  }
+function repoKeys(prefix: string, repo: string) {
+  const base = `${prefix}:learn:${repo}`;
+  return { cand: `${base}:cand`, seen: `${base}:seen`, uses: `${base}:uses`, use: `${base}:use`, last: `${base}:last` };
+}
+
+/**
+ * The candidates a write of `key` (last seen `lastSeen`) pushes past `MAX_CANDIDATES`: those seen
+ * longest ago, the lower key first on a tie — the order SQLite drops them in, and ZPOPMIN's.
+ */
+async function overflow(redis: Redis, seen: string, key: string, lastSeen: number): Promise<string[]> {
+  const isNew = (await redis.zscore(seen, key)) === null;
+  const over = (await redis.zcard(seen)) + (isNew ? 1 : 0) - MAX_CANDIDATES;
+  if (over <= 0) return [];
+  const lowest = await redis.zrange(seen, 0, over, "WITHSCORES");
+  const entries: Array<[string, number]> = [[key, lastSeen]];
+  for (let i = 0; i < lowest.length; i += 2) if (lowest[i] !== key) entries.push([lowest[i]!, Number(lowest[i + 1])]);
+  entries.sort(([a, x], [b, y]) => x - y || (a < b ? -1 : a > b ? 1 : 0));
+  return entries.slice(0, over).map(([member]) => member);
 }
 
 function parseCounts(json: string | null | undefined): { suppressed: number; shaped: number } {

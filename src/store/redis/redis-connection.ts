@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import { DEFAULT_REDIS_PREFIX } from "./job-queue.js";
 
-/** What a Redis store of per-pull-request hashes is made with. */
+/** What a Redis store of per-pull-request or per-repository documents is made with. */
 export interface RedisHashStoreOptions {
   url: string;
   /** The queue's prefix. Default `crewbot`. */
@@ -12,15 +12,15 @@ export interface RedisHashStoreOptions {
   retentionDays?: number;
 }
 
-/** The connection, prefix, clock and expiry a store of per-pull-request hashes shares with the others. */
-export abstract class RedisHashStore {
+/** The connection, prefix, clock and expiry a Redis document store shares with the others. */
+export class RedisConnection {
   readonly prefix: string;
-  protected readonly redis: Redis;
-  protected readonly now: () => number;
-  protected readonly keepMs: number;
+  readonly redis: Redis;
+  readonly now: () => number;
+  readonly keepMs: number;
   private closed: Promise<void> | undefined;
 
-  protected constructor(name: string, opts: RedisHashStoreOptions) {
+  constructor(name: string, opts: RedisHashStoreOptions) {
     if (!opts.url) throw new TypeError(`${name} needs a url`);
     this.prefix = opts.prefix ?? DEFAULT_REDIS_PREFIX;
     this.now = opts.now ?? Date.now;

@@ -1,0 +1,66 @@
+/**
+ * The keyed-document primitive on Redis: compare-and-swap with WATCH/MULTI. The document's keys are
+ * watched, it is read and changed in this process, and the write is one MULTI that Redis refuses when
+ * any watched key changed meanwhile (another process's write, or a script's); then it reads again.
+ * WATCH belongs to the connection, so one connection's updates take turns.
+ */
+import type { ChainableCommander, Redis } from "ioredis";
+import type { Change, KeyedDocuments } from "../keyed-documents.js";
+
+/** Where a kind of document lives on Redis. */
+export interface DocumentLayout<K, D> {
+  /** The keys its read looks at: a write to any of them meanwhile makes the update try again. */
+  watched(key: K): string[];
+  read(redis: Redis, key: K): Promise<D | undefined>;
+  /** Queues the write on `tx`; may read more first (still under the watch). */
+  write(tx: ChainableCommander, key: K, doc: D, redis: Redis): Promise<void> | void;
+}
+
+/** Tries before an update gives up: only a document written this often by others loses them all. */
+const MAX_TRIES = 50;
+
+/** Each connection's turn: its updates run one after another. */
+const turns = new WeakMap<Redis, Promise<unknown>>();
+
+export class RedisDocuments<K, D> implements KeyedDocuments<K, D> {
+  constructor(
+    private readonly redis: Redis,
+    private readonly layout: DocumentLayout<K, D>,
+    /** Names the document in the error of an update that kept losing. */
+    private readonly describe: (key: K) => string,
+  ) {}
+
+  async read(key: K): Promise<D | undefined> {
+    return this.layout.read(this.redis, key);
+  }
+
+  update<A>(key: K, change: Change<D, A>): Promise<A> {
+    const run = (turns.get(this.redis) ?? Promise.resolve()).then(() => this.swap(key, change));
+    turns.set(this.redis, run.catch(() => {}));
+    return run;
+  }
+
+  private async swap<A>(key: K, change: Change<D, A>): Promise<A> {
+    const redis = this.redis;
+    for (let tries = 0; tries < MAX_TRIES; tries++) {
+      await redis.watch(...this.layout.watched(key));
+      let queued = false;
+      try {
+        const { next, answer } = change(await this.layout.read(redis, key));
+        if (next === undefined) return answer;
+        const tx = redis.multi();
+        await this.layout.write(tx, key, next, redis);
+        queued = true;
+        const replies = await tx.exec();
+        // null: a watched key changed, nothing was written.
+        if (replies === null) continue;
+        const failed = replies.find(([err]) => err);
+        if (failed) throw failed[0];
+        return answer;
+      } finally {
+        if (!queued) await redis.unwatch();
+      }
+    }
+    throw new Error(`updating ${this.describe(key)} kept racing other writers`);
+  }
+}
