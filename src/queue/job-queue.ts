@@ -1,5 +1,5 @@
 /**
- * The job queue contract: the embedded SQLite queue implements it now, a BullMQ/Redis one later.
+ * The job queue contract: the embedded SQLite queue and the Redis queue implement it (store/).
  * Every method may be asynchronous so a networked store fits; all state changes are atomic.
  */
 import type { EnqueueResult, JobRecord, JobState, NewJob } from "./types.js";

@@ -1,18 +1,14 @@
 /**
- * The scale-out job queue: BullMQ on Redis, shared by any number of worker processes on any machines,
- * each running a JobRunner over its own RedisQueue.
+ * The scale-out job queue on Redis, shared by any number of worker processes on any machines, each
+ * running a JobRunner over its own RedisQueue.
  *
- * - Each job is a BullMQ job whose id is the delivery id, in the BullMQ queue `<prefix>:bull:jobs`
- *   (paused: crewbot never hands its jobs to a BullMQ Worker; the queue is their durable, inspectable
- *   twin while they are queued or running, removed when they end).
- * - crewbot's own record of each job (state, attempts, lease, progress comment, outcome, runAt, group,
- *   supersededBy…) lives in a Redis hash, with sorted-set indexes (see redis-scripts.ts). That record
- *   decides everything: claims, leases, cancels, supersedes and recovery are Lua scripts over it, so
- *   each is atomic across every process — two workers never claim the same job, one job runs per
- *   target, and the per-installation and global limits count the running jobs of all workers.
+ * - crewbot's record of each job (state, attempts, lease, progress comment, outcome, runAt, group,
+ *   supersededBy…) lives in a Redis hash, with sorted-set indexes (see job-scripts.ts). Claims, leases,
+ *   cancels, supersedes and recovery are Lua scripts over it, so each is atomic across every process —
+ *   two workers never claim the same job, one job runs per target, and the per-installation and global
+ *   limits count the running jobs of all workers.
  * - Times come from this process's clock (`now`), as with SqliteQueue: keep workers' clocks in sync.
  */
-import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import {
   INTERRUPTED_OUTCOME,
@@ -28,9 +24,8 @@ import {
   type RecoverOptions,
   type StaleRecovery,
 } from "../../queue/job-queue.js";
-import { bullJobId, dataJson, maybeRecord, records, type FlatHash } from "./job-records.js";
+import { dataJson, maybeRecord, records, type FlatHash } from "./job-records.js";
 import { SCRIPTS, outcomeTemplates, scriptSource, type ScriptName } from "./job-scripts.js";
-import type { QueueLogger } from "../../queue/runner-types.js";
 import { extraJson, newJobId, validateNewJob } from "../../queue/new-job.js";
 import { validateAnswer, validateWait, type JobWait, type WaitAnswer } from "../../queue/wait.js";
 import { targetKey, type EnqueueResult, type JobRecord, type JobState, type NewJob } from "../../queue/types.js";
@@ -39,8 +34,6 @@ import { targetKey, type EnqueueResult, type JobRecord, type JobState, type NewJ
 const PRUNE_BATCH = 500;
 
 export const DEFAULT_REDIS_PREFIX = "crewbot";
-/** The BullMQ queue's name (under `<prefix>:bull`). */
-export const BULL_QUEUE_NAME = "jobs";
 
 export interface RedisQueueOptions {
   /** `redis://[user:password@]host:port[/db]` (or `rediss://` for TLS). */
@@ -49,8 +42,6 @@ export interface RedisQueueOptions {
   prefix?: string;
   /** The clock, for tests. */
   now?: () => number;
-  /** Where failures to mirror a job into BullMQ go (they never fail the operation). */
-  logger?: Pick<QueueLogger, "warn">;
 }
 
 type ScriptFn = (...args: string[]) => Promise<unknown>;
@@ -58,13 +49,8 @@ type ScriptFn = (...args: string[]) => Promise<unknown>;
 export class RedisQueue implements JobQueue {
   readonly prefix: string;
   private readonly redis: Redis;
-  private readonly bull: Queue;
   private readonly now: () => number;
-  private readonly log: Pick<QueueLogger, "warn"> | undefined;
   private readonly templates = outcomeTemplates();
-  private paused: Promise<void> | undefined;
-  /** Removals of ended jobs from BullMQ still in flight (close waits for them). */
-  private readonly mirroring = new Set<Promise<void>>();
   private closed: Promise<void> | undefined;
 
   constructor(opts: RedisQueueOptions) {
@@ -72,15 +58,12 @@ export class RedisQueue implements JobQueue {
     this.prefix = opts.prefix ?? DEFAULT_REDIS_PREFIX;
     if (!this.prefix || /\s/.test(this.prefix)) throw new TypeError("the Redis key prefix must be a non-empty word");
     this.now = opts.now ?? Date.now;
-    this.log = opts.logger;
     this.redis = new Redis(opts.url, { lazyConnect: false });
     // Errors surface on the commands that fail; without a listener ioredis would also print each one.
     this.redis.on("error", () => {});
     for (const name of Object.keys(SCRIPTS) as ScriptName[]) {
       this.redis.defineCommand(name, { numberOfKeys: 0, lua: scriptSource(name) });
     }
-    this.bull = new Queue(BULL_QUEUE_NAME, { connection: this.redis, prefix: `${this.prefix}:bull` });
-    this.bull.on("error", () => {});
   }
 
   /** A queue whose connection works (it fails if Redis cannot be reached). */
@@ -88,7 +71,6 @@ export class RedisQueue implements JobQueue {
     const queue = new RedisQueue(opts);
     try {
       await queue.redis.ping();
-      await queue.pauseBull();
     } catch (err) {
       await queue.close();
       // Not the url: it may hold a password.
@@ -117,9 +99,6 @@ export class RedisQueue implements JobQueue {
     const [duplicate, stored, superseded, ahead] = reply;
     const result: EnqueueResult = { job: maybeRecord(stored)!, duplicate: duplicate === 1, superseded: records(superseded) };
     if (ahead) result.waitingBehind = ahead;
-    // A duplicate too: the process that stored it may have died before adding its twin.
-    if (!isEndState(result.job.state)) await this.addTwin(result.job);
-    this.dropTwins(result.superseded);
     return result;
   }
 
@@ -161,20 +140,16 @@ export class RedisQueue implements JobQueue {
 
   async defer(jobId: string, holder: Holder, runAt: number, outcome?: string): Promise<JobRecord | undefined> {
     if (!Number.isSafeInteger(runAt) || runAt < 0) throw new TypeError("runAt must be a time in epoch ms");
-    const job = maybeRecord(
+    return maybeRecord(
       await this.script("crewbotDefer", this.now(), jobId, holder.workerId, String(holder.attempt), String(runAt), outcome || ""),
     );
-    if (job) this.dropTwins([job]);
-    return job;
   }
 
   async pause(jobId: string, holder: Holder, wait: JobWait, outcome: string): Promise<JobRecord | undefined> {
     validateWait(wait);
-    const job = maybeRecord(
+    return maybeRecord(
       await this.script("crewbotPause", this.now(), jobId, holder.workerId, String(holder.attempt), String(wait.expiresAt), outcome, JSON.stringify(wait)),
     );
-    if (job) this.dropTwins([job]);
-    return job;
   }
 
   async answer(jobId: string, answer: WaitAnswer): Promise<JobRecord | undefined> {
@@ -192,7 +167,7 @@ export class RedisQueue implements JobQueue {
 
   async finish(jobId: string, state: EndState, outcome: string, holder?: Holder): Promise<JobRecord | undefined> {
     if (!isEndState(state)) throw new RangeError(`not an end state: ${String(state)}`);
-    const job = maybeRecord(
+    return maybeRecord(
       await this.script(
         "crewbotFinish",
         this.now(),
@@ -203,8 +178,6 @@ export class RedisQueue implements JobQueue {
         holder ? String(holder.attempt) : "",
       ),
     );
-    if (job) this.dropTwins([job]);
-    return job;
   }
 
   async get(jobId: string): Promise<JobRecord | undefined> {
@@ -216,9 +189,7 @@ export class RedisQueue implements JobQueue {
   }
 
   async requestCancel(key: string, by?: string): Promise<JobRecord[]> {
-    const jobs = records(await this.script("crewbotCancel", this.now(), key, by ?? "", cancelledOutcome(by)));
-    this.dropTwins(jobs);
-    return jobs;
+    return records(await this.script("crewbotCancel", this.now(), key, by ?? "", cancelledOutcome(by)));
   }
 
   async recoverStale(now = this.now(), opts: RecoverOptions = {}): Promise<StaleRecovery> {
@@ -228,9 +199,7 @@ export class RedisQueue implements JobQueue {
       opts.deadWorker ?? "",
       INTERRUPTED_OUTCOME,
     )) as [FlatHash[], FlatHash[]];
-    const result: StaleRecovery = { requeued: records(requeued), interrupted: records(interrupted) };
-    this.dropTwins(result.interrupted);
-    return result;
+    return { requeued: records(requeued), interrupted: records(interrupted) };
   }
 
   async listRecent(opts: ListOptions = {}): Promise<JobRecord[]> {
@@ -265,11 +234,10 @@ export class RedisQueue implements JobQueue {
   }
 
   async close(): Promise<void> {
-    this.closed ??= (async () => {
-      await Promise.allSettled([...this.mirroring]);
-      await this.bull.close().catch(() => {});
-      await this.redis.quit().catch(() => this.redis.disconnect());
-    })();
+    this.closed ??= this.redis.quit().then(
+      () => undefined,
+      () => this.redis.disconnect(),
+    );
     return this.closed;
   }
 
@@ -282,56 +250,6 @@ export class RedisQueue implements JobQueue {
     const fn = (this.redis as unknown as Record<ScriptName, ScriptFn>)[name];
     return fn.call(this.redis, this.prefix, String(now), ...this.templates, ...args);
   }
-
-  /** No BullMQ Worker may take crewbot's jobs: the queue stays paused. */
-  private pauseBull(): Promise<void> {
-    this.paused ??= this.bull.pause().catch((err) => {
-      this.paused = undefined;
-      throw err;
-    });
-    return this.paused;
-  }
-
-  private async addTwin(job: JobRecord): Promise<void> {
-    try {
-      await this.pauseBull();
-      // Adding an id BullMQ has is a no-op: a redelivery makes no second BullMQ job either.
-      await this.bull.add(job.kind, twinData(job), { jobId: bullJobId(job.deliveryId) });
-    } catch (err) {
-      this.log?.warn({ err, jobId: job.id }, "adding the job to BullMQ failed");
-    }
-  }
-
-  /**
-   * Ended jobs leave BullMQ, in the background: the end is already recorded, and the caller (a runner
-   * finalising the job's comment) need not wait another round trip for the mirror.
-   */
-  private dropTwins(jobs: JobRecord[]): void {
-    const ended = jobs.filter((job) => isEndState(job.state));
-    if (!ended.length) return;
-    const work = (async () => {
-      for (const job of ended) {
-        try {
-          await this.bull.remove(bullJobId(job.deliveryId));
-        } catch (err) {
-          this.log?.warn({ err, jobId: job.id }, "removing the ended job from BullMQ failed");
-        }
-      }
-    })();
-    this.mirroring.add(work);
-    void work.finally(() => this.mirroring.delete(work));
-  }
-}
-
-/** Fields of a record that change as the job runs: crewbot's hash has them, the BullMQ twin does not. */
-const LIVE_FIELDS = new Set<string>([
-  ...["state", "attempts", "startedAt", "finishedAt", "progressCommentId", "agentsStarted", "outcome"],
-  ...["cancelRequested", "cancelledBy", "workerId", "leaseExpiresAt", "supersededBy"],
-]);
-
-/** The BullMQ job's data: what was asked (the NewJob), with crewbot's job id and createdAt. */
-function twinData(job: JobRecord): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(job).filter(([k]) => !LIVE_FIELDS.has(k)));
 }
 
 /** HGETALL gives an object; the scripts give field/value lists. */

@@ -1,6 +1,6 @@
 /**
  * The Redis queue's records: crewbot's own state of a job in the hash `<prefix>:job:<id>`, mapped to a
- * JobRecord and back, and how a delivery id becomes a BullMQ job id.
+ * JobRecord and back.
  *
  * Hash fields: id, seq, deliveryId, kind, state, tkey (targetKey), inst (installation id), data (JSON:
  * target, trigger, repo), extra (JSON: the job's other fields, as SqliteQueue's extra column), attempts,
@@ -74,12 +74,3 @@ export const maybeRecord = (reply: unknown): JobRecord | undefined =>
   Array.isArray(reply) && reply.length ? fromHash(reply as FlatHash) : undefined;
 
 export const records = (reply: unknown): JobRecord[] => (reply as FlatHash[]).map(fromHash);
-
-/**
- * The BullMQ job id of a delivery: the delivery id itself (GitHub's are GUIDs). BullMQ refuses ids that
- * look like integers or hold a ':'; those few are escaped (`d_…`, ':' as '_').
- */
-export function bullJobId(deliveryId: string): string {
-  const refused = `${parseInt(deliveryId, 10)}` === deliveryId || deliveryId.includes(":");
-  return refused ? `d_${deliveryId.replaceAll(":", "_")}` : deliveryId;
-}

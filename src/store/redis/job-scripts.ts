@@ -8,7 +8,7 @@
  * (see `outcomeTemplates`); its own arguments start at ARGV[8].
  *
  * Keys, under `<prefix>:`
- *   job:<id>             hash: crewbot's record of one job (see redis-records.ts)
+ *   job:<id>             hash: crewbot's record of one job (see job-records.ts)
  *   delivery:<delivery>  the job id a delivery made (a redelivered webhook finds it)
  *   seq                  counter: the order jobs were enqueued in
  *   all                  zset id → seq: every job (listRecent)
