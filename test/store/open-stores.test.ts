@@ -63,10 +63,10 @@ describe("openStores with REDIS_URL", () => {
       const keys = await allKeys(server.url); // this file's own redis-server: every key is ours
       const stray = keys.filter((k) => !k.startsWith(`${a}:`) && !k.startsWith(`${b}:`));
       expect(stray).toEqual([]);
-      // Each store wrote under each prefix: the queue (crewbot's and BullMQ's), reviews, learnings, rounds, ledger, transcripts.
+      // Each store wrote under each prefix: the queue, reviews, learnings, rounds, ledger, transcripts.
       for (const prefix of [a, b]) {
         const mine = keys.filter((k) => k.startsWith(`${prefix}:`)).map((k) => k.slice(prefix.length + 1));
-        for (const part of ["job:", "bull:jobs:", "review:", "learn:", "cifix:", "installation:", "usage:", "transcript:", "writes:", "commands:", "webhook:", "jobfiles:", "reply:"]) {
+        for (const part of ["job:", "review:", "learn:", "cifix:", "installation:", "usage:", "transcript:", "writes:", "commands:", "webhook:", "jobfiles:", "reply:"]) {
           expect(mine.some((k) => k.startsWith(part)), `${prefix}: a key ${part}…`).toBe(true);
         }
       }

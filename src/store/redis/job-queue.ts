@@ -25,6 +25,7 @@ import {
   type StaleRecovery,
 } from "../../queue/job-queue.js";
 import { dataJson, maybeRecord, records, type FlatHash } from "./job-records.js";
+import { transitionArgs } from "../job-transitions.js";
 import { SCRIPTS, outcomeTemplates, scriptSource, type ScriptName } from "./job-scripts.js";
 import { extraJson, newJobId, validateNewJob } from "../../queue/new-job.js";
 import { validateAnswer, validateWait, type JobWait, type WaitAnswer } from "../../queue/wait.js";
@@ -50,7 +51,8 @@ export class RedisQueue implements JobQueue {
   readonly prefix: string;
   private readonly redis: Redis;
   private readonly now: () => number;
-  private readonly templates = outcomeTemplates();
+  /** The arguments every script starts with after the prefix and clock. */
+  private readonly common = [...outcomeTemplates(), ...transitionArgs()];
   private closed: Promise<void> | undefined;
 
   constructor(opts: RedisQueueOptions) {
@@ -245,10 +247,10 @@ export class RedisQueue implements JobQueue {
     return `${this.prefix}:${name}`;
   }
 
-  /** Runs a script with the common arguments: prefix, now, the outcome templates. */
+  /** Runs a script with the common arguments: prefix, now, the outcome templates, the state machine. */
   private script(name: ScriptName, now: number, ...args: string[]): Promise<unknown> {
     const fn = (this.redis as unknown as Record<ScriptName, ScriptFn>)[name];
-    return fn.call(this.redis, this.prefix, String(now), ...this.templates, ...args);
+    return fn.call(this.redis, this.prefix, String(now), ...this.common, ...args);
   }
 }
 

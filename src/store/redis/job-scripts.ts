@@ -4,8 +4,9 @@
  * at a time). Scripts build their key names from the prefix (ARGV[1]); they need a single Redis node
  * (or a prefix with a `{hash tag}`, so every key lands in one slot).
  *
- * Every script's ARGV starts the same way: prefix, now (epoch ms), then the outcome templates
- * (see `outcomeTemplates`); its own arguments start at ARGV[8].
+ * Every script's ARGV starts the same way: prefix, now (epoch ms), the outcome templates (see
+ * `outcomeTemplates`), then the state machine (`transitionArgs` of ../job-transitions.ts: which state may
+ * go to which, and the requeue bound), so no script holds a copy of it; its own arguments start at ARGV[10].
  *
  * Keys, under `<prefix>:`
  *   job:<id>             hash: crewbot's record of one job (see job-records.ts)
@@ -30,7 +31,11 @@ export function outcomeTemplates(): string[] {
 const COMMON = `
 local P, NOW = ARGV[1], ARGV[2]
 local T_CANCEL, T_BY_A, T_BY_B, T_SUP_A, T_SUP_B = ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
-local A = 8
+local ALLOWED = {}
+for pair in string.gmatch(ARGV[8], '[^,]+') do ALLOWED[pair] = true end
+local REQUEUE_BELOW = tonumber(ARGV[9])
+local A = 10
+local function may(from, to) return ALLOWED[from .. '>' .. to] == true end
 local function jk(id) return P .. ':job:' .. id end
 local function snap(id) return redis.call('HGETALL', jk(id)) end
 local function fmt(n) return string.format('%d', n) end
@@ -40,6 +45,8 @@ local function superseded(by) return T_SUP_A .. by .. T_SUP_B end
 local function move(id, to)
   local k = jk(id)
   local from, seq, tkey, inst = unpack(redis.call('HMGET', k, 'state', 'seq', 'tkey', 'inst'))
+  -- Callers choose only allowed moves; this guard fires before any write of the move.
+  if not may(from, to) then error('crewbot: a ' .. from .. ' job may not become ' .. to) end
   redis.call('ZREM', P .. ':state:' .. from, id)
   redis.call('ZADD', P .. ':state:' .. to, seq, id)
   if from == 'queued' then redis.call('ZREM', P .. ':runat', id) end
@@ -222,7 +229,7 @@ local st = redis.call('HGET', jk(id), 'state')
 if not st then return false end
 if worker ~= '' then
   if not held(id, worker, ARGV[A + 4]) then return false end
-elseif st ~= 'queued' and st ~= 'running' then
+elseif not may(st, state) then
   return false
 end
 finish(id, state, outcome, NOW)
@@ -263,7 +270,7 @@ for _, id in ipairs(redis.call('ZRANGE', P .. ':state:running', 0, -1)) do
     if e then
       finish(id, 'cancelled', e, NOW)
       table.insert(interrupted, snap(id))
-    elseif started ~= '1' and tonumber(at) < 2 then
+    elseif started ~= '1' and tonumber(at) < REQUEUE_BELOW then
       move(id, 'queued')
       redis.call('HDEL', k, 'workerId', 'leaseExpiresAt')
       table.insert(requeued, snap(id))

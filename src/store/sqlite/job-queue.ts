@@ -19,6 +19,7 @@ import {
   type RecoverOptions,
   type StaleRecovery,
 } from "../../queue/job-queue.js";
+import { mayBecomeSql, recoveryOf } from "../job-transitions.js";
 import { openDatabase, statementCache } from "./database.js";
 import { extraJson, newJobId, validateNewJob } from "../../queue/new-job.js";
 import { toRecord, type Row } from "./job-rows.js";
@@ -246,9 +247,7 @@ export class SqliteQueue implements JobQueue {
   async finish(jobId: string, state: EndState, outcome: string, holder?: Holder): Promise<JobRecord | undefined> {
     if (!isEndState(state)) throw new RangeError(`not an end state: ${String(state)}`);
     // The attempt fences off a stale run of the same worker whose job was requeued and claimed again.
-    const owner = holder
-      ? "state = 'running' AND worker_id = @workerId AND attempts = @attempt"
-      : "state IN ('queued','running')";
+    const owner = holder ? "state = 'running' AND worker_id = @workerId AND attempts = @attempt" : mayBecomeSql(state);
     const row = this.stmt(
       `UPDATE jobs SET state = @state, outcome = @outcome, finished_at = @now, lease_expires_at = NULL
        WHERE id = @jobId AND ${owner} RETURNING *`,
@@ -298,13 +297,10 @@ export class SqliteQueue implements JobQueue {
         const result: StaleRecovery = { requeued: [], interrupted: [] };
         for (const row of stale) {
           const ending = endingOf(row);
-          if (ending) {
-            result.interrupted.push(toRecord(this.endRow(row.seq, "cancelled", ending, now)));
-          } else if (!row.agents_started && row.attempts < 2) {
-            result.requeued.push(toRecord(requeue.get(row.seq) as Row));
-          } else {
-            result.interrupted.push(toRecord(this.endRow(row.seq, "failed", INTERRUPTED_OUTCOME, now)));
-          }
+          const recovery = recoveryOf({ agentsStarted: row.agents_started !== 0, attempts: row.attempts }, ending !== undefined);
+          if (recovery === "ending") result.interrupted.push(toRecord(this.endRow(row.seq, "cancelled", ending!, now)));
+          else if (recovery === "requeue") result.requeued.push(toRecord(requeue.get(row.seq) as Row));
+          else result.interrupted.push(toRecord(this.endRow(row.seq, "failed", INTERRUPTED_OUTCOME, now)));
         }
         return result;
       })
