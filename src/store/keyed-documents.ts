@@ -24,9 +24,6 @@ export interface KeyedDocuments<K, D> {
   update<A>(key: K, change: Change<D, A>): Promise<A>;
 }
 
-/** A change that leaves the document alone and answers nothing. */
-export const unchanged = <A>(answer: A): DocumentChange<never, A> => ({ answer });
-
 /** A backend's collection of one kind of document, with what a store also needs of it. */
 export interface DocumentCollection<K, D> extends KeyedDocuments<K, D> {
   /** Forgets documents last written before `before` (epoch ms); returns how many. */
