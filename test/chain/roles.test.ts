@@ -13,6 +13,7 @@ import { chainMode, runChain } from "../../src/chain/run-chain.js";
 import { DefinitionError } from "../../src/chain/types.js";
 import { checkStepOutput } from "../../src/jobs/step-results.js";
 import { reviewOf } from "../../src/review/review-result.js";
+import { toolsFor } from "../../src/tools/index.js";
 import { TOOL_REGISTRY } from "../../src/tools/registry.js";
 import { fakeClient, startFakeAnthropic, type FakeServer } from "../helpers/fake-anthropic.js";
 import { tempDir } from "../helpers/git-repo.js";
@@ -50,6 +51,14 @@ describe("the role table", () => {
       for (const tool of roleTools(role)) expect(TOOL_REGISTRY[tool].byRole, `${role}: ${tool}`).toBe(true);
       const result = ROLES[role].result;
       if (result !== undefined) expect(TOOL_REGISTRY[result].result).toBe(true);
+    }
+  });
+
+  it("a tool offered by role goes to no step whose role lacks it, whatever else the step has", () => {
+    const everything = { trust: "trusted" as const, sandbox: { available: true }, prove: true, numberedPlan: true, questions: true, hasSkills: true, scratch: true };
+    for (const mode of ["read-only", "write"] as const) {
+      const offered = toolsFor(mode, { ...everything, roleTools: roleTools("scout") }).tools.map((t) => t.name);
+      expect(offered.filter((name) => TOOL_REGISTRY[name as keyof typeof TOOL_REGISTRY].byRole)).toEqual([]);
     }
   });
 });
