@@ -16,7 +16,8 @@ import { callModel } from "../../src/agent/model-call.js";
 import { loadDefinitions } from "../../src/chain/definitions.js";
 import { runChain } from "../../src/chain/run-chain.js";
 import { buildStepPrompt } from "../../src/chain/prompt.js";
-import { reviewOf } from "../../src/chain/submissions.js";
+import { checkStepOutput } from "../../src/jobs/step-results.js";
+import { reviewOf } from "../../src/review/review-result.js";
 import type { AppliedLearning } from "../../src/chain/types.js";
 import { LEARNINGS_SOURCE, learningsFor, learningsInSection, type RepoLearnings } from "../../src/context/learnings-context.js";
 import { parseDiff } from "../../src/review/diff-lines.js";
@@ -177,10 +178,11 @@ async function crewbot(g: PlayGround, setup: ModelSetup, prove: boolean): Promis
     client: setup.client,
     signal: g.signal,
     // As a review job: the merged learnings for the reviewer (the learnings pass).
-    stepContext: async (agent) => learningsFor(agent, g.learnings),
+    stepContext: async (step) => learningsFor(step.role, g.learnings),
+    checkOutput: checkStepOutput,
     ...(s ? { proof: s } : {}),
   });
-  const reviewer = result.steps.findLast((step) => step.agent === "reviewer");
+  const reviewer = result.steps.findLast((step) => step.role === "reviewer");
   const review = reviewOf(reviewer ?? { text: result.output });
   // As a review job: proofs count only for findings handed over through submit_review (their index order).
   const viaTool = reviewer?.submission?.tool === "submit_review";

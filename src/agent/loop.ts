@@ -80,7 +80,7 @@ async function followReply(run: AgentRun, { message, maxTokens }: TurnReply): Pr
     run.text = after.submission.text;
     return run.finish({ stopReason: "done" });
   }
-  if (after.next === "ask") {
+  if (after.next === "question") {
     run.paused = pauseAt(after.asked, results, run.messages, { turns: run.turns, ...filesSoFar(run) });
     return run.finish({ stopReason: "waiting" });
   }

@@ -73,8 +73,8 @@ export function afterReply(reply: { toolCalls: number; stopReason: string | null
 export type AfterToolCalls =
   /** A result tool ended the agent with its hand-over. */
   | { next: "submitted"; submission: Submission }
-  /** `ask_user` asked: the run pauses at this call. */
-  | { next: "ask"; asked: ToolCallResult }
+  /** `ask_user` put a question: the run pauses at this call. */
+  | { next: "question"; asked: ToolCallResult }
   /** The results go to the model. */
   | { next: "continue" };
 
@@ -83,6 +83,6 @@ export function afterToolCalls(results: ToolCallResult[]): AfterToolCalls {
   const submission = results.find((r) => r.final)?.final;
   if (submission) return { next: "submitted", submission };
   const asked = results.find((r) => r.question);
-  if (asked) return { next: "ask", asked };
+  if (asked) return { next: "question", asked };
   return { next: "continue" };
 }

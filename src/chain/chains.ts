@@ -6,6 +6,7 @@ import { z } from "zod";
 import { NAME_PATTERN } from "./agents.js";
 import { issueToError, readDefinitionDirs, readFrontmatter, type LoadOptions } from "./definition-files.js";
 import { dedentBlock, indentOf, isBlank, listItem, scanFences } from "./markdown.js";
+import { roleOf, ROLES } from "./roles.js";
 import { DefinitionError, type AgentDefinition, type ChainDefinition, type ChainStep } from "./types.js";
 
 const CHAIN_KEYS = ["description"] as const;
@@ -85,7 +86,7 @@ export const PARALLEL = "parallel";
 /** At most this many items in a parallel step, and at most this many running at a time. */
 export const MAX_PARALLEL_ITEMS = 8;
 export const PARALLEL_AT_ONCE = 4;
-/** The one agent that writes: never in a parallel step (one writer at a time). */
+/** The bundled writer's name: refused as a parallel item as the file is read (any writing role is, once the agents are known). */
 export const WRITER_AGENT = "worker";
 
 /** `parallel:` and its indented items (already dedented), each an ordinary `agent: task`. */
@@ -143,7 +144,10 @@ export async function loadChains(dirs: readonly string[], options: LoadOptions =
   return chains;
 }
 
-/** Throws a DefinitionError naming the chain file and the first step whose agent is unknown. */
+/**
+ * Throws a DefinitionError naming the chain file and the first step whose agent is unknown, or
+ * the first parallel item whose agent plays a writing role (one writer at a time).
+ */
 export function validateChain(chain: ChainDefinition, agents: ReadonlyMap<string, AgentDefinition>): void {
   chain.steps.forEach((step, index) => {
     for (const agent of stepAgents(step)) {
@@ -151,6 +155,11 @@ export function validateChain(chain: ChainDefinition, agents: ReadonlyMap<string
       const known = [...agents.keys()].sort().join(", ") || "none";
       throw new DefinitionError(chain.file, "steps", `step ${index + 1}: unknown agent "${agent}" (known: ${known})`);
     }
+    step.parallel?.forEach((item, i) => {
+      const role = roleOf(agents.get(item.agent)!);
+      if (!ROLES[role].writes) return;
+      throw new DefinitionError(chain.file, "steps", `step ${index + 1} (parallel): item ${i + 1} (${item.agent}) plays the ${role} role, which never runs in parallel (one writer at a time)`);
+    });
   });
 }
 

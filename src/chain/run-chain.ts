@@ -10,14 +10,12 @@ import type { ProofSession } from "../tools/prove.js";
 import type { CheckoutTrust, Mode, SandboxInfo, ToolContext } from "../tools/types.js";
 import { describeBudget } from "../agent/budget.js";
 import { oneLine } from "../tools/index.js";
-import { outputsNamed, PARALLEL_AT_ONCE, renderTask, stepAgents, WRITER_AGENT } from "./chains.js";
+import { outputsNamed, PARALLEL_AT_ONCE, renderTask, stepAgents } from "./chains.js";
 import { buildStepPrompt, type ContextSection } from "./prompt.js";
+import { roleOf, ROLES, roleTools, type RoleName } from "./roles.js";
 import { skillsContext, type Skill } from "./skills.js";
-import { outputProblem } from "./submissions.js";
+import type { StepOutput } from "./step-output.js";
 import type { AgentDefinition, ChainDefinition, ChainStep } from "./types.js";
-
-/** The agent that may write; every other agent runs read-only, in write chains too (DESIGN §1). */
-export { WRITER_AGENT };
 
 /** A previous step's output above this size is handed over as a file, not inline. */
 export const MAX_INLINE_PREVIOUS = 20 * 1024;
@@ -36,13 +34,20 @@ export interface ChainWorkspace {
   localDir?: string;
 }
 
+/** The step a job's hook is asked about: where it is, which agent runs it and that agent's role. */
+export interface StepRef {
+  index: number;
+  agent: string;
+  role: RoleName;
+}
+
 export interface RunChainOptions {
   chain: ChainDefinition;
   agents: Map<string, AgentDefinition>;
   /** The user's request: `{task}` in the chain. */
   task: string;
   context?: ContextSection[];
-  /** `plan` keeps every step read-only; `write` lets the worker write. */
+  /** `read-only` keeps every step read-only; `write` lets the writing role's step write. */
   mode: Mode;
   workspace: ChainWorkspace;
   sandbox: SandboxInfo;
@@ -58,23 +63,29 @@ export interface RunChainOptions {
   client: Anthropic;
   signal?: AbortSignal;
   emit?: EventSink;
-  /** Work the job does between an agent's turns (e.g. the worker's commits); see RunAgentOptions. */
-  betweenTurns?: (agent: string, index: number) => (() => Promise<void>) | undefined;
-  /**
-   * The job's handling of the worker's `complete_step` for one step; a step without one (no
-   * numbered plan) is not offered the tool.
+  /*
+   * The job's step policy, asked per step: the chain runs agents and knows no plan, review or
+   * learnings; what a step's role means to the job comes in through these.
    */
-  completeStep?: (agent: string, index: number) => ((step: number, note?: string) => Promise<string>) | undefined;
-  /** Context for one step on top of `context`, e.g. the current diff for a reviewer after a worker. */
-  stepContext?: (agent: string, index: number) => Promise<ContextSection[]>;
+  /** Work the job does between an agent's turns (e.g. the worker's commits); see RunAgentOptions. */
+  betweenTurns?: (step: StepRef) => (() => Promise<void>) | undefined;
+  /**
+   * The job's handling of `complete_step` for one step; a step without one (no numbered plan) is
+   * not offered the tool.
+   */
+  completeStep?: (step: StepRef) => ((n: number, note?: string) => Promise<string>) | undefined;
+  /** Context for one step on top of `context`, e.g. the learnings, or the current diff for a reviewer after a worker. */
+  stepContext?: (step: StepRef) => Promise<ContextSection[]>;
+  /** Why a finished step's output is no result the job can use (e.g. a planner's text with no plan); the chain fails with it. */
+  checkOutput?: (step: StepRef, output: StepOutput) => string | undefined;
   /** The repository's skills: listed in every step's context, read with the `skill` tool. */
   skills?: readonly Skill[];
   /** The job's stream rules, one RuleBook for all its agents (so `once` is once per job). */
   rules?: StreamRules;
   /** Injected in tests. */
   runAgent?: (options: RunAgentOptions) => Promise<AgentRunResult>;
-  /** `ask_user` for the read-only steps before the chain's first writing step (not parallel items); how many the job asked so far. */
-  ask?: { questionsAsked: number };
+  /** `ask_user` for the read-only steps before the chain's first writing step (not parallel items); how many questions the job put so far. */
+  questions?: { asked: number };
   /** Goes on from a step paused on a question, with its answer; the steps before it are not run again. */
   resume?: ChainResume;
 }
@@ -97,6 +108,7 @@ export interface ChainResume {
 export interface StepResult extends AgentRunResult {
   index: number;
   agent: string;
+  role: RoleName;
   model: string;
   mode: Mode;
 }
@@ -116,13 +128,20 @@ export interface ChainResult {
   paused?: ChainPause;
 }
 
-export function stepMode(chainMode: Mode, agent: string): Mode {
-  return chainMode === "write" && agent === WRITER_AGENT ? "write" : "read-only";
+/** Only a writing role's step writes, and only in a write chain; every other runs read-only (DESIGN §1). */
+export function stepMode(chainMode: Mode, role: RoleName): Mode {
+  return chainMode === "write" && ROLES[role].writes ? "write" : "read-only";
 }
 
-/** A write chain is one that has a worker step; plan and review chains never write. */
-export function chainMode(chain: ChainDefinition): Mode {
-  return chain.steps.some((step) => step.agent === WRITER_AGENT) ? "write" : "read-only";
+/** Whether a step's agent plays a writing role (an agent the map lacks plays none). */
+export const isWritingStep = (step: ChainStep, agents: ReadonlyMap<string, AgentDefinition>): boolean => {
+  const agent = agents.get(step.agent);
+  return agent !== undefined && ROLES[roleOf(agent)].writes;
+};
+
+/** A write chain is one that has a step of a writing role (the worker); plan and review chains never write. */
+export function chainMode(chain: ChainDefinition, agents: ReadonlyMap<string, AgentDefinition>): Mode {
+  return chain.steps.some((step) => isWritingStep(step, agents)) ? "write" : "read-only";
 }
 
 /** Runs the steps in order, each agent's final text feeding the next; stops at the first failure. */
@@ -161,9 +180,10 @@ type StepOutcome = { output: string } | { failure: ChainResult };
 /** Emits the step's start and end around one agent's run. */
 async function runStep(step: ChainStep, at: StepAt, options: RunChainOptions, steps: StepResult[]): Promise<StepOutcome> {
   const emit = options.emit ?? (() => {});
-  emit({ type: "step_start", index: at.index, agent: step.agent });
+  const role = roleOf(options.agents.get(step.agent)!);
+  emit({ type: "step_start", index: at.index, agent: step.agent, role });
   const { result, failure } = await runItem(step, at, options, steps, { label: `step ${at.index + 1} (${step.agent})` });
-  emit({ type: "step_end", index: at.index, agent: step.agent, stopReason: result.stopReason, output: result.text, ...(result.submission ? { submission: result.submission } : {}) });
+  emit({ type: "step_end", index: at.index, agent: step.agent, role, stopReason: result.stopReason, output: result.text, ...(result.submission ? { submission: result.submission } : {}) });
   return failure ? { failure } : { output: result.text };
 }
 
@@ -215,7 +235,9 @@ async function runItem(
   const emit = options.emit ?? (() => {});
   const run = options.runAgent ?? defaultRunAgent;
   const agent = options.agents.get(step.agent)!;
-  const mode = stepMode(options.mode, agent.name);
+  const role = roleOf(agent);
+  const ref: StepRef = { index, agent: agent.name, role };
+  const mode = stepMode(options.mode, role);
   const model = options.models?.[agent.name] ?? agent.model ?? DEFAULT_MODEL;
   const suffix = how.key ? `-${how.key}` : "";
   const previousText = await handOver(previous, `step-${index}${suffix}-input`, options.workspace.artifactsDir);
@@ -224,11 +246,11 @@ async function runItem(
     handed.set(name, await handOver(at.outputs.get(name) ?? "", `step-${index}${suffix}-output-${name}`, options.workspace.artifactsDir, `The ${name}'s output`));
   }
   const task = renderTask(step.task, { task: options.task, previous: previousText, outputs: handed });
-  const completeStep = options.completeStep?.(agent.name, index);
+  const completeStep = options.completeStep?.(ref);
   const skills = skillsContext(options.skills ?? []);
-  const context = [...(options.context ?? []), ...(skills ? [skills] : []), ...((await options.stepContext?.(agent.name, index)) ?? [])];
+  const context = [...(options.context ?? []), ...(skills ? [skills] : []), ...((await options.stepContext?.(ref)) ?? [])];
   const maxTurns = how.maxTurnsShare === undefined ? agent.maxTurns : Math.min(agent.maxTurns ?? how.maxTurnsShare, how.maxTurnsShare);
-  const ask = how.key === undefined && mode === "read-only" && options.ask !== undefined && beforeWriting(options.chain, index) ? options.ask : undefined;
+  const questions = how.key === undefined && mode === "read-only" && options.questions !== undefined && beforeWriting(options, index) ? options.questions : undefined;
   const resumed = options.resume?.pause;
   const resume = resumed && resumed.index === index && how.key === undefined ? { pause: resumed.agentPause, answer: options.resume!.answer } : undefined;
   const result = await run({
@@ -236,8 +258,8 @@ async function runItem(
     model,
     system: agent.prompt,
     prompt: buildStepPrompt(context, task),
-    tools: stepTools(mode, agent, options, emit, { numberedPlan: completeStep !== undefined, ask: ask !== undefined }),
-    toolContext: { ...toolContext(mode, options), ...(completeStep ? { completeStep } : {}), ...(ask ? { questionsAsked: ask.questionsAsked } : {}) },
+    tools: stepTools(mode, agent, options, emit, { numberedPlan: completeStep !== undefined, questions: questions !== undefined }),
+    toolContext: { ...toolContext(mode, options), ...(completeStep ? { completeStep } : {}), ...(questions ? { questionsAsked: questions.asked } : {}) },
     ...(resume ? { resume } : {}),
     budget: options.budget,
     maxTurns,
@@ -246,10 +268,10 @@ async function runItem(
     signal: options.signal,
     emit,
     summarizeArgs,
-    betweenTurns: options.betweenTurns?.(agent.name, index),
+    betweenTurns: options.betweenTurns?.(ref),
     rules: options.rules,
   });
-  steps.push({ ...result, index, agent: agent.name, model, mode });
+  steps.push({ ...result, index, agent: agent.name, role, model, mode });
 
   if (result.stopReason === "waiting" && result.paused) {
     const paused: ChainPause = { index, agent: agent.name, previous, outputs: Object.fromEntries(at.outputs), agentPause: result.paused };
@@ -262,14 +284,14 @@ async function runItem(
     return { result, failure: out };
   }
   if (result.text.trim() === "") return { result, failure: failed(steps, previous, "error", `${how.label} gave no output`) };
-  const problem = outputProblem(agent.name, result);
+  const problem = options.checkOutput?.(ref, result);
   if (problem) return { result, failure: failed(steps, previous, "error", `${how.label}: ${problem}`) };
   return { result };
 }
 
 /** A step before any writing step: a pause there loses nothing, as the checkout is still the commit it started on. */
-function beforeWriting(chain: ChainDefinition, index: number): boolean {
-  const firstWriter = chain.steps.findIndex((step) => step.agent === WRITER_AGENT);
+function beforeWriting(options: RunChainOptions, index: number): boolean {
+  const firstWriter = options.chain.steps.findIndex((step) => isWritingStep(step, options.agents));
   return firstWriter === -1 || index < firstWriter;
 }
 
@@ -294,10 +316,11 @@ function budgetReason(name: BudgetName, agent: AgentDefinition, turns: number, b
   return `${describeBudget(name, budget.limits)} for the job (budgets.${name})`;
 }
 
-/** The step's tools, all from toolsFor: `numberedPlan` for `complete_step`, `ask` for `ask_user`. */
-function stepTools(mode: Mode, agent: AgentDefinition, options: RunChainOptions, emit: EventSink, step: { numberedPlan: boolean; ask: boolean }) {
+/** The step's tools, all from toolsFor: its role's own, `numberedPlan` for `complete_step`, `questions` for `ask_user`. */
+function stepTools(mode: Mode, agent: AgentDefinition, options: RunChainOptions, emit: EventSink, step: { numberedPlan: boolean; questions: boolean }) {
   const hasSkills = (options.skills?.length ?? 0) > 0;
-  const { tools, notes } = toolsFor(mode, { sandbox: options.sandbox, allow: agent.tools, trust: options.trust, agent: agent.name, hasSkills, scratch: true, prove: options.proof !== undefined, ...step });
+  const roleOwn = roleTools(roleOf(agent));
+  const { tools, notes } = toolsFor(mode, { sandbox: options.sandbox, allow: agent.tools, trust: options.trust, roleTools: roleOwn, hasSkills, scratch: true, prove: options.proof !== undefined, ...step });
   for (const message of notes) emit({ type: "log", agent: agent.name, level: "warn", message });
   return tools;
 }

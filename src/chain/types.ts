@@ -1,10 +1,13 @@
 import type { Proof } from "../tools/prove.js";
 import type { ToolName } from "../tools/types.js";
+import type { RoleName } from "./roles.js";
 
 /** An agent: markdown with YAML frontmatter; the body is the system prompt. */
 export interface AgentDefinition {
   name: string;
   description: string;
+  /** What it may do (roles.ts); set on every loaded agent, absent only from a file that declares none. */
+  role?: RoleName;
   /** Narrows the tools the mode offers; undefined = all the mode offers. */
   tools?: ToolName[];
   model?: string;

@@ -42,13 +42,13 @@ export interface RunReport {
 
 /** Plan and review as the parsers read them from the steps' texts. */
 export function summariseOutputs(result: ChainResult): Pick<RunReport, "plan" | "review"> {
-  const planner = result.steps.filter((s) => s.agent === "planner" && s.stopReason === "done").at(-1);
-  const reviewer = result.steps.filter((s) => s.agent === "reviewer" && s.stopReason === "done").at(-1);
+  const planner = result.steps.filter((s) => s.role === "planner" && s.stopReason === "done").at(-1);
+  const reviewer = result.steps.filter((s) => s.role === "reviewer" && s.stopReason === "done").at(-1);
   const out: Pick<RunReport, "plan" | "review"> = {};
   if (planner) {
     const plan = parsePlan(planner.text);
     const done = new Set<number>();
-    for (const step of result.steps.filter((s) => s.agent === "worker")) {
+    for (const step of result.steps.filter((s) => s.role === "worker")) {
       for (const n of parseDoneMarkers(step.text, plan.steps.length)) done.add(n);
     }
     out.plan = { ...plan, done: [...done].sort((a, b) => a - b) };

@@ -11,6 +11,7 @@ import type { ChainDefinition } from "../chain/types.js";
 import { chainMode, runChain, type ChainResult } from "../chain/run-chain.js";
 import { RuleBook } from "../chain/rules.js";
 import { cleanJobDirs, makeJobDirs, newJobId, type JobDirs } from "../jobs/job-dirs.js";
+import { checkStepOutput } from "../jobs/step-results.js";
 import { commandsRefusal, sandboxFor, sandboxPolicy, UNSANDBOXED_NOTE, runsUnsandboxed } from "../tools/sandbox-policy.js";
 import type { Mode, SandboxInfo } from "../tools/types.js";
 import { git } from "../workspace/git.js";
@@ -43,7 +44,7 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
   if (!hasApiKey(io.env)) return fail("ANTHROPIC_API_KEY is not set; crewbot run needs it to reach the model.");
   const local = await localChain(args, io);
   if (typeof local === "string") return fail(local);
-  const setup = await localSandbox(args, io, chainMode(local.chain));
+  const setup = await localSandbox(args, io, chainMode(local.chain, local.definitions.agents));
   if (typeof setup === "string") return fail(setup);
   const run: LocalRun = { ...local, ...setup };
   const jobId = newJobId("local");
@@ -136,7 +137,8 @@ async function runLocalChain(
     agents: definitions.agents,
     task: args.request,
     context: await gatherContext(root, chain.name),
-    stepContext: async (agent) => (worktree && agent === "reviewer" ? changesSoFar(worktree) : []),
+    stepContext: async (step) => (worktree && step.role === "reviewer" ? changesSoFar(worktree) : []),
+    checkOutput: checkStepOutput,
     mode,
     workspace: { root, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
     sandbox,

@@ -6,14 +6,13 @@
  * is never read: only the default branch's files are written to the folder this reads.
  */
 import type { ContextSection } from "../chain/prompt.js";
+import { isRoleName, ROLES } from "../chain/roles.js";
 import { parseLearnings, type Learning } from "../learnings/learnings-file.js";
 import { LEARNINGS_PATH } from "../learnings/types.js";
 import { readConfined, type ReadLog } from "../tools/confined-read.js";
 
 /** Bytes of the file read; a team's learnings are a few KB, the rest is cut with a note. */
 export const LEARNINGS_MAX_BYTES = 32 * 1024;
-/** The agents that get the learnings: the reviewer (they shape its findings) and the planner. */
-export const LEARNING_AGENTS: readonly string[] = ["reviewer", "planner"];
 
 export const LEARNINGS_SOURCE = `${LEARNINGS_PATH} (default branch): the repository's learnings, instructions of the team merged by people`;
 
@@ -70,7 +69,7 @@ export function learningsInSection(text: string): { id: string; text: string }[]
   return [...text.matchAll(/^\[L:([0-9a-f]{8})\] (.*(?:\n {2}.*)*)/gm)].map((m) => ({ id: m[1]!, text: m[2]!.replace(/\n {2}/g, "\n") }));
 }
 
-/** The extra context of one step: the learnings for the reviewer and the planner, nothing for the others. */
-export function learningsFor(agent: string, learnings: RepoLearnings | undefined): ContextSection[] {
-  return learnings?.section && LEARNING_AGENTS.includes(agent) ? [learnings.section] : [];
+/** The extra context of one step: the learnings for the roles that get them (the reviewer and the planner), nothing for the others. */
+export function learningsFor(role: string, learnings: RepoLearnings | undefined): ContextSection[] {
+  return learnings?.section && isRoleName(role) && ROLES[role].learnings ? [learnings.section] : [];
 }

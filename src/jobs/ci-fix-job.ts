@@ -176,7 +176,7 @@ async function fixRound(run: RoundRun, given: RoundGiven): Promise<JobResult> {
   const line = `Automatic fix, round ${run.number} of ${limit}: ${failures.length === 1 ? "the check" : "the checks"} that failed on ${sha}: ${names.map((n) => `\`${n}\``).join(", ")}`;
   const roundNotes = [line, ...(round.outlasted ? [round.outlasted] : []), ...problemNotes(failures)];
   report.set({ notes: roundNotes });
-  const chain = fromWorker(implementChain(prepared), "ci-fix", CI_FIX_TASK);
+  const chain = fromWorker(implementChain(prepared), "ci-fix", CI_FIX_TASK, prepared.agents);
   const written = await runWriteChain(job, ctx, services, { report, access }, prepared, dirs, {
     chain,
     task: `Make the failing checks pass: ${names.join(", ")}.`,

@@ -64,8 +64,8 @@ async function readSources(run: DescribeRun, pull: PullFacts) {
   return { commits: messages, issues };
 }
 
-const submissionOf = (steps: ReadonlyArray<{ agent: string; submission?: { tool: string; value: unknown } }>) => {
-  const step = steps.findLast((s) => s.agent === "describer");
+const submissionOf = (steps: ReadonlyArray<{ role: string; submission?: { tool: string; value: unknown } }>) => {
+  const step = steps.findLast((s) => s.role === "describer");
   return step?.submission?.tool === "submit_summary" ? (step.submission.value as SummarySubmission) : undefined;
 };
 

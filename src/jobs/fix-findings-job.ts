@@ -56,7 +56,7 @@ export async function runFixFindingsJob(job: JobRecord, ctx: JobContext, service
     const prepared = await prepareJob({ ...job, subject }, { access, report }, services, dirs, { config, headRepo });
     const list = findings.map((t) => `- ${describeThread(t)}`).join("\n");
     prepared.context.push({ source: "crewbot's open review findings on this pull request", text: list });
-    const chain = fromWorker(implementChain(prepared), "fix-findings", FIX_TASK);
+    const chain = fromWorker(implementChain(prepared), "fix-findings", FIX_TASK, prepared.agents);
     const run = await runWriteChain(job, ctx, services, { report, access }, prepared, dirs, {
       chain,
       task: `Fix these ${findings.length} review findings:\n${list}`,

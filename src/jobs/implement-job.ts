@@ -44,7 +44,7 @@ export async function runImplementJob(job: JobRecord, ctx: JobContext, services:
     const approved = job.approvedPlan;
     const run = await runWriteChain(job, ctx, services, { report, access }, prepared, dirs, {
       // An approved plan needs no new scout or planner: the worker gets exactly that plan.
-      chain: approved ? fromWorker(configured, "implement-approved-plan", "{task}") : configured,
+      chain: approved ? fromWorker(configured, "implement-approved-plan", "{task}", prepared.agents) : configured,
       task: approved ? approvedTask(job, approved.steps) : jobTask(job, "Implement"),
       restMessage: `Remaining changes for: ${job.subject?.title ?? `issue #${job.target.number}`}`,
       plan: approved?.steps,

@@ -19,6 +19,7 @@ import type { Prepared } from "./prepare.js";
 import type { JobServices } from "./services.js";
 import { instructionEvents } from "./job-instructions.js";
 import { learningsFor } from "../context/learnings-context.js";
+import { checkStepOutput } from "./step-results.js";
 
 /**
  * Every job's frame: its comment opened first (👀, progress comment), its folders made, any
@@ -62,7 +63,7 @@ export interface JobChainOptions {
   context?: ContextSection[];
   /** The job's budget so far (a job resumed after a question); default: a new one. */
   budget?: BudgetTracker;
-  ask?: RunChainOptions["ask"];
+  questions?: RunChainOptions["questions"];
   resume?: RunChainOptions["resume"];
   proof?: RunChainOptions["proof"];
 }
@@ -104,11 +105,12 @@ export async function runJobChain(
     },
     betweenTurns: options.betweenTurns,
     completeStep: options.completeStep,
-    // The merged learnings go to the reviewer and the planner only, before the step's own context.
-    stepContext: async (agent, index) => [...learningsFor(agent, prepared.learnings), ...((await options.stepContext?.(agent, index)) ?? [])],
+    // The merged learnings go to the roles that get them only, before the step's own context.
+    stepContext: async (step) => [...learningsFor(step.role, prepared.learnings), ...((await options.stepContext?.(step)) ?? [])],
+    checkOutput: checkStepOutput,
     skills: prepared.skills?.skills,
     rules: new RuleBook(prepared.rules ?? []),
-    ...(options.ask ? { ask: options.ask } : {}),
+    ...(options.questions ? { questions: options.questions } : {}),
     ...(options.resume ? { resume: options.resume } : {}),
   });
   return { result, budget };

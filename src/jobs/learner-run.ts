@@ -64,7 +64,7 @@ export async function runLearner(o: {
   });
   const failed = chainFailure(result, o.ctx.signal, budget.limits);
   if (failed) return { failed, budget };
-  const step = result.steps.findLast((s) => s.agent === LEARNER);
+  const step = result.steps.findLast((s) => s.role === "learner");
   if (step?.submission?.tool !== "submit_learnings") return { failed: { terminal: { kind: "failed", reason: "the learner gave no learnings (it did not call submit_learnings)" } }, budget };
   return { submission: step.submission.value as LearningsSubmission, budget };
 }

@@ -1,5 +1,5 @@
 import type { Budgets } from "../agent/budget.js";
-import { planOf } from "../chain/submissions.js";
+import { planOf } from "../plan/plan-result.js";
 import type { ChainResult } from "../chain/run-chain.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
@@ -40,7 +40,7 @@ function planOutcome(result: ChainResult, signal: AbortSignal, limits: Budgets):
   const failed = chainFailure(result, signal, limits);
   if (failed) return failed;
   // The planner's own step: its submit_plan call, or its text (the chain already refused one with no plan).
-  const planner = result.steps.findLast((step) => step.agent === "planner") ?? { text: result.output };
+  const planner = result.steps.findLast((step) => step.role === "planner") ?? { text: result.output };
   const plan = planOf(planner);
   if (plan.steps.length === 0) {
     return { terminal: { kind: "failed", reason: 'the planner gave no plan (no submit_plan call, and no numbered list under a heading containing "plan")' } };

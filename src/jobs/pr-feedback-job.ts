@@ -42,7 +42,7 @@ export async function runFeedbackJob(job: JobRecord, ctx: JobContext, services: 
     });
     prepared.context.push(...failureSections(failures, pr.head.sha, prepared.root));
     // The PR is the plan: the worker, then what follows it in the configured chain (a review).
-    const chain = fromWorker(implementChain(prepared), "implement-feedback", FEEDBACK_TASK);
+    const chain = fromWorker(implementChain(prepared), "implement-feedback", FEEDBACK_TASK, prepared.agents);
     const run = await runWriteChain(job, ctx, services, { report, access }, prepared, dirs, {
       chain,
       task: cleanText(job.trigger.request).trim() || "Address the review comments.",

@@ -3,8 +3,9 @@
  * and the default branch's definitions and instructions; and which write chain it then runs.
  */
 import path from "node:path";
-import { chainMode } from "../chain/run-chain.js";
-import { DefinitionError, type ChainDefinition } from "../chain/types.js";
+import { WRITER_AGENT } from "../chain/chains.js";
+import { chainMode, isWritingStep } from "../chain/run-chain.js";
+import { DefinitionError, type AgentDefinition, type ChainDefinition } from "../chain/types.js";
 import type { ContextSection } from "../chain/prompt.js";
 import { loadDefinitions, type Definitions } from "../chain/definitions.js";
 import { REPO_RULES_DIR } from "../chain/rules.js";
@@ -153,17 +154,18 @@ function skillNotes(skipped: readonly { path: string; reason: string }[], loaded
  * The configured write chain from its worker on, with the worker's task replaced: for work whose
  * plan is already known (an approved plan, a PR's feedback), without new scout or planner steps.
  */
-export function fromWorker(configured: ChainDefinition, name: string, task: string): ChainDefinition {
-  const worker = configured.steps.findIndex((step) => step.agent === "worker");
-  return { name, file: "(built in)", steps: [{ agent: "worker", task }, ...configured.steps.slice(worker + 1)] };
+export function fromWorker(configured: ChainDefinition, name: string, task: string, agents: ReadonlyMap<string, AgentDefinition>): ChainDefinition {
+  const worker = configured.steps.findIndex((step) => isWritingStep(step, agents));
+  const agent = configured.steps[worker]?.agent ?? WRITER_AGENT;
+  return { name, file: "(built in)", steps: [{ agent, task }, ...configured.steps.slice(worker + 1)] };
 }
 
 /** `implement.chain` of the config: a chain of the repository or a bundled one, with a worker step. */
 export function implementChain(prepared: Prepared): ChainDefinition {
   const name = prepared.config.implement.chain;
   const chain = prepared.chains.get(name);
-  const available = [...prepared.chains.values()].filter((c) => chainMode(c) === "write").map((c) => c.name).sort();
-  if (!chain || chainMode(chain) !== "write") {
+  const available = [...prepared.chains.values()].filter((c) => chainMode(c, prepared.agents) === "write").map((c) => c.name).sort();
+  if (!chain || chainMode(chain, prepared.agents) !== "write") {
     const problem = chain ? `the chain "${name}" has no worker step` : `there is no chain "${name}"`;
     throw new ConfigError(CONFIG_PATH, [`\`implement.chain\`: expected a chain with a worker step (${available.join(", ")}); ${problem}`]);
   }

@@ -40,10 +40,10 @@ export function nextRun(job: JobRecord, now = Date.now()): NextRun {
 }
 
 /** The chain options of this run: `ask_user` when the config allows it, and where to go on from. */
-export function askOptions(config: CrewbotConfig, next: NextRun): Pick<RunChainOptions, "ask" | "resume"> {
+export function askOptions(config: CrewbotConfig, next: NextRun): Pick<RunChainOptions, "questions" | "resume"> {
   const asked = next.kind === "resume" ? next.saved.questionsAsked : 0;
   return {
-    ...(config.ask.enabled ? { ask: { questionsAsked: asked } } : {}),
+    ...(config.ask.enabled ? { questions: { asked } } : {}),
     ...(next.kind === "resume" ? { resume: next.resume } : {}),
   };
 }

@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import type { ChainResult } from "../chain/run-chain.js";
-import { reviewOf } from "../chain/submissions.js";
+import { reviewOf } from "../review/review-result.js";
 import type { ParsedReview } from "../chain/types.js";
 import { repoKey, type ReviewState, type StoredFinding } from "../review/review-store.js";
 import { openFindings, storedFinding } from "../review/open-findings.js";
@@ -244,7 +244,7 @@ function findingsToPost(
 ): { parsed: ParsedReview; kept: ParsedReview["findings"]; dropped: number; learned: LearningsApplied } {
   const { job, services } = run;
   // The reviewer's submit_review call when it made one, else its text; no reviewer ran when only dependency files changed.
-  const reviewer = result?.steps.findLast((step) => step.agent === "reviewer");
+  const reviewer = result?.steps.findLast((step) => step.role === "reviewer");
   const given = result ? safeReview(reviewOf(reviewer ?? { text: result.output })) : { summary: ONLY_DEPENDENCIES, findings: [], notes: [] };
   // Learnings join before proofs: they only drop a `learning` naming none given, never a finding.
   const learned = appliedLearnings(run, given, prepared);

@@ -33,8 +33,8 @@ const AROUND = 30;
 const MAX_ANSWER_CHARS = 60_000;
 
 /**
- * The reviewer under a name of its own: the chain checks a step named `reviewer` for a review, and
- * an answer is prose. Same prompt, tools and model (`models.reviewer` counts).
+ * The reviewer under a name of its own, playing the answerer's role: a reviewer's step is read as a
+ * review, and an answer is prose. Same prompt, tools and model (`models.reviewer` counts).
  */
 export const ANSWERER = "reviewer-in-thread";
 export const ANSWER_CHAIN: ChainDefinition = { name: "thread-answer", steps: [{ agent: ANSWERER, task: "{task}" }], file: "(built in: answers in review threads)" };
@@ -43,7 +43,7 @@ function withAnswerer(prepared: Prepared): Prepared {
   const reviewer = prepared.agents.get("reviewer");
   if (!reviewer) throw new Error("no reviewer agent is defined");
   const model = prepared.config.models.reviewer ?? reviewer.model;
-  const answerer: AgentDefinition = { ...reviewer, name: ANSWERER, ...(model ? { model } : {}) };
+  const answerer: AgentDefinition = { ...reviewer, name: ANSWERER, role: "answerer", ...(model ? { model } : {}) };
   return { ...prepared, agents: new Map([...prepared.agents, [ANSWERER, answerer]]) };
 }
 

@@ -28,7 +28,7 @@ export interface WriteRunOptions {
   /** An approved plan: the steps the worker ticks, known before it starts. */
   plan?: PlanStep[];
   /** `ask_user` for the steps before the worker, a resume after an answer, and the budget used before it. */
-  asking?: Pick<JobChainOptions, "ask" | "resume" | "budget">;
+  asking?: Pick<JobChainOptions, "questions" | "resume" | "budget">;
 }
 
 export type WriteRun =
@@ -102,11 +102,11 @@ export async function runWriteChain(
     task: options.task,
     mode: "write",
     observe: (event) => work.observe(event),
-    betweenTurns: (agent) => (agent === "worker" ? () => work.commitFinished() : undefined),
-    completeStep: (agent) => (agent === "worker" && work.numberedPlan ? (n, note) => work.completeStep(n, note) : undefined),
-    stepContext: async (agent) => {
-      if (agent === "worker") return [checkCommandsSection(implement.check)];
-      if (agent !== "reviewer") return [];
+    betweenTurns: (step) => (step.role === "worker" ? () => work.commitFinished() : undefined),
+    completeStep: (step) => (step.role === "worker" && work.numberedPlan ? (n, note) => work.completeStep(n, note) : undefined),
+    stepContext: async (step) => {
+      if (step.role === "worker") return [checkCommandsSection(implement.check)];
+      if (step.role !== "reviewer") return [];
       // The reviewer judges the committed work together with what the checks say about it.
       const diff = await work.reviewContext(prepared.sha, options.restMessage);
       return [...diff, checkResultsSection(implement.check, await checks.preview())];

@@ -1,5 +1,5 @@
 import type { AgentEvent } from "../agent/events.js";
-import { planOf } from "../chain/submissions.js";
+import { planOf } from "./plan-result.js";
 import { oneLine } from "../tools/index.js";
 import { ToolError } from "../tools/types.js";
 import type { ParsedPlan } from "../chain/types.js";
@@ -47,6 +47,8 @@ export class StepCommits {
   readonly shas: string[] = [];
   /** A reviewer step has started: the worker after it addresses its findings. */
   reviewed = false;
+  /** The role of the step running now (none in a parallel step): the worker's text carries its [DONE:n] markers. */
+  private stepRole: string | undefined;
 
   constructor(private readonly options: StepCommitsOptions) {}
 
@@ -57,9 +59,10 @@ export class StepCommits {
   }
 
   observe(event: AgentEvent): void {
-    if (event.type === "step_end" && event.agent === "planner" && event.output) this.usePlan(planOf({ text: event.output, submission: event.submission }));
-    if (event.type === "step_start" && event.agent === "reviewer") this.reviewed = true;
-    if (event.type === "text" && event.agent === "worker") this.pending.push(...this.tracker.push(event.text));
+    if (event.type === "step_start") this.stepRole = event.role;
+    if (event.type === "step_end" && event.role === "planner" && event.output) this.usePlan(planOf({ text: event.output, submission: event.submission }));
+    if (event.type === "step_start" && event.role === "reviewer") this.reviewed = true;
+    if (event.type === "text" && this.stepRole === "worker") this.pending.push(...this.tracker.push(event.text));
   }
 
   /** The worker's current step has a numbered plan to tick (not the worker after a reviewer). */

@@ -21,6 +21,7 @@ export function toolsFor(mode: Mode, opts: ToolsForOptions): ToolSet {
   const offered = new Set<ToolName>();
   for (const [name, entry] of TOOL_ENTRIES) {
     if (!entry.offered(mode, opts)) continue;
+    if (entry.byRole === true && !(opts.roleTools ?? []).includes(name)) continue;
     if (entry.listable && allow !== undefined && !allow.has(name)) continue;
     if (entry.requires !== undefined && !offered.has(entry.requires as ToolName)) continue;
     offered.add(name);

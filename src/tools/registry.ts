@@ -2,7 +2,8 @@
  * Every tool an agent can have (DESIGN §4), in the order they are offered, each with the rule that
  * offers it. `ToolName` is this table's keys; `toolsFor` (index.ts) offers by these rules, and an
  * agent's `tools` frontmatter (chain/agents.ts) may list the `listable` ones, which narrows them.
- * A new tool is one file in tools/ and one row here.
+ * A new tool is one file in tools/ and one row here; a tool for one role is a `byRole` row, named
+ * in that role's row of chain/roles.ts. Roles are the table's business: no agent name is read here.
  */
 import { askUserTool } from "./ask-user.js";
 import { createBashTool } from "./bash.js";
@@ -27,8 +28,8 @@ export interface ToolsForOptions {
   allow?: readonly string[];
   /** A stranger's checkout (a fork's pull request) gets no `bash`, sandbox or not. */
   trust: CheckoutTrust;
-  /** The agent's name: the planner gets `submit_plan`, the reviewer `submit_review`, the describer `submit_summary` (read-only steps only). */
-  agent?: string;
+  /** The tools the step's role alone is offered (chain/roles.ts): a `byRole` row goes only to a step whose role lists it. */
+  roleTools?: readonly string[];
   /** The worker's task has a numbered plan: it gets `complete_step`. */
   numberedPlan?: boolean;
   /** The repository has skills: the `skill` tool is offered (in every mode; `allow` does not narrow it). */
@@ -37,8 +38,8 @@ export interface ToolsForOptions {
   scratch?: boolean;
   /** The review may run proofs (`review.prove: auto`, not a fork's PR): the reviewer gets `prove` where it also has bash. */
   prove?: boolean;
-  /** The step may ask its requester (`ask.enabled`, a read-only step before any writing one): it gets `ask_user`. */
-  ask?: boolean;
+  /** The step may put a question to its requester (`ask.enabled`, a read-only step before any writing one): it gets `ask_user`. */
+  questions?: boolean;
 }
 
 export interface ToolEntry {
@@ -52,12 +53,15 @@ export interface ToolEntry {
   requires?: string;
   /** A result tool (DESIGN §4): the agent hands its result over with it. */
   result?: boolean;
+  /** Offered only to a step whose role lists it (`ToolsForOptions.roleTools`), never by name or frontmatter. */
+  byRole?: boolean;
   /** Whether a step of this mode and these options is offered the tool. */
   offered(mode: Mode, opts: ToolsForOptions): boolean;
 }
 
 const always = () => true;
 const inWriteMode = (mode: Mode) => mode === "write";
+const readOnly = (mode: Mode) => mode === "read-only";
 /** No sandbox, no commands — unless the operator explicitly allowed running without one (write mode only); a fork's code never runs. */
 const mayRunCommands = (mode: Mode, o: ToolsForOptions) => o.trust === "trusted" && (o.sandbox.available || (mode === "write" && o.sandbox.allowUnsandboxed === true));
 const fixed = (tool: Tool) => () => tool;
@@ -72,24 +76,25 @@ const REGISTRY = {
   write: { make: fixed(writeTool), listable: true, writes: true, offered: inWriteMode },
   skill: { make: fixed(skillTool), listable: false, offered: (_mode, o) => o.hasSkills === true },
   scratch_write: { make: fixed(scratchWriteTool), listable: false, offered: (_mode, o) => o.scratch === true },
-  /** `prove` runs the reviewer's commands, so only where bash went, and only to the reviewer, read-only, on a trusted checkout. */
+  /** `prove` runs the commands of a role that has it (the reviewer), so only where bash went, read-only, on a trusted checkout. */
   prove: {
     make: fixed(proveTool),
     listable: false,
     requires: "bash",
-    offered: (mode, o) => o.prove === true && o.trust === "trusted" && mode === "read-only" && o.agent === "reviewer" && o.sandbox.available,
+    byRole: true,
+    offered: (mode, o) => o.prove === true && o.trust === "trusted" && mode === "read-only" && o.sandbox.available,
   },
-  complete_step: { make: fixed(completeStepTool), listable: false, result: true, offered: (mode, o) => mode === "write" && o.numberedPlan === true },
-  submit_plan: { make: fixed(submitPlanTool), listable: false, result: true, offered: (mode, o) => mode === "read-only" && o.agent === "planner" },
-  submit_review: { make: fixed(submitReviewTool), listable: false, result: true, offered: (mode, o) => mode === "read-only" && o.agent === "reviewer" },
-  submit_summary: { make: fixed(submitSummaryTool), listable: false, result: true, offered: (mode, o) => mode === "read-only" && o.agent === "describer" },
-  submit_learnings: { make: fixed(submitLearningsTool), listable: false, result: true, offered: (mode, o) => mode === "read-only" && o.agent === "learner" },
-  ask_user: { make: fixed(askUserTool), listable: false, offered: (mode, o) => mode === "read-only" && o.ask === true },
+  complete_step: { make: fixed(completeStepTool), listable: false, result: true, byRole: true, offered: (mode, o) => mode === "write" && o.numberedPlan === true },
+  submit_plan: { make: fixed(submitPlanTool), listable: false, result: true, byRole: true, offered: readOnly },
+  submit_review: { make: fixed(submitReviewTool), listable: false, result: true, byRole: true, offered: readOnly },
+  submit_summary: { make: fixed(submitSummaryTool), listable: false, result: true, byRole: true, offered: readOnly },
+  submit_learnings: { make: fixed(submitLearningsTool), listable: false, result: true, byRole: true, offered: readOnly },
+  ask_user: { make: fixed(askUserTool), listable: false, offered: (mode, o) => mode === "read-only" && o.questions === true },
 } as const satisfies Record<string, ToolEntry>;
 
 export type ToolName = keyof typeof REGISTRY;
 
-/** The tools through which an agent hands over its result (DESIGN §4): offered by agent and mode, never by frontmatter. */
+/** The tools through which an agent hands over its result (DESIGN §4): offered by role and mode, never by frontmatter. */
 export type ResultToolName = { [K in ToolName]: (typeof REGISTRY)[K] extends { result: true } ? K : never }[ToolName];
 
 export const TOOL_REGISTRY: Readonly<Record<ToolName, ToolEntry>> = REGISTRY;

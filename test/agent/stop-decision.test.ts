@@ -85,8 +85,8 @@ describe("afterToolCalls", () => {
   it.each<[string, ToolCallResult[], AfterToolCalls]>([
     ["plain results go to the model", [result(), result()], { next: "continue" }],
     ["a result tool hands over", [result(), submitted], { next: "submitted", submission: submitted.final! }],
-    ["a question pauses", [result(), asking], { next: "ask", asked: asking }],
-    ["the first of two questions is asked", [asking, secondAsking], { next: "ask", asked: asking }],
+    ["a question pauses", [result(), asking], { next: "question", asked: asking }],
+    ["the first of two questions is asked", [asking, secondAsking], { next: "question", asked: asking }],
     ["a hand-over wins over a question", [asking, submitted], { next: "submitted", submission: submitted.final! }],
     ["no calls", [], { next: "continue" }],
   ])("%s", (_name, results, expected) => expect(afterToolCalls(results)).toStrictEqual(expected));

@@ -20,7 +20,7 @@ async function run(chainName: string, replies: Array<(o: RunAgentOptions) => Age
   const { agents, chains } = await loadDefinitions();
   const chain = chains.get(chainName)!;
   const calls: RunAgentOptions[] = [];
-  const base = await chainOptions({ chain, agents, task: "the task", mode: chainMode(chain), sandbox: { available: true } });
+  const base = await chainOptions({ chain, agents, task: "the task", mode: chainMode(chain, agents), sandbox: { available: true } });
   const out = await runChain({
     ...base,
     runAgent: async (o) => {
@@ -36,7 +36,7 @@ const offered = (o: RunAgentOptions) => o.tools.some((t) => t.name === "ask_user
 
 describe("runChain: a step that asks the requester", () => {
   it("offers ask_user only to the read-only steps before the worker, and only when asked to", async () => {
-    const withAsk = await run("implement", [() => result("s"), () => result("## Plan\n1. x"), () => result("[DONE:1]")], { ask: { questionsAsked: 1 } });
+    const withAsk = await run("implement", [() => result("s"), () => result("## Plan\n1. x"), () => result("[DONE:1]")], { questions: { asked: 1 } });
     expect(withAsk.calls.map(offered)).toEqual([true, true, false]);
     expect(withAsk.calls[0]!.toolContext.questionsAsked).toBe(1);
     const without = await run("plan", [() => result("s"), () => result("## Plan\n1. x")]);
@@ -44,10 +44,10 @@ describe("runChain: a step that asks the requester", () => {
   });
 
   it("stops the chain with a pause naming the step and the outputs so far, and resumes at that step", async () => {
-    const first = await run("plan", [() => result("scouted"), () => result("", { stopReason: "waiting", paused: agentPause })], { ask: { questionsAsked: 0 } });
+    const first = await run("plan", [() => result("scouted"), () => result("", { stopReason: "waiting", paused: agentPause })], { questions: { asked: 0 } });
     expect(first.out).toMatchObject({ ok: false, stopReason: "waiting", paused: { index: 1, agent: "planner", previous: "scouted", outputs: { scout: "scouted" } } });
     const pause = JSON.parse(JSON.stringify(first.out.paused));
-    const second = await run("plan", [() => result("## Plan\n1. b")], { ask: { questionsAsked: 1 }, resume: { pause, answer: "b" } });
+    const second = await run("plan", [() => result("## Plan\n1. b")], { questions: { asked: 1 }, resume: { pause, answer: "b" } });
     expect(second.out).toMatchObject({ ok: true, output: "## Plan\n1. b" });
     expect(second.calls.map((c) => c.agent)).toEqual(["planner"]); // the scout is not run again
     expect(second.calls[0]!.resume).toEqual({ pause: agentPause, answer: "b" });

@@ -5,6 +5,7 @@ import type { AgentEvent } from "../../src/agent/events.js";
 import type { AgentRunResult, RunAgentOptions } from "../../src/agent/types.js";
 import { loadDefinitions } from "../../src/chain/definitions.js";
 import { chainMode, MAX_INLINE_PREVIOUS, runChain, type RunChainOptions } from "../../src/chain/run-chain.js";
+import { checkStepOutput } from "../../src/jobs/step-results.js";
 import { agentResult, chainOptions } from "./chain-fixture.js";
 
 const done = agentResult;
@@ -14,7 +15,7 @@ async function setup(chainName: string, replies: Array<(o: RunAgentOptions) => A
   const chain = chains.get(chainName)!;
   const calls: RunAgentOptions[] = [];
   const events: AgentEvent[] = [];
-  const base = await chainOptions({ chain, agents, task: "add {previous} literally", mode: chainMode(chain), sandbox: { available: true } });
+  const base = await chainOptions({ chain, agents, task: "add {previous} literally", mode: chainMode(chain, agents), sandbox: { available: true } });
   const dir = base.workspace.root;
   const result = await runChain({
     ...base,
@@ -80,7 +81,7 @@ describe("runChain", () => {
 
   it("adds step context, e.g. a diff for the reviewer", async () => {
     const { calls } = await setup("review", [() => done("## Summary\nok")], {
-      stepContext: async (agent) => [{ source: "diff", text: `diff for ${agent}` }],
+      stepContext: async (step) => [{ source: "diff", text: `diff for ${step.agent}` }],
     });
     expect(calls[0]!.prompt).toMatch(/<context>[\s\S]*diff for reviewer[\s\S]*<\/context>/);
   });
@@ -90,7 +91,7 @@ describe("runChain hand-offs and results", () => {
   it("the bundled implement worker gets the scout's report and the plan, and complete_step only with a handler", async () => {
     const handler = async (n: number) => `Step ${n} ticked`;
     const { calls } = await setup("implement", [() => done("SCOUT REPORT"), () => done("## Implementation Plan\n1. x"), () => done("## Completed\nx")], {
-      completeStep: (agent) => (agent === "worker" ? handler : undefined),
+      completeStep: (step) => (step.role === "worker" ? handler : undefined),
     });
     expect(calls[2]!.prompt).toContain("SCOUT REPORT");
     expect(calls[2]!.prompt).toContain("## Implementation Plan\n1. x");
@@ -101,7 +102,8 @@ describe("runChain hand-offs and results", () => {
   });
 
   it("a planner whose text yields no plan fails the step with the reason; the worker never runs", async () => {
-    const { result, calls, events } = await setup("implement", [() => done("s"), () => done("I would change the README and add a test.")]);
+    // The job's parser of the planner's result, as every job gives it (runChain's checkOutput hook).
+    const { result, calls, events } = await setup("implement", [() => done("s"), () => done("I would change the README and add a test.")], { checkOutput: checkStepOutput });
     expect(calls).toHaveLength(2);
     expect(result).toMatchObject({ ok: false, stopReason: "error", error: expect.stringMatching(/^step 2 \(planner\): the planner gave no plan: it did not call submit_plan/) });
     // The text is kept: in the step's result and its step_end event (the transcript).

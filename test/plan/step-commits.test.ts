@@ -53,6 +53,7 @@ describe("StepCommits.completeStep", () => {
     const { work, checkout, notes } = await setup(["Write A", "Write B"]);
     await writeFile(path.join(checkout, "A.txt"), "a\n");
     await writeFile(path.join(checkout, "B.txt"), "b\n");
+    work.observe({ type: "step_start", index: 0, agent: "worker", role: "worker" });
     work.observe({ type: "text", agent: "worker", text: "[DONE:1]\n[DONE:2]" });
     await work.commitFinished();
     expect(subjects(checkout)).toEqual(["Steps 1, 2: Write A; Write B", "initial"]);

@@ -12,6 +12,7 @@ import path from "node:path";
 import nock from "nock";
 import { describe, expect, it } from "vitest";
 import { loadDefinitions } from "../../src/chain/definitions.js";
+import { roleOf, roleTools } from "../../src/chain/roles.js";
 import { chainMode, stepMode } from "../../src/chain/run-chain.js";
 import type { ChainDefinition } from "../../src/chain/types.js";
 import { DEFAULT_CONFIG } from "../../src/config/schema.js";
@@ -55,8 +56,8 @@ const WHERE: Record<JobType, Checkout[]> = {
 
 /** The chain each job runs under the default config, as its job file builds it (bundled agents and prompts). */
 async function chainOf(type: JobType): Promise<{ chain: ChainDefinition; numberedPlan: boolean }> {
-  const { chains } = await loadDefinitions();
-  const prepared = { config: DEFAULT_CONFIG, chains } as Prepared;
+  const { chains, agents } = await loadDefinitions();
+  const prepared = { config: DEFAULT_CONFIG, chains, agents } as Prepared;
   switch (type) {
     case "plan":
       return { chain: chains.get("plan")!, numberedPlan: false };
@@ -77,9 +78,9 @@ async function chainOf(type: JobType): Promise<{ chain: ChainDefinition; numbere
     case "implement-issue":
       return { chain: implementChain(prepared), numberedPlan: true };
     case "implement-approved-plan":
-      return { chain: fromWorker(implementChain(prepared), type, "{task}"), numberedPlan: true };
+      return { chain: fromWorker(implementChain(prepared), type, "{task}", prepared.agents), numberedPlan: true };
     default:
-      return { chain: fromWorker(implementChain(prepared), type, "{task}"), numberedPlan: false };
+      return { chain: fromWorker(implementChain(prepared), type, "{task}", prepared.agents), numberedPlan: false };
   }
 }
 
@@ -107,12 +108,13 @@ async function table(): Promise<Row[]> {
         continue;
       }
       const { chain, numberedPlan } = await chainOf(type);
-      const mode = chainMode(chain);
+      const mode = chainMode(chain, agents);
       const steps = chain.steps.map((step) => {
         const named = agents.get(step.agent === ANSWERER ? "reviewer" : step.agent)!;
-        const definition = step.agent === LEARNER ? learnerAgent(named) : named;
-        const agentMode = stepMode(mode, step.agent);
-        const tools = toolsFor(agentMode, { sandbox: SANDBOX, trust, allow: definition.tools, agent: step.agent, numberedPlan: numberedPlan && agentMode === "write", scratch: true, prove: type === "review" && DEFAULT_CONFIG.review.prove !== "off" });
+        // As the jobs run them: the learner with no file tools, the reviewer in a thread as the answerer.
+        const definition = step.agent === LEARNER ? learnerAgent(named) : step.agent === ANSWERER ? { ...named, role: "answerer" as const } : named;
+        const agentMode = stepMode(mode, roleOf(definition));
+        const tools = toolsFor(agentMode, { sandbox: SANDBOX, trust, allow: definition.tools, roleTools: roleTools(roleOf(definition)), numberedPlan: numberedPlan && agentMode === "write", scratch: true, prove: type === "review" && DEFAULT_CONFIG.review.prove !== "off" });
         return `${step.agent}: ${tools.tools.map((t) => t.name).join(", ")}`;
       });
       rows.push({ type, checkout, trust, agents: steps, repoCommands: writesCheckout(type) && checkoutPolicy(trust).repoCommands });

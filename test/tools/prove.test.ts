@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { toolsFor } from "../../src/tools/index.js";
 import { COPY_LIMITS, proofOutcome, proveTool, type ProofSession } from "../../src/tools/prove.js";
+import { roleTools } from "../../src/chain/roles.js";
 import { detectSandbox } from "../../src/tools/sandbox.js";
 import type { SandboxInfo, ToolContext } from "../../src/tools/types.js";
 import { makeWorkspace, treeHash, type Workspace } from "./fixture.js";
@@ -133,13 +134,13 @@ describe.skipIf(!sandbox.available)(`prove${skipNote}`, () => {
   it("a fork's pull request: no session, so the tool refuses, and toolsFor never offers it on a stranger's checkout", async () => {
     await expect(run({ finding: 0, command: "true" }, ws.ctx("read-only"))).rejects.toThrow(/prove is not available for this review/);
     const names = (o: Parameters<typeof toolsFor>[1]) => toolsFor("read-only", o).tools.map((t) => t.name);
-    expect(names({ trust: "trusted", sandbox, agent: "reviewer", prove: true })).toContain("prove");
-    expect(names({ sandbox, agent: "reviewer", prove: true, trust: "stranger" })).not.toContain("prove");
-    expect(names({ trust: "trusted", sandbox, agent: "reviewer", prove: false })).not.toContain("prove");
-    expect(names({ trust: "trusted", sandbox, agent: "planner", prove: true })).not.toContain("prove");
-    expect(names({ trust: "trusted", sandbox, agent: "reviewer", prove: true, allow: ["read", "grep"] })).not.toContain("prove");
-    expect(names({ trust: "trusted", sandbox: { available: false, reason: "x" }, agent: "reviewer", prove: true })).not.toContain("prove");
-    expect(toolsFor("write", { trust: "trusted", sandbox, agent: "reviewer", prove: true }).tools.map((t) => t.name)).not.toContain("prove");
+    expect(names({ trust: "trusted", sandbox, roleTools: roleTools("reviewer"), prove: true })).toContain("prove");
+    expect(names({ sandbox, roleTools: roleTools("reviewer"), prove: true, trust: "stranger" })).not.toContain("prove");
+    expect(names({ trust: "trusted", sandbox, roleTools: roleTools("reviewer"), prove: false })).not.toContain("prove");
+    expect(names({ trust: "trusted", sandbox, roleTools: roleTools("planner"), prove: true })).not.toContain("prove");
+    expect(names({ trust: "trusted", sandbox, roleTools: roleTools("reviewer"), prove: true, allow: ["read", "grep"] })).not.toContain("prove");
+    expect(names({ trust: "trusted", sandbox: { available: false, reason: "x" }, roleTools: roleTools("reviewer"), prove: true })).not.toContain("prove");
+    expect(toolsFor("write", { trust: "trusted", sandbox, roleTools: roleTools("reviewer"), prove: true }).tools.map((t) => t.name)).not.toContain("prove");
   });
 
 });

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { BUNDLED_AGENTS_DIR, loadAgents, parseAgentFile } from "../../src/chain/agents.js";
+import { roleOf, roleTools } from "../../src/chain/roles.js";
 import { stepMode } from "../../src/chain/run-chain.js";
 import { toolsFor } from "../../src/tools/index.js";
 import { LISTABLE_TOOLS, TOOL_ENTRIES, TOOL_REGISTRY, type ToolsForOptions } from "../../src/tools/registry.js";
@@ -25,13 +26,13 @@ const OFFERED_TO: Record<ToolName, [Mode, Partial<ToolsForOptions>]> = {
   write: ["write", {}],
   skill: ["read-only", { hasSkills: true }],
   scratch_write: ["read-only", { scratch: true }],
-  prove: ["read-only", { agent: "reviewer", prove: true }],
-  complete_step: ["write", { agent: "worker", numberedPlan: true }],
-  submit_plan: ["read-only", { agent: "planner" }],
-  submit_review: ["read-only", { agent: "reviewer" }],
-  submit_summary: ["read-only", { agent: "describer" }],
-  submit_learnings: ["read-only", { agent: "learner" }],
-  ask_user: ["read-only", { ask: true }],
+  prove: ["read-only", { roleTools: roleTools("reviewer"), prove: true }],
+  complete_step: ["write", { roleTools: roleTools("worker"), numberedPlan: true }],
+  submit_plan: ["read-only", { roleTools: roleTools("planner") }],
+  submit_review: ["read-only", { roleTools: roleTools("reviewer") }],
+  submit_summary: ["read-only", { roleTools: roleTools("describer") }],
+  submit_learnings: ["read-only", { roleTools: roleTools("learner") }],
+  ask_user: ["read-only", { questions: true }],
 };
 
 const agentFile = (tools: string) => `---\nname: helper\ndescription: A helper.\ntools: ${tools}\n---\nHelp.\n`;
@@ -92,8 +93,8 @@ it("every bundled agent is offered each tool it declares, in the mode it runs in
   const agents = [...(await loadAgents([BUNDLED_AGENTS_DIR])).values()];
   expect(agents.length).toBeGreaterThan(0);
   for (const agent of agents) {
-    const mode = stepMode("write", agent.name);
-    const offered = offeredNames(mode, { agent: agent.name, allow: agent.tools });
+    const mode = stepMode("write", roleOf(agent));
+    const offered = offeredNames(mode, { roleTools: roleTools(roleOf(agent)), allow: agent.tools });
     for (const tool of agent.tools ?? []) {
       if (mode === "read-only" && TOOL_REGISTRY[tool].writes) continue;
       expect(offered, `${agent.name} (${mode}) declares ${tool}`).toContain(tool);

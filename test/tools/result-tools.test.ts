@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { parseReview } from "../../src/review/parse-findings.js";
 import { parsePlan } from "../../src/plan/parse-plan.js";
-import { outputProblem, planOf, reviewOf } from "../../src/chain/submissions.js";
+import { roleTools, type RoleName } from "../../src/chain/roles.js";
+import { outputProblem } from "../../src/jobs/step-results.js";
+import { planOf } from "../../src/plan/plan-result.js";
+import { reviewOf } from "../../src/review/review-result.js";
 import { completeStepTool } from "../../src/tools/complete-step.js";
 import { toolsFor } from "../../src/tools/index.js";
 import { validateInput } from "../../src/tools/schema.js";
@@ -13,18 +16,18 @@ import { closeAll, harness, readTool, toolContext, toolUse } from "../agent/harn
 afterEach(closeAll);
 
 const ON: SandboxInfo = { available: true };
-const names = (mode: "read-only" | "write", opts: { agent?: string; numberedPlan?: boolean; allow?: string[] } = {}) =>
-  toolsFor(mode, { trust: "trusted", sandbox: ON, ...opts }).tools.map((t) => t.name);
+const names = (mode: "read-only" | "write", { role, ...opts }: { role?: RoleName; numberedPlan?: boolean; allow?: string[] } = {}) =>
+  toolsFor(mode, { trust: "trusted", sandbox: ON, ...opts, roleTools: role ? roleTools(role) : [] }).tools.map((t) => t.name);
 
 describe("which agent gets which result tool (DESIGN §4)", () => {
-  it.each<[string, "read-only" | "write", { agent?: string; numberedPlan?: boolean; allow?: string[] }, string[]]>([
-    ["the planner, read-only", "read-only", { agent: "planner" }, ["submit_plan"]],
-    ["the reviewer, read-only", "read-only", { agent: "reviewer" }, ["submit_review"]],
-    ["the scout", "read-only", { agent: "scout" }, []],
-    ["the worker with a numbered plan", "write", { agent: "worker", numberedPlan: true }, ["complete_step"]],
-    ["the worker without one", "write", { agent: "worker" }, []],
-    ["a planner that writes gets no submit_plan", "write", { agent: "planner" }, []],
-    ["frontmatter tools do not narrow them away", "read-only", { agent: "reviewer", allow: ["read"] }, ["submit_review"]],
+  it.each<[string, "read-only" | "write", { role?: RoleName; numberedPlan?: boolean; allow?: string[] }, string[]]>([
+    ["the planner, read-only", "read-only", { role: "planner" }, ["submit_plan"]],
+    ["the reviewer, read-only", "read-only", { role: "reviewer" }, ["submit_review"]],
+    ["the scout", "read-only", { role: "scout" }, []],
+    ["the worker with a numbered plan", "write", { role: "worker", numberedPlan: true }, ["complete_step"]],
+    ["the worker without one", "write", { role: "worker" }, []],
+    ["a planner that writes gets no submit_plan", "write", { role: "planner" }, []],
+    ["frontmatter tools do not narrow them away", "read-only", { role: "reviewer", allow: ["read"] }, ["submit_review"]],
   ])("%s", (_name, mode, opts, expected) => {
     const offered = names(mode, opts);
     expect(offered.filter((n) => ["submit_plan", "submit_review", "complete_step"].includes(n))).toEqual(expected);
