@@ -51,23 +51,57 @@ export function jobTypeOf(job: Pick<JobRecord, "kind" | "target" | "approvedPlan
   }
 }
 
-/** The job types whose worker writes to the checkout (and pushes): never on a stranger's code (jobs/checkout-trust.ts). */
-const WRITES: Record<JobType, boolean> = {
-  plan: false,
-  "implement-issue": true,
-  "implement-approved-plan": true,
-  "implement-pr-feedback": true,
-  "implement-fix-findings": true,
-  review: false,
-  "review-thread-answer": false,
-  ask: false,
-  describe: false,
-  "ci-fix": true,
+/**
+ * Where a job reports, named by a key whose implementation is in jobs/job-surfaces.ts (one frame,
+ * jobs/job-frame.ts, runs every job on its surface):
+ * - `progress-comment`: 👀 and one comment on the issue or PR, edited to its terminal state (a
+ *   "⏳ Queued behind …" comment becomes it);
+ * - `check-run`: the `crewbot/review` check run on the head commit, no comment;
+ * - `thread-reply`: a reply in the review thread the job answers, no comment;
+ * - `reply`: one plain reply on the issue or PR when it ends (nothing shows while it runs);
+ * - `silent`: nothing on GitHub: the queue's outcome, the log and the transcript.
+ */
+export type SurfaceKey = "progress-comment" | "check-run" | "thread-reply" | "reply" | "silent";
+
+export interface JobTypeRow {
+  /** Its worker writes to the checkout (and pushes): never on a stranger's code (jobs/checkout-trust.ts). */
+  writes: boolean;
+  /** Where it reports when a person started it. */
+  surface: SurfaceKey;
+  /** Where it reports when nothing a person did started it (an automatic review, a due learning); default `surface`. */
+  automatic?: SurfaceKey;
+  /**
+   * A read-only job that answers in its progress comment with this chain's output, citations
+   * linked (jobs/answer-job.ts): such a job kind needs no job file of its own.
+   */
+  answerChain?: string;
+}
+
+export const JOB_TYPE_ROWS: Record<JobType, JobTypeRow> = {
+  plan: { writes: false, surface: "progress-comment" },
+  "implement-issue": { writes: true, surface: "progress-comment" },
+  "implement-approved-plan": { writes: true, surface: "progress-comment" },
+  "implement-pr-feedback": { writes: true, surface: "progress-comment" },
+  "implement-fix-findings": { writes: true, surface: "progress-comment" },
+  review: { writes: false, surface: "progress-comment", automatic: "check-run" },
+  "review-thread-answer": { writes: false, surface: "thread-reply" },
+  ask: { writes: false, surface: "progress-comment", answerChain: "ask" },
+  describe: { writes: false, surface: "progress-comment" },
+  "ci-fix": { writes: true, surface: "progress-comment" },
   // The learnings pull request is written through the API from the default branch's file: no checkout at all.
-  learn: false,
-  learnings: false,
+  learn: { writes: false, surface: "progress-comment", automatic: "silent" },
+  learnings: { writes: false, surface: "reply" },
 };
 
-export const JOB_TYPES = Object.keys(WRITES) as JobType[];
+export const JOB_TYPES = Object.keys(JOB_TYPE_ROWS) as JobType[];
 
-export const writesCheckout = (type: JobType): boolean => WRITES[type];
+export const writesCheckout = (type: JobType): boolean => JOB_TYPE_ROWS[type].writes;
+
+/** Nothing a person did started it: a push's review, a learning that became due. */
+const automatic = (job: Pick<JobRecord, "review" | "learn">): boolean => job.review?.automatic === true || job.learn?.automatic === true;
+
+/** Where this job reports, by its type's row. */
+export function surfaceKeyOf(job: Parameters<typeof jobTypeOf>[0]): SurfaceKey {
+  const row = JOB_TYPE_ROWS[jobTypeOf(job)];
+  return automatic(job) ? (row.automatic ?? row.surface) : row.surface;
+}
