@@ -22,7 +22,8 @@ import { repoKey } from "../review/review-store.js";
 import type { GitHubWriter } from "../report/github-writer.js";
 import { inJobFrame, inOpenFrame } from "./job-frame.js";
 import { summaryAfterReview } from "./describe-job.js";
-import { reviewPullRequest, type PullRequestHead, type ReviewOutcome } from "./review-pr.js";
+import { reviewPullRequest, type ReviewOutcome } from "./review-pr.js";
+import { pullRequestHead, type PullRequestHead } from "../github/pulls.js";
 import { answerRefusedResolutions, planWithoutMirror, readThreads, refusedThreadsOf } from "./resolve-threads.js";
 import type { JobServices } from "./services.js";
 
@@ -30,16 +31,6 @@ export async function runReviewJob(job: JobRecord, ctx: JobContext, services: Jo
   return job.review?.automatic ? runAutomaticReview(job, ctx, services) : runCommandReview(job, ctx, services);
 }
 
-
-/** The PR as it is now (for `/review`, which names no commit). */
-export async function pullRequestHead(octokit: InstallationOctokit, job: JobRecord): Promise<PullRequestHead> {
-  const { owner, repo, number } = job.target;
-  const { data } = (await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner, repo, pull_number: number })) as {
-    data: { head: { sha: string; repo: { full_name: string } | null }; base: { ref: string } };
-  };
-  const headRepo = data.head.repo?.full_name ?? null;
-  return { headSha: data.head.sha, baseRef: data.base.ref, headRepo };
-}
 
 function reviewReport(outcome: ReviewOutcome, terminal: Terminal, head: PullRequestHead, elapsedMs: number, transcript: string, config?: CrewbotConfig): ReviewReport {
   return { ...outcome, terminal, headSha: head.headSha, elapsedMs, transcript, failOn: config?.review.failOn };
@@ -58,7 +49,7 @@ async function runCommandReview(job: JobRecord, ctx: JobContext, services: JobSe
   const asked: JobRecord = { ...job, trigger: { ...job.trigger, request } };
   return inJobFrame(job, ctx, services, async (progress, dirs, access) => {
     const { config } = await loadRepoConfig(access.octokit, job.target);
-    const head = await pullRequestHead(access.octokit, job);
+    const head = await pullRequestHead(access.octokit, job.target);
     const run = { job: asked, ctx, services, octokit: access.octokit, token: access.token, writer: progress.writer, dirs, config, head, events: progress };
     const outcome = await reviewPullRequest({ ...run, full });
     const terminal = outcome.failed?.terminal ?? { kind: "done" };

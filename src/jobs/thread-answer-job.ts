@@ -19,7 +19,7 @@ import { inOpenFrame, runJobChain } from "./job-frame.js";
 import { prepareJob, type Prepared } from "./prepare.js";
 import type { JobServices } from "./services.js";
 import { recordThreadReply } from "./learning-sightings.js";
-import { webUrl } from "../plan/step-commits.js";
+import { webUrl } from "../github/urls.js";
 
 /** The PR's diff as the reviewer gets it here, at most this long (it reads the rest itself). */
 const MAX_DIFF_CHARS = 100_000;
