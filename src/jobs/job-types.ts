@@ -1,3 +1,4 @@
+import { JOB_KIND_NAMES, jobAnswer, type AnswerKind } from "../queue/job-kinds.js";
 import type { JobRecord } from "../queue/types.js";
 
 /**
@@ -19,8 +20,8 @@ export type JobType =
   | "review"
   /** A writer's reply in one of crewbot's review threads: the reviewer answers there, read-only. */
   | "review-thread-answer"
-  /** `/ask` (or a mention of the app): one read-only agent answers in the progress comment. */
-  | "ask"
+  /** `/ask` (or a mention of the app), and every kind whose row names an `answer` (queue/job-kinds.ts): a read-only chain answers in the progress comment. */
+  | AnswerKind
   /** `/describe`: the describer writes crewbot's summary block in the PR's description. */
   | "describe"
   /** A failed check suite on crewbot's pull request: the worker fixes it on that branch. */
@@ -40,14 +41,11 @@ export function jobTypeOf(job: Pick<JobRecord, "kind" | "target" | "approvedPlan
       return job.approvedPlan ? "implement-approved-plan" : "implement-issue";
     case "review":
       return job.review?.event === "thread-reply" ? "review-thread-answer" : "review";
-    case "ask":
-      return "ask";
-    case "describe":
-      return "describe";
-    case "ci-fix":
-      return "ci-fix";
     case "learn":
       return job.learn?.action === "list" ? "learnings" : "learn";
+    default:
+      // One job type per kind: its name.
+      return job.kind;
   }
 }
 
@@ -70,14 +68,18 @@ export interface JobTypeRow {
   surface: SurfaceKey;
   /** Where it reports when nothing a person did started it (an automatic review, a due learning); default `surface`. */
   automatic?: SurfaceKey;
-  /**
-   * A read-only job that answers in its progress comment with this chain's output, citations
-   * linked (jobs/answer-job.ts): such a job kind needs no job file of its own.
-   */
-  answerChain?: string;
 }
 
-export const JOB_TYPE_ROWS: Record<JobType, JobTypeRow> = {
+/** Every answer kind's row: read-only, answering in its progress comment (jobs/answer-job.ts). */
+const ANSWER_ROW: JobTypeRow = { writes: false, surface: "progress-comment" };
+
+/** The job types with a job file of their own. */
+export type OwnJobType = Exclude<JobType, AnswerKind>;
+
+/** Every kind whose row names an `answer`, as a job type of its own. */
+const answerRows = (): Record<string, JobTypeRow> => Object.fromEntries(JOB_KIND_NAMES.filter((kind) => jobAnswer(kind)).map((kind) => [kind, ANSWER_ROW]));
+
+const JOB_TYPE_ROWS = {
   plan: { writes: false, surface: "progress-comment" },
   "implement-issue": { writes: true, surface: "progress-comment" },
   "implement-approved-plan": { writes: true, surface: "progress-comment" },
@@ -85,15 +87,18 @@ export const JOB_TYPE_ROWS: Record<JobType, JobTypeRow> = {
   "implement-fix-findings": { writes: true, surface: "progress-comment" },
   review: { writes: false, surface: "progress-comment", automatic: "check-run" },
   "review-thread-answer": { writes: false, surface: "thread-reply" },
-  ask: { writes: false, surface: "progress-comment", answerChain: "ask" },
+  ...answerRows(),
   describe: { writes: false, surface: "progress-comment" },
   "ci-fix": { writes: true, surface: "progress-comment" },
   // The learnings pull request is written through the API from the default branch's file: no checkout at all.
   learn: { writes: false, surface: "progress-comment", automatic: "silent" },
   learnings: { writes: false, surface: "reply" },
-};
+} satisfies Record<OwnJobType, JobTypeRow> as Record<JobType, JobTypeRow>;
 
 export const JOB_TYPES = Object.keys(JOB_TYPE_ROWS) as JobType[];
+
+/** A job type the answer job runs (its kind's row names an `answer`). */
+export const isAnswerType = (type: JobType): type is AnswerKind => jobAnswer(type) !== undefined;
 
 export const writesCheckout = (type: JobType): boolean => JOB_TYPE_ROWS[type].writes;
 
