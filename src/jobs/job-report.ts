@@ -118,7 +118,7 @@ export async function finaliseProgressComment(job: JobRecord, services: JobServi
  * "⏳ Queued behind …" one being posted (or whose poster died) when the job started. Found by its
  * marker and edited, not posted twice. A first attempt that was never announced has none to look for.
  */
-async function earlierComment(job: JobRecord, writer: GitHubWriter, services: JobServices): Promise<number | undefined> {
+export async function earlierComment(job: JobRecord, writer: GitHubWriter, services: JobServices): Promise<number | undefined> {
   const mayHaveOne = job.attempts >= 2 || job.progressCommentId === COMMENT_BEING_POSTED;
   return mayHaveOne ? await postedProgressComment(job, writer, services, "a new one is posted") : undefined;
 }

@@ -3,13 +3,13 @@
  * type's): how it opens, shows its events, ends, and is finished at start-up when its process died.
  * The frame (jobs/job-frame.ts) runs every job on the surface its type's row names.
  */
-import type { JobRecord } from "../queue/types.js";
+import { postedCommentId, type JobRecord } from "../queue/types.js";
 import { postReply } from "../report/progress-reporter.js";
 import { headline } from "../report/render.js";
 import { checkRunSurface } from "./check-run-surface.js";
 import { quietReport, reasonOf, type JobSurface } from "./job-surface.js";
 import { surfaceKeyOf, type SurfaceKey } from "./job-types.js";
-import { finaliseProgressComment, openProgressComment, type ReportEnding } from "./job-report.js";
+import { earlierComment, finaliseProgressComment, openProgressComment, type ReportEnding } from "./job-report.js";
 import type { JobServices } from "./services.js";
 import { threadReplySurface } from "./thread-reply-surface.js";
 
@@ -29,18 +29,25 @@ const silent: JobSurface = {
   finaliseInterrupted: async () => undefined,
 };
 
-/** One plain reply when the job ends: its answer, or why there is none. Nothing showed while it ran, so nothing is left spinning. */
+/**
+ * One plain reply when the job ends: its answer, or why there is none. A job that waited behind
+ * another has its "⏳ Queued behind …" comment: that comment becomes the reply, never left queued.
+ */
 const reply: JobSurface = {
-  async open(job, _ctx, services, { writer, access }) {
+  async open(job, ctx, services, { writer, access }) {
     services.transcripts?.begin(job, [access.token]);
     const { owner, repo, number } = job.target;
+    const queued = postedCommentId(job) ?? (await earlierComment(job, writer, services));
+    if (queued !== undefined && queued !== job.progressCommentId) await ctx.update({ progressCommentId: queued });
     return quietReport(job, services, writer, async (ending, state) => {
       const body = state.answer ?? `crewbot could not do this: ${reasonOf(ending.terminal)}`;
-      await postReply(writer, { owner, repo, number }, body, services.log);
+      if (queued === undefined) await postReply(writer, { owner, repo, number }, body, services.log);
+      else await writer.write("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner, repo, comment_id: queued, body });
       return outcomeOf(ending);
     });
   },
-  finaliseInterrupted: async () => undefined,
+  // Nothing shows while it runs; a queued comment it had is ended like a progress comment.
+  finaliseInterrupted: finaliseProgressComment,
 };
 
 const progressComment: JobSurface = {
