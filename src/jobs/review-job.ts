@@ -21,6 +21,7 @@ import { openFindings, type OpenFinding } from "../review/open-findings.js";
 import { repoKey } from "../review/review-store.js";
 import type { GitHubWriter } from "../report/github-writer.js";
 import { inJobFrame, inOpenFrame } from "./job-frame.js";
+import type { JobReport } from "./job-report.js";
 import { summaryAfterReview } from "./describe-job.js";
 import { reviewPullRequest, type ReviewOutcome } from "./review-pr.js";
 import { pullRequestHead, type PullRequestHead } from "../github/pulls.js";
@@ -97,6 +98,14 @@ async function sayResolutionsRefused(job: JobRecord, writer: GitHubWriter, failO
   await answerRefusedResolutions(job, writer, threads, { slug: gate.refused.slug, headSha: job.review!.headSha, failOn, log: services.log });
 }
 
+/** A skipped automatic review: its reason (a rule, a limit) in a completed check run, with what holds the gate open. */
+async function skipReview(job: JobRecord, report: JobReport, octokit: InstallationOctokit, config: CrewbotConfig, reason: string, services: JobServices): Promise<JobResult> {
+  const { failOn } = config.review;
+  const open = gateSet(failOn) ? await openBeforeSkip(job, octokit, services) : { open: [] };
+  await sayResolutionsRefused(job, report.writer, failOn, open, services);
+  return report.finish({ terminal: { kind: "done" }, check: renderSkippedCheck(reason, { failOn, open: open.open }), outcome: `✅ Skipped: ${reason}` });
+}
+
 /** An automatic review: its surface is the check run (jobs/check-run-surface.ts), started when the review begins. */
 async function runAutomaticReview(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {
   return inOpenFrame(job, ctx, services, async ({ report, access, begin }) => {
@@ -113,12 +122,8 @@ async function runAutomaticReview(job: JobRecord, ctx: JobContext, services: Job
     const before = beforeReview(job, config);
     if (before?.runAt) return { state: "deferred", runAt: before.runAt };
     const begun = before?.skip ? { limit: before.skip } : await begin();
+    if ("limit" in begun) return skipReview(job, report, octokit, config, begun.limit, services);
     const { failOn } = config.review;
-    if ("limit" in begun) {
-      const open = gateSet(failOn) ? await openBeforeSkip(job, octokit, services) : { open: [] };
-      await sayResolutionsRefused(job, report.writer, failOn, open, services);
-      return report.finish({ terminal: { kind: "done" }, check: renderSkippedCheck(begun.limit, { failOn, open: open.open }), outcome: `✅ Skipped: ${begun.limit}` });
-    }
     const run = { job, ctx, services, octokit, token: access.token, writer: report.writer, dirs: begun.dirs, config, head, events: report };
     const outcome = await reviewPullRequest({ ...run, full: false });
     const terminal: Terminal = outcome.failed?.terminal ?? { kind: "done" };
