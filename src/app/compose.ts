@@ -15,18 +15,14 @@ import { coverageRefusal } from "../installations/coverage.js";
 import { Metrics } from "../metrics/metrics.js";
 import type { JobQueue } from "../queue/job-queue.js";
 import { openSqliteStores, type OpenedStores } from "../store/open-stores.js";
-import { finaliseCheckRun } from "../review/check-run.js";
 import type { InstallationOctokit } from "../github/types.js";
 import { runJob } from "../jobs/run-job.js";
-import { jobTypeOf } from "../jobs/job-types.js";
-import { finaliseThreadAnswer } from "../jobs/thread-answer-job.js";
-import { postedProgressComment } from "../jobs/job-report.js";
+import { finaliseInterrupted as finaliseOnSurface } from "../jobs/job-surfaces.js";
 import type { JobServices } from "../jobs/services.js";
 import { JobRunner, type JobHandler } from "../queue/runner.js";
-import { postedCommentId, type JobRecord } from "../queue/types.js";
+import type { JobRecord } from "../queue/types.js";
 import type { LearnRequest } from "../learnings/types.js";
 import { GitHubWriter, realClock, WriteGate } from "../report/github-writer.js";
-import { endJobComment } from "../report/job-comment.js";
 import { redact, redactingLogger, secretsFromEnv } from "../secrets/redact.js";
 import { registrySettings } from "../dependencies/registry.js";
 import { describeSandbox, sandboxFor, sandboxPolicy } from "../tools/sandbox-policy.js";
@@ -310,19 +306,9 @@ function measured(metrics: Metrics, log: Probot["log"], secrets: string[], handl
   };
 }
 
-/** A job that died with its process: its comment (or check run) must not be left spinning. */
-async function finaliseInterrupted(job: JobRecord, services: JobServices): Promise<void> {
-  if (job.review?.automatic) return finaliseCheckRun(job, services);
-  if (jobTypeOf(job) === "review-thread-answer") return finaliseThreadAnswer(job, services);
-  // A due candidate's proposal and the learnings list post no progress comment: nothing is left spinning.
-  if (job.learn?.automatic || jobTypeOf(job) === "learnings") return;
-  const writer = services.writerFor(job.target.installationId, await services.octokitFor(job.target.installationId));
-  // A process that died between posting the comment and storing its id left it spinning: found by its marker.
-  const progressCommentId = postedCommentId(job) ?? (await postedProgressComment(job, writer, services, "it stays as it was"));
-  if (progressCommentId === undefined) return;
-  const cancelled = job.outcome?.startsWith("⏹");
-  const terminal = cancelled ? ({ kind: "cancelled" } as const) : ({ kind: "failed", reason: "interrupted" } as const);
-  await endJobComment({ ...job, progressCommentId }, writer, services.publicUrl, terminal, services.log);
+/** A job that died with its process: its comment (or check run, or thread) must not be left spinning. */
+function finaliseInterrupted(job: JobRecord, services: JobServices): Promise<void> {
+  return finaliseOnSurface(job, services);
 }
 
 

@@ -12,6 +12,7 @@ import { assertCommandOn } from "./prepare.js";
 import { inJobFrame } from "./job-frame.js";
 import { describePullRequest, type DescribeOutcome } from "./describe-pr.js";
 import type { PullRequestRun } from "./pull-request-run.js";
+import type { JobReport } from "./job-report.js";
 import type { JobServices } from "./services.js";
 
 /** The marker of the one comment that says why an automatic run left a hand-edited block alone. */
@@ -53,22 +54,20 @@ async function sayHandEditedOnce(job: JobRecord, writer: GitHubWriter, why: stri
   return true;
 }
 
-/** The automatic review's run, as the summary after it needs it. */
-export type AutoSummaryRun = PullRequestRun;
+/** The automatic review's run, as the summary after it needs it: its events are counted with the job's (its cost, by the frame). */
+export type AutoSummaryRun = PullRequestRun & { events: Pick<JobReport, "event"> };
 
 /**
  * The summary of an automatic review's job (`review.summary: auto`), after its review: its own
- * folders (the review's checkout stays the review's), its cost counted with the job's. A failure
- * is logged and costs only the summary, never the review.
+ * folders (the review's checkout stays the review's), its cost counted with the job's through its
+ * events. A failure is logged and costs only the summary, never the review.
  */
 export async function summaryAfterReview(run: AutoSummaryRun): Promise<DescribeOutcome | undefined> {
   if (run.config.review.summary !== "auto") return undefined;
   const { job, services } = run;
   const dirs = await makeJobDirs(services.dataDir, `${job.id}-summary`);
   try {
-    const outcome = await describePullRequest({ ...run, dirs, events: { event: () => undefined } });
-    if (outcome.usage) services.metrics.jobUsage(job.kind, outcome.usage, outcome.costUsd);
-    if (outcome.costUsd > 0) await services.usage.recordCost(job.target.installationId, job.id, outcome.costUsd);
+    const outcome = await describePullRequest({ ...run, dirs });
     if (outcome.failed) services.log.warn(`job ${job.id}: no summary written: ${outcome.failed.terminal.kind === "failed" ? outcome.failed.terminal.reason : outcome.failed.terminal.kind}`);
     if (outcome.block === "too-long") services.log.warn(`job ${job.id}: no summary written: ${outcome.why}`);
     if (outcome.block === "hand-edited") await sayHandEditedOnce(job, run.writer, outcome.why ?? "it was edited by hand");

@@ -1,6 +1,6 @@
 /**
- * The frame every job runs in: its comment and folders around the job's body, and its chain run
- * with the job's budget, signal and progress comment.
+ * The frame every job runs in: its surface, limits, folders and cost around the job's body, and
+ * its chain run with the job's budget, signal and report.
  */
 import { BudgetTracker } from "../agent/budget.js";
 import type { AgentEvent } from "../agent/events.js";
@@ -13,7 +13,10 @@ import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import type { Mode } from "../tools/types.js";
 import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
-import { openJobReport, type JobAccess, type JobReport } from "./job-report.js";
+import type { JobAccess, JobReport } from "./job-report.js";
+import { surfaceOf } from "./job-surfaces.js";
+import type { InstallationOctokit } from "../github/types.js";
+import type { GitHubWriter } from "../report/github-writer.js";
 import { failure } from "./outcome.js";
 import type { Prepared } from "./prepare.js";
 import type { JobServices } from "./services.js";
@@ -21,33 +24,78 @@ import { instructionEvents } from "./job-instructions.js";
 import { learningsFor } from "../context/learnings-context.js";
 import { checkStepOutput } from "./step-results.js";
 
+/** A job's frame once its surface is open: the body calls `begin` when its work begins. */
+export interface OpenFrame {
+  report: JobReport;
+  access: JobAccess;
+  /**
+   * The work begins: the operator's limits checked, the start recorded (jobs per hour), the surface
+   * told (a check run starts) and the job's folders made. A limit reached is returned, not ended:
+   * the job says so its own way (an automatic review in its skipped check run).
+   */
+  begin(): Promise<{ limit: string } | { dirs: JobDirs }>;
+}
+
 /**
- * Every job's frame: its comment opened first (👀, progress comment), its folders made, any
- * exception ended in the comment as `❌ Failed` (or `⏹ Cancelled`), its folders removed after.
+ * The one frame every job runs in, on the surface its type's row names (jobs/job-types.ts): the
+ * job's credentials and writer, its surface opened first (for a progress comment: 👀 and the
+ * comment, a queued one taken over), any exception ended on the surface as `❌ Failed` (or
+ * `⏹ Cancelled`), its folders removed after, and what it cost — counted from its events on every
+ * surface — in the metrics and against the installation's monthly budget, however it ended.
  */
-export async function inJobFrame(
+export async function inOpenFrame(job: JobRecord, ctx: JobContext, services: JobServices, body: (frame: OpenFrame) => Promise<JobResult>): Promise<JobResult> {
+  const { installationId } = job.target;
+  const octokit = await services.octokitFor(installationId);
+  const token = await services.tokenFor(octokit);
+  const writer = services.writerFor(installationId, octokit, [token]);
+  const access = jobAccess(octokit, token, writer, services);
+  const report = await surfaceOf(job).open(job, ctx, services, { writer, access });
+  let dirs: JobDirs | undefined;
+  const begin: OpenFrame["begin"] = async () => {
+    const limit = await limitReached(services.limits, services.usage, installationId);
+    if (limit) return { limit };
+    await services.usage.recordStart(installationId, job.id, Date.now());
+    await report.begin?.();
+    dirs = await makeJobDirs(services.dataDir, job.id);
+    return { dirs };
+  };
+  try {
+    return await body({ report, access, begin });
+  } catch (error) {
+    return await report.finish(failure(error, ctx.signal));
+  } finally {
+    if (dirs) await cleanJobDirs(dirs).catch(() => undefined);
+    const { usage, costUsd } = report.state;
+    services.metrics.jobUsage(job.kind, usage, costUsd);
+    if (costUsd > 0) await services.usage.recordCost(installationId, job.id, costUsd).catch(() => undefined);
+  }
+}
+
+/** The frame for a job whose work begins at once: a limit reached ends it as `❌ Failed` naming the limit. */
+export function inJobFrame(
   job: JobRecord,
   ctx: JobContext,
   services: JobServices,
   body: (report: JobReport, dirs: JobDirs, access: JobAccess) => Promise<JobResult>,
 ): Promise<JobResult> {
-  const { report, access } = await openJobReport(job, ctx, services);
-  const { installationId } = job.target;
-  let dirs: JobDirs | undefined;
-  try {
-    const limit = await limitReached(services.limits, services.usage, installationId);
-    if (limit) return await report.finish({ terminal: { kind: "failed", reason: limit } });
-    await services.usage.recordStart(installationId, job.id, Date.now());
-    dirs = await makeJobDirs(services.dataDir, job.id);
-    return await body(report, dirs, access);
-  } catch (error) {
-    return await report.finish(failure(error, ctx.signal));
-  } finally {
-    if (dirs) await cleanJobDirs(dirs).catch(() => undefined);
-    // What the job cost counts against the installation's monthly budget, however it ended.
-    services.metrics.jobUsage(job.kind, report.state.usage, report.state.costUsd);
-    if (report.state.costUsd > 0) await services.usage.recordCost(installationId, job.id, report.state.costUsd).catch(() => undefined);
-  }
+  return inOpenFrame(job, ctx, services, async ({ report, access, begin }) => {
+    const begun = await begin();
+    if ("limit" in begun) return report.finish({ terminal: { kind: "failed", reason: begun.limit } });
+    return body(report, begun.dirs, access);
+  });
+}
+
+/** What the job reads GitHub and pushes with; a renewed token is redacted like the first. */
+function jobAccess(octokit: InstallationOctokit, token: string, writer: GitHubWriter, services: JobServices): JobAccess {
+  return {
+    octokit,
+    token,
+    gitToken: async (options) => {
+      const current = await services.tokenFor(octokit, options);
+      writer.addSecret(current);
+      return current;
+    },
+  };
 }
 
 export interface JobChainOptions {

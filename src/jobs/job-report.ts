@@ -5,10 +5,12 @@ import type { TokenProvider } from "../workspace/push.js";
 import type { EndState } from "../queue/job-queue.js";
 import type { EndResult, JobContext } from "../queue/runner.js";
 import { COMMENT_BEING_POSTED, postedCommentId, type JobRecord } from "../queue/types.js";
-import { findJobComment, jobProgress, jobReporter, removeTriggerLabel } from "../report/job-comment.js";
+import { endJobComment, findJobComment, jobProgress, jobReporter, removeTriggerLabel } from "../report/job-comment.js";
 import { progressFromEvents, type ProgressTracker } from "../report/progress-state.js";
 import { statusLine } from "../report/render.js";
 import type { ProgressState, Terminal } from "../report/types.js";
+import type { CheckAction, CheckAnnotation, CheckConclusion, CheckOutput } from "../review/check-run.js";
+import type { Ending } from "./outcome.js";
 import type { JobServices } from "./services.js";
 
 /**
@@ -27,30 +29,42 @@ export interface JobAccess {
   gitToken: TokenProvider;
 }
 
-/** A job's presence on GitHub from its first step to its terminal edit. */
+/** How a job ends, as its surface shows it (jobs/job-surfaces.ts). */
+export interface ReportEnding extends Ending {
+  /** The queue's outcome line when the surface has no comment to mirror (default: the terminal's headline). */
+  outcome?: string;
+  /** A check run's ending: its conclusion and output; `null` when the job ended before it made one (default: the terminal's). */
+  check?: CheckEnding | null;
+}
+
+export interface CheckEnding {
+  conclusion: CheckConclusion;
+  output: CheckOutput;
+  annotations?: readonly CheckAnnotation[];
+  actions?: readonly CheckAction[];
+}
+
+/** A job's presence on GitHub (its surface) from its first step to its terminal state. */
 export interface JobReport {
   /** The installation's writer, for the job's own writes (a pull request). */
   writer: GitHubWriter;
   event(event: AgentEvent): void;
   /** What events do not carry (plan, ticks, notes; links are added to those set before); the comment follows, coalesced. */
   set(patch: Partial<ProgressState>): void;
-  /** The state so far. */
+  /** The state so far (usage and cost counted from every event, whatever the surface). */
   readonly state: ProgressState;
   /** The last edit before the job waits for an answer (never held back); the job's next run edits the same comment. */
   pause(patch: Partial<ProgressState>): Promise<void>;
-  /** The terminal edit (never held back) and the result the queue records. */
-  finish(ending: { terminal: Terminal; patch?: Partial<ProgressState> }): Promise<EndResult>;
+  /** The terminal state on the surface (never held back) and the result the queue records. */
+  finish(ending: ReportEnding): Promise<EndResult>;
 }
 
 /**
- * The job's first step: 👀 on the triggering comment and the progress comment (or the edit of the
- * one a queued or restarted job already has), stored with the job.
+ * The progress comment's surface: 👀 on the triggering comment and the progress comment (or the
+ * edit of the one a queued or restarted job already has: a "⏳ Queued behind …" comment becomes
+ * the job's), stored with the job.
  */
-export async function openJobReport(job: JobRecord, ctx: JobContext, services: JobServices): Promise<{ report: JobReport; access: JobAccess }> {
-  const octokit = await services.octokitFor(job.target.installationId);
-  const token = await services.tokenFor(octokit);
-  const writer = services.writerFor(job.target.installationId, octokit, [token]);
-  services.transcripts?.begin(job, [token]); // redacted with the job's token too
+export async function openProgressComment(job: JobRecord, ctx: JobContext, services: JobServices, writer: GitHubWriter): Promise<JobReport> {
   const reporter = jobReporter(job, writer, services.log, { editIntervalMs: services.limits.editIntervalMs });
   const progress: ProgressTracker = progressFromEvents(jobProgress(job, services.publicUrl));
 
@@ -65,16 +79,7 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
   const withLinks = (patch: Partial<ProgressState> = {}): Partial<ProgressState> =>
     patch.links ? { ...patch, links: { ...progress.state.links, ...patch.links } } : patch;
 
-  const access: JobAccess = {
-    octokit,
-    token,
-    gitToken: async (options) => {
-      const current = await services.tokenFor(octokit, options);
-      writer.addSecret(current); // a renewed token is redacted like the first
-      return current;
-    },
-  };
-  const report: JobReport = {
+  return {
     writer,
     event: (event) => {
       services.transcripts?.append(job.id, event);
@@ -96,7 +101,16 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
       return { state: endState(terminal), outcome: statusLine(state) };
     },
   };
-  return { report, access };
+}
+
+/** A job that died with its process: its progress comment (found by its marker when its id was never stored) ends, not left spinning. */
+export async function finaliseProgressComment(job: JobRecord, services: JobServices): Promise<void> {
+  const writer = services.writerFor(job.target.installationId, await services.octokitFor(job.target.installationId));
+  const progressCommentId = postedCommentId(job) ?? (await postedProgressComment(job, writer, services, "it stays as it was"));
+  if (progressCommentId === undefined) return;
+  const cancelled = job.outcome?.startsWith("⏹");
+  const terminal = cancelled ? ({ kind: "cancelled" } as const) : ({ kind: "failed", reason: "interrupted" } as const);
+  await endJobComment({ ...job, progressCommentId }, writer, services.publicUrl, terminal, services.log);
 }
 
 /**
@@ -104,7 +118,7 @@ export async function openJobReport(job: JobRecord, ctx: JobContext, services: J
  * "⏳ Queued behind …" one being posted (or whose poster died) when the job started. Found by its
  * marker and edited, not posted twice. A first attempt that was never announced has none to look for.
  */
-async function earlierComment(job: JobRecord, writer: GitHubWriter, services: JobServices): Promise<number | undefined> {
+export async function earlierComment(job: JobRecord, writer: GitHubWriter, services: JobServices): Promise<number | undefined> {
   const mayHaveOne = job.attempts >= 2 || job.progressCommentId === COMMENT_BEING_POSTED;
   return mayHaveOne ? await postedProgressComment(job, writer, services, "a new one is posted") : undefined;
 }

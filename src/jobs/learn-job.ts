@@ -6,18 +6,14 @@
  */
 import { loadRepoConfig } from "../config/load.js";
 import { CONFIG_PATH, type CrewbotConfig } from "../config/schema.js";
-import { limitReached } from "../installations/limits.js";
 import { parseLearnings } from "../learnings/learnings-file.js";
 import { openLearningsPull, readLearningsAt, type LearningsRepo } from "../learnings/learnings-branch.js";
 import { renderLearningsList } from "../learnings/render-learnings.js";
 import type { LearningsStore } from "../learnings/types.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
-import type { GitHubWriter } from "../report/github-writer.js";
-import { postReply } from "../report/progress-reporter.js";
-import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
 import { inJobFrame } from "./job-frame.js";
-import { failure } from "./outcome.js";
+import { reasonOf } from "./job-surface.js";
 import { proposeLearnings, type ProposeRun } from "./learn-propose.js";
 import type { JobServices } from "./services.js";
 import type { InstallationOctokit } from "../github/types.js";
@@ -60,66 +56,37 @@ export async function runLearnJob(job: JobRecord, ctx: JobContext, services: Job
 }
 
 /**
- * A due candidate's proposal: no 👀, no progress comment. The operator's limits and the job's
- * cost count as for any job; the outcome is the queue's record and a log line with the job id.
+ * A due candidate's proposal: no 👀, no progress comment (its surface is silent: the outcome is the
+ * queue's record and a log line with the job id). The operator's limits and its cost count as for any job.
  */
 async function runQuietly(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {
-  const { installationId } = job.target;
-  const octokit = await services.octokitFor(installationId);
-  const token = await services.tokenFor(octokit);
-  const writer = services.writerFor(installationId, octokit, [token]);
-  services.transcripts?.begin(job, [token]);
-  let dirs: JobDirs | undefined;
-  let costUsd = 0;
-  try {
-    const limit = await limitReached(services.limits, services.usage, installationId);
-    if (limit) return ended(job, services, "failed", `❌ Failed: ${limit}`);
-    await services.usage.recordStart(installationId, job.id, Date.now());
-    dirs = await makeJobDirs(services.dataDir, job.id);
-    const ground = await learningsGround(job, octokit, services);
-    if ("off" in ground) return ended(job, services, "succeeded", `✅ Done: nothing proposed, ${ground.off}`);
-    const outcome = await proposeLearnings({ job, ctx, services, octokit, writer, dirs, ...ground, all: false, emit: (event) => services.transcripts?.append(job.id, event) });
-    costUsd = outcome.costUsd;
-    if (outcome.failed) return ended(job, services, "failed", `❌ Failed: ${reasonOf(outcome.failed.terminal)}`);
-    return ended(job, services, "succeeded", `✅ Done: ${outcome.notes.join(" ")}`.slice(0, 500));
-  } catch (error) {
-    return ended(job, services, "failed", `❌ Failed: ${reasonOf(failure(error, ctx.signal).terminal)}`);
-  } finally {
-    if (dirs) await cleanJobDirs(dirs).catch(() => undefined);
-    if (costUsd > 0) await services.usage.recordCost(installationId, job.id, costUsd).catch(() => undefined);
-  }
-}
-
-const reasonOf = (t: { kind: string; reason?: string; budget?: string }) => t.reason ?? t.budget ?? t.kind;
-
-async function ended(job: JobRecord, services: JobServices, state: "succeeded" | "failed", outcome: string): Promise<JobResult> {
-  (state === "failed" ? services.log.warn : services.log.info).call(services.log, `job ${job.id}: learnings of ${job.target.owner}/${job.target.repo}: ${outcome}`);
-  await services.transcripts?.end(job.id, state === "failed" ? { kind: "failed", reason: outcome } : { kind: "done" }, outcome);
-  return { state, outcome };
+  return inJobFrame(job, ctx, services, async (report, dirs, access) => {
+    const ground = await learningsGround(job, access.octokit, services);
+    if ("off" in ground) return report.finish({ terminal: { kind: "done" }, outcome: `✅ Done: nothing proposed, ${ground.off}` });
+    const outcome = await proposeLearnings({ job, ctx, services, octokit: access.octokit, writer: report.writer, dirs, ...ground, all: false, emit: (event) => report.event(event) });
+    if (outcome.failed) return report.finish({ ...outcome.failed, outcome: `❌ Failed: ${reasonOf(outcome.failed.terminal)}` });
+    return report.finish({ terminal: { kind: "done" }, outcome: `✅ Done: ${outcome.notes.join(" ")}`.slice(0, 500) });
+  });
 }
 
 /** `/crewbot learnings`: one reply listing the merged learnings and their uses, and the open learnings pull request. */
-export async function runLearningsListJob(job: JobRecord, _ctx: JobContext, services: JobServices): Promise<JobResult> {
-  const { installationId, owner, repo, number } = job.target;
-  const octokit = await services.octokitFor(installationId);
-  const token = await services.tokenFor(octokit);
-  const writer: GitHubWriter = services.writerFor(installationId, octokit, [token]);
-  services.transcripts?.begin(job, [token]);
-  const reply = async (body: string, state: "succeeded" | "failed", outcome: string): Promise<JobResult> => {
-    await postReply(writer, { owner, repo, number }, body, services.log);
-    return ended(job, services, state, outcome);
-  };
-  try {
-    const ground = await learningsGround(job, octokit, services);
-    if ("off" in ground) return await reply(`crewbot lists no learnings here: ${ground.off}.`, "failed", `❌ Failed: ${ground.off}`);
-    const key = repoKey(job.target.owner, job.target.repo);
-    const file = await readLearningsAt(octokit, ground.repo, ground.repo.defaultBranch);
-    const learnings = parseLearnings(file ?? "").learnings;
-    const [usage, lastUses, pull] = await Promise.all([ground.store.usage(key, Date.now() - USAGE_WINDOW_MS), ground.store.lastUses(key), openLearningsPull(octokit, ground.repo)]);
-    const body = renderLearningsList({ defaultBranch: ground.repo.defaultBranch, learnings, usage, lastUses, ...(pull ? { pull } : {}) });
-    return await reply(body, "succeeded", `✅ Done: listed ${learnings.length} learning(s)`);
-  } catch (error) {
-    const reason = (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 300);
-    return await reply(`crewbot could not list the learnings: ${reason}`, "failed", `❌ Failed: ${reason}`).catch(() => ended(job, services, "failed", `❌ Failed: ${reason}`));
-  }
+export async function runLearningsListJob(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {
+  return inJobFrame(job, ctx, services, async (report, _dirs, access) => {
+    const ended = (state: "done" | "failed", answer: string, outcome: string) =>
+      report.finish({ terminal: state === "done" ? { kind: "done" } : { kind: "failed", reason: outcome.replace(/^❌ Failed: /, "") }, patch: { answer }, outcome });
+    try {
+      const ground = await learningsGround(job, access.octokit, services);
+      if ("off" in ground) return await ended("failed", `crewbot lists no learnings here: ${ground.off}.`, `❌ Failed: ${ground.off}`);
+      const key = repoKey(job.target.owner, job.target.repo);
+      const file = await readLearningsAt(access.octokit, ground.repo, ground.repo.defaultBranch);
+      const learnings = parseLearnings(file ?? "").learnings;
+      const [usage, lastUses, pull] = await Promise.all([ground.store.usage(key, Date.now() - USAGE_WINDOW_MS), ground.store.lastUses(key), openLearningsPull(access.octokit, ground.repo)]);
+      const body = renderLearningsList({ defaultBranch: ground.repo.defaultBranch, learnings, usage, lastUses, ...(pull ? { pull } : {}) });
+      return await ended("done", body, `✅ Done: listed ${learnings.length} learning(s)`);
+    } catch (error) {
+      // The list's own words for a failure; the frame's would name no list.
+      const reason = (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 300);
+      return await ended("failed", `crewbot could not list the learnings: ${reason}`, `❌ Failed: ${reason}`);
+    }
+  });
 }

@@ -4,15 +4,12 @@
  * usual progress comment and skips none of the automatic rules; like an automatic review it covers
  * what changed since the last reviewed head, and `/review full` the whole pull request.
  */
-import type { AgentEvent } from "../agent/events.js";
 import { loadRepoConfig } from "../config/load.js";
 import type { CrewbotConfig } from "../config/schema.js";
-import { limitReached } from "../installations/limits.js";
-import { ConfigError } from "../config/validate.js";
 import type { InstallationOctokit } from "../github/types.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
-import { CheckRun, FIX_ACTION } from "../review/check-run.js";
+import { FIX_ACTION } from "../review/check-run.js";
 import { headline, transcriptUrl } from "../report/render.js";
 import { renderReviewCheck, renderSkippedCheck, reviewLines, countsLine, type ReviewReport } from "../review/render-review.js";
 import type { Terminal } from "../report/types.js";
@@ -23,12 +20,11 @@ import { blocking, gateSet, type FailOn } from "../review/gate.js";
 import { openFindings, type OpenFinding } from "../review/open-findings.js";
 import { repoKey } from "../review/review-store.js";
 import type { GitHubWriter } from "../report/github-writer.js";
-import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
-import { endState } from "./job-report.js";
-import { failure } from "./outcome.js";
-import { inJobFrame } from "./job-frame.js";
+import { inJobFrame, inOpenFrame } from "./job-frame.js";
+import type { JobReport } from "./job-report.js";
 import { summaryAfterReview } from "./describe-job.js";
-import { reviewPullRequest, type PullRequestHead, type ReviewOutcome } from "./review-pr.js";
+import { reviewPullRequest, type ReviewOutcome } from "./review-pr.js";
+import { pullRequestHead, type PullRequestHead } from "../github/pulls.js";
 import { answerRefusedResolutions, planWithoutMirror, readThreads, refusedThreadsOf } from "./resolve-threads.js";
 import type { JobServices } from "./services.js";
 
@@ -37,17 +33,7 @@ export async function runReviewJob(job: JobRecord, ctx: JobContext, services: Jo
 }
 
 
-/** The PR as it is now (for `/review`, which names no commit). */
-export async function pullRequestHead(octokit: InstallationOctokit, job: JobRecord): Promise<PullRequestHead> {
-  const { owner, repo, number } = job.target;
-  const { data } = (await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner, repo, pull_number: number })) as {
-    data: { head: { sha: string; repo: { full_name: string } | null }; base: { ref: string } };
-  };
-  const headRepo = data.head.repo?.full_name ?? null;
-  return { headSha: data.head.sha, baseRef: data.base.ref, headRepo };
-}
-
-function report(outcome: ReviewOutcome, terminal: Terminal, head: PullRequestHead, elapsedMs: number, transcript: string, config?: CrewbotConfig): ReviewReport {
+function reviewReport(outcome: ReviewOutcome, terminal: Terminal, head: PullRequestHead, elapsedMs: number, transcript: string, config?: CrewbotConfig): ReviewReport {
   return { ...outcome, terminal, headSha: head.headSha, elapsedMs, transcript, failOn: config?.review.failOn };
 }
 
@@ -64,22 +50,22 @@ async function runCommandReview(job: JobRecord, ctx: JobContext, services: JobSe
   const asked: JobRecord = { ...job, trigger: { ...job.trigger, request } };
   return inJobFrame(job, ctx, services, async (progress, dirs, access) => {
     const { config } = await loadRepoConfig(access.octokit, job.target);
-    const head = await pullRequestHead(access.octokit, job);
+    const head = await pullRequestHead(access.octokit, job.target);
     const run = { job: asked, ctx, services, octokit: access.octokit, token: access.token, writer: progress.writer, dirs, config, head, events: progress };
     const outcome = await reviewPullRequest({ ...run, full });
     const terminal = outcome.failed?.terminal ?? { kind: "done" };
-    const lines = reviewLines(report(outcome, terminal, head, progress.state.elapsedMs, ""));
+    const lines = reviewLines(reviewReport(outcome, terminal, head, progress.state.elapsedMs, ""));
     if (outcome.nothingToReview && outcome.since !== undefined) lines.push("Write `/review full` to review the whole pull request again.");
     return progress.finish({ terminal, patch: { ...outcome.failed?.patch, notes: lines } });
   });
 }
 
 /**
- * Before any work: a skip with its reason (the config's rules, an operator limit), or the time
- * to wait until (pushes in quick succession: the last one is reviewed; a newer push supersedes
- * this job while it waits). Undefined: review now.
+ * Before any work: a skip with its reason (the config's rules), or the time to wait until (pushes
+ * in quick succession: the last one is reviewed; a newer push supersedes this job while it waits).
+ * Undefined: review now (the operator's limits are checked when the work begins).
  */
-async function beforeReview(job: JobRecord, config: CrewbotConfig, services: JobServices): Promise<{ skip?: string; runAt?: number } | undefined> {
+function beforeReview(job: JobRecord, config: CrewbotConfig): { skip?: string; runAt?: number } | undefined {
   const event = job.review!;
   const facts = {
     ...{ title: job.subject?.title ?? "", author: job.subject?.author ?? "", authorType: event.authorType },
@@ -88,9 +74,7 @@ async function beforeReview(job: JobRecord, config: CrewbotConfig, services: Job
   const skip = automaticReviewSkip(facts, config.review);
   if (skip) return { skip };
   const runAt = event.event === "synchronize" ? event.eventAt + config.review.debounceSeconds * 1000 : 0;
-  if (runAt > Date.now()) return { runAt };
-  const limit = await limitReached(services.limits, services.usage, job.target.installationId);
-  return limit ? { skip: limit } : undefined;
+  return runAt > Date.now() ? { runAt } : undefined;
 }
 
 /**
@@ -114,76 +98,41 @@ async function sayResolutionsRefused(job: JobRecord, writer: GitHubWriter, failO
   await answerRefusedResolutions(job, writer, threads, { slug: gate.refused.slug, headSha: job.review!.headSha, failOn, log: services.log });
 }
 
-/** The check run links the transcript: the reviewer's events are recorded as a comment job's are, once it starts. */
-function reviewTranscript(job: JobRecord, token: string, services: JobServices) {
-  let recording = false;
-  return {
-    begin: () => void ((recording = true), services.transcripts?.begin(job, [token])),
-    event: (e: AgentEvent) => void (recording && services.transcripts?.append(job.id, e)),
-    end: async (terminal: Terminal, line: string) => void (recording && (await services.transcripts?.end(job.id, terminal, line))),
-  };
+/** A skipped automatic review: its reason (a rule, a limit) in a completed check run, with what holds the gate open. */
+async function skipReview(job: JobRecord, report: JobReport, octokit: InstallationOctokit, config: CrewbotConfig, reason: string, services: JobServices): Promise<JobResult> {
+  const { failOn } = config.review;
+  const open = gateSet(failOn) ? await openBeforeSkip(job, octokit, services) : { open: [] };
+  await sayResolutionsRefused(job, report.writer, failOn, open, services);
+  return report.finish({ terminal: { kind: "done" }, check: renderSkippedCheck(reason, { failOn, open: open.open }), outcome: `✅ Skipped: ${reason}` });
 }
 
+/** An automatic review: its surface is the check run (jobs/check-run-surface.ts), started when the review begins. */
 async function runAutomaticReview(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {
-  const event = job.review!;
-  const { owner, repo, installationId } = job.target;
-  const octokit = await services.octokitFor(installationId);
-  const token = await services.tokenFor(octokit);
-  const writer = services.writerFor(installationId, octokit, [token]);
-  const transcriptLink = transcriptUrl(services.publicUrl, job.id);
-  const check = new CheckRun(writer, { owner, repo, headSha: event.headSha, detailsUrl: transcriptLink, externalId: job.id });
-  const head: PullRequestHead = { headSha: event.headSha, baseRef: event.baseRef, headRepo: event.headRepo };
-  const started = Date.now();
-  const transcript = reviewTranscript(job, token, services);
-  let dirs: JobDirs | undefined;
-  try {
-    // Run again after its process died: the check run it started is the one it goes on with.
-    if (job.attempts > 1) await check.resume(octokit, services.appId);
+  return inOpenFrame(job, ctx, services, async ({ report, access, begin }) => {
+    const { octokit } = access;
+    const event = job.review!;
+    const head: PullRequestHead = { headSha: event.headSha, baseRef: event.baseRef, headRepo: event.headRepo };
+    const started = Date.now();
     const { config } = await loadRepoConfig(octokit, job.target);
     if (!config.review.auto) {
       // Off means off: not even a skipped check run on every push of every PR.
       services.log.info(`job ${job.id}: automatic review not run: review.auto is false (no check run)`);
-      return { state: "succeeded", outcome: "✅ Skipped: automatic reviews are off (review.auto: false); no check run" };
+      return report.finish({ terminal: { kind: "done" }, check: null, outcome: "✅ Skipped: automatic reviews are off (review.auto: false); no check run" });
     }
-    const before = await beforeReview(job, config, services);
-    const { failOn } = config.review;
-    if (before?.skip) {
-      const open = gateSet(failOn) ? await openBeforeSkip(job, octokit, services) : { open: [] };
-      await sayResolutionsRefused(job, writer, failOn, open, services);
-      const { conclusion, output } = renderSkippedCheck(before.skip, { failOn, open: open.open });
-      await check.complete(conclusion, output);
-      return { state: "succeeded", outcome: `✅ Skipped: ${before.skip}` };
-    }
+    const before = beforeReview(job, config);
     if (before?.runAt) return { state: "deferred", runAt: before.runAt };
-    await services.usage.recordStart(installationId, job.id, Date.now());
-
-    await check.start();
-    transcript.begin();
-    dirs = await makeJobDirs(services.dataDir, job.id);
-    const outcome = await reviewPullRequest({ job, ctx, services, octokit, token, writer, dirs, config, head, events: transcript, full: false });
-    if (outcome.usage) services.metrics.jobUsage(job.kind, outcome.usage, outcome.costUsd);
-    if (outcome.costUsd > 0) await services.usage.recordCost(installationId, job.id, outcome.costUsd);
+    const begun = before?.skip ? { limit: before.skip } : await begin();
+    if ("limit" in begun) return skipReview(job, report, octokit, config, begun.limit, services);
+    const { failOn } = config.review;
+    const run = { job, ctx, services, octokit, token: access.token, writer: report.writer, dirs: begun.dirs, config, head, events: report };
+    const outcome = await reviewPullRequest({ ...run, full: false });
     const terminal: Terminal = outcome.failed?.terminal ?? { kind: "done" };
-    await sayResolutionsRefused(job, writer, failOn, outcome, services);
-    const done = report(outcome, terminal, head, Date.now() - started, transcriptLink, config);
-    const { conclusion, output, annotations } = renderReviewCheck(done);
-    await transcript.end(terminal, outcomeLine(done));
+    await sayResolutionsRefused(job, report.writer, failOn, outcome, services);
+    const done = reviewReport(outcome, terminal, head, Date.now() - started, transcriptUrl(services.publicUrl, job.id), config);
     // The button only where a click can push (not a fork's branch) and there is an open thread to fix.
     const fixable = config.review.fixAction && checkoutTrust(job.target, head.headRepo) === "trusted" && terminal.kind === "done" && (outcome.threads?.open ?? outcome.inline) > 0;
-    await check.complete(conclusion, output, annotations, fixable ? [FIX_ACTION] : []);
-    if (terminal.kind !== "cancelled") await summaryAfterReview({ job, ctx, services, octokit, token, writer, config });
-    return { state: endState(terminal), outcome: outcomeLine(done) };
-  } catch (error) {
-    const { terminal } = failure(error, ctx.signal);
-    await transcript.end(terminal, headline(terminal));
-    const problems = error instanceof ConfigError ? error.problems.map((p) => `- ${p}`).join("\n") : undefined;
-    const summary = [problems ?? headline(terminal), `\n[Transcript](${transcriptLink})`].join("\n");
-    const conclusion = terminal.kind === "cancelled" ? "cancelled" : "failure";
-    await check.complete(conclusion, { title: headline(terminal).replace(/^\S+ /, ""), summary }).catch((err: unknown) => {
-      services.log.warn(`job ${job.id}: could not complete the check run: ${(err as Error).message}`);
-    });
-    return { state: endState(terminal), outcome: headline(terminal) };
-  } finally {
-    if (dirs) await cleanJobDirs(dirs).catch(() => undefined);
-  }
+    const ended = await report.finish({ terminal, check: { ...renderReviewCheck(done), actions: fixable ? [FIX_ACTION] : [] }, outcome: outcomeLine(done) });
+    if (terminal.kind !== "cancelled") await summaryAfterReview({ job, ctx, services, octokit, token: access.token, writer: report.writer, config, events: report });
+    return ended;
+  });
 }

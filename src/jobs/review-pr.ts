@@ -37,13 +37,7 @@ import { recordSightings } from "./learning-sightings.js";
 import { commitAuthorOf, suggestionSightings } from "./suggestion-sightings.js";
 import { dependencyFindings, dependencySection, dependencyCounts, type DependencyPass } from "../review/dependency-section.js";
 import { dependencyContext, dependencyPassSkipped, dependencyPaths, detectDependencies, inspectDetected } from "./review-dependencies.js";
-
-export interface PullRequestHead {
-  headSha: string;
-  baseRef: string;
-  /** `owner/repo` of the head (null: a fork since deleted): it decides the checkout's trust (jobs/checkout-trust.ts). */
-  headRepo: string | null;
-}
+import type { PullRequestHead } from "../github/pulls.js";
 
 export interface ReviewRun extends PullRequestRun {
   dirs: JobDirs;

@@ -11,9 +11,7 @@ import { git } from "../workspace/git.js";
 import type { GitIdentity } from "../github/types.js";
 import { commitStep, noreplyIdentity, refusedNotes } from "../workspace/commit.js";
 import { DoneTracker } from "./done-tracker.js";
-
-/** `https://host/o/r.git` → `https://host/o/r`, for links to branches and commits. */
-export const webUrl = (cloneUrl: string) => cloneUrl.replace(/\.git$/, "");
+import { webUrl } from "../github/urls.js";
 
 /** Above this the reviewer gets the start of the diff and is told to read the rest itself. */
 export const MAX_REVIEW_DIFF_CHARS = 60_000;

@@ -22,6 +22,22 @@ export interface JobCommand {
   config: string;
 }
 
+/**
+ * A read-only job that answers in its progress comment: the chain it runs (a bundled prompt in
+ * prompts/, or a repository's) and the task's verb. Such a kind needs no job file: the answer job
+ * (jobs/answer-job.ts) runs it.
+ */
+export interface JobAnswer {
+  chain: string;
+  /** The task when the request is empty: `<task> issue #n` (and after the request otherwise). */
+  task: string;
+}
+
+export interface JobKindRow {
+  command: JobCommand | null;
+  answer?: JobAnswer;
+}
+
 export const JOB_KINDS = {
   plan: {
     command: {
@@ -88,6 +104,7 @@ export const JOB_KINDS = {
         },
       ],
     },
+    answer: { chain: "ask", task: "Answer this question about" },
   },
   /** Also the summary of an automatic review with `review.summary: auto`, which runs inside that review's job. */
   describe: {
@@ -111,7 +128,7 @@ export const JOB_KINDS = {
    * became due start it, never a command of its own name.
    */
   learn: { command: null },
-} as const satisfies Record<string, { command: JobCommand | null }>;
+} as const satisfies Record<string, JobKindRow>;
 
 /** `ci-fix`: crewbot's own pull request failed its checks; the worker fixes them on its branch. */
 export type JobKind = keyof typeof JOB_KINDS;
@@ -119,12 +136,38 @@ export type JobKind = keyof typeof JOB_KINDS;
 /** The job kinds a person starts with a command of the same name (`/plan`); the keys of config `commands`. */
 export type CommandKind = { [K in JobKind]: (typeof JOB_KINDS)[K]["command"] extends null ? never : K }[JobKind];
 
-export const JOB_KIND_NAMES = Object.keys(JOB_KINDS) as JobKind[];
+/** The job kinds answered by the answer job (their row names an `answer`). */
+export type AnswerKind = { [K in JobKind]: (typeof JOB_KINDS)[K] extends { answer: JobAnswer } ? K : never }[JobKind];
 
-export const isJobKind = (word: string): word is JobKind => Object.hasOwn(JOB_KINDS, word);
+/**
+ * What the rest reads of a table of job kinds. Made from the table, so a test can make it from a
+ * table with a kind of its own (a fixture's row) and see it parsed, enqueued and run.
+ */
+export function jobKindsOf<K extends string>(table: Record<K, JobKindRow>) {
+  const names = Object.keys(table) as K[];
+  const isJobKind = (word: string): word is K => Object.hasOwn(table, word);
+  const isCommandKind = (word: string): boolean => isJobKind(word) && table[word].command !== null;
+  return {
+    JOB_KIND_NAMES: names,
+    isJobKind,
+    isCommandKind,
+    COMMAND_KINDS: names.filter(isCommandKind),
+    jobCommand: (kind: K): JobCommand => table[kind].command!,
+    jobAnswer: (kind: string): JobAnswer | undefined => (isJobKind(kind) ? table[kind].answer : undefined),
+  };
+}
 
-export const isCommandKind = (word: string): word is CommandKind => isJobKind(word) && JOB_KINDS[word].command !== null;
+const KINDS = jobKindsOf<JobKind>(JOB_KINDS);
 
-export const COMMAND_KINDS: readonly CommandKind[] = JOB_KIND_NAMES.filter(isCommandKind);
+export const JOB_KIND_NAMES: readonly JobKind[] = KINDS.JOB_KIND_NAMES;
 
-export const jobCommand = (kind: CommandKind): JobCommand => JOB_KINDS[kind].command;
+export const isJobKind: (word: string) => word is JobKind = KINDS.isJobKind;
+
+export const isCommandKind = KINDS.isCommandKind as (word: string) => word is CommandKind;
+
+export const COMMAND_KINDS = KINDS.COMMAND_KINDS as readonly CommandKind[];
+
+export const jobCommand: (kind: CommandKind) => JobCommand = KINDS.jobCommand;
+
+/** What an answer kind's job runs; undefined for a kind with a job file of its own. */
+export const jobAnswer: (kind: string) => JobAnswer | undefined = KINDS.jobAnswer;

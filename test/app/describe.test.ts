@@ -5,7 +5,7 @@
  */
 import nock from "nock";
 import { describe, expect, it } from "vitest";
-import { issueCommentCreated } from "../fixtures/payloads.js";
+import { issueCommentCreated, pullRequestEvent } from "../fixtures/payloads.js";
 import { gitSync } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
 import { HAND_EDITED_MARKER } from "../../src/jobs/describe-job.js";
@@ -171,6 +171,54 @@ describe("/describe queued behind another job", () => {
     expect(ended).toMatchObject({ state: "succeeded", progressCommentId: 8802 });
     expect(patches).toEqual([`${INTRO}\n\n${renderSummaryBlock(SUMMARY, { headSha: head })}`]);
     expect(edits.at(-1)).toMatch(new RegExp(`^✅ Done · .*\\n<!-- crewbot:job:${job.id} -->`));
+    expect(edits.at(-1)).toContain("The summary is in the pull request's description.");
+  });
+});
+
+describe("/describe sent right after a push", () => {
+  it("waits behind the push's automatic review with a \"⏳ Queued behind\" comment, which becomes its progress comment and ends terminal: no second comment", async () => {
+    const stack = await startStack([{ content: [use("submit_summary", SUMMARY)] }], { files: { "greet.js": GREET }, runner: false });
+    gitSync(stack.remoteDir, "branch", "feature");
+    const head = await push(stack, { "greet.js": GREET.replace("const line10 = 10;", 'const line10 = "10";') }, "first");
+    // The push's review is enqueued; /describe comes in right after and waits behind it.
+    await stack.probot.receive({ id: "push-1", name: "pull_request", payload: pullRequestEvent("synchronize", { headSha: head, cloneUrl: stack.cloneUrl }) } as never);
+    const payload = issueCommentCreated("/describe", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
+    payload.issue.pull_request = { url: `${API}${REPO_PATH}/pulls/1` };
+    mockInstallationToken();
+    mockPermission("Codertocat", "write");
+    let queuedBody = "";
+    const edits: string[] = [];
+    nock(API)
+      .post(`${REPO_PATH}/issues/comments/${payload.comment.id}/reactions`, { content: "eyes" })
+      .reply(201, {})
+      .post(`${REPO_PATH}/issues/1/comments`, (b: { body: string }) => ((queuedBody = b.body), true))
+      .reply(201, { id: 8803 })
+      .patch(`${REPO_PATH}/issues/comments/8803`, (b) => (edits.push(b.body), true))
+      .times(7)
+      .optionally()
+      .reply(200, {});
+    await stack.probot.receive({ id: "describe-after-push", name: "issue_comment", payload } as never);
+    await stack.crewbot.background.idle();
+    const [describeJob, review] = await stack.crewbot.queue.listRecent();
+    expect(describeJob).toMatchObject({ kind: "describe", progressCommentId: 8803 });
+    expect(queuedBody).toMatch(new RegExp(`^⏳ Queued behind job ${review!.id}\\n`));
+
+    // The review waits out its debounce (it goes back to the queue); the describe job runs meanwhile, in the queued comment.
+    mockRepoConfig({ repo: "review:\n  debounceSeconds: 600\n" });
+    mockRepoConfig({ repo: "review:\n  debounceSeconds: 600\n" });
+    nock(API).get(`${REPO_PATH}/issues/1/comments`).query(true).reply(200, []);
+    mockPullConversation();
+    const state = { body: INTRO, head };
+    const { patches } = pullOnGitHub(state);
+    await stack.crewbot.runner.start();
+    const ended = await stack.waitFor(describeJob!.id);
+    await stack.crewbot.background.idle();
+    await stack.crewbot.runner.stop({ drain: false, timeoutMs: 1000 });
+
+    expect(ended).toMatchObject({ state: "succeeded", progressCommentId: 8803 });
+    expect((await stack.crewbot.queue.get(review!.id))?.state).toBe("queued");
+    expect(patches).toEqual([`${INTRO}\n\n${renderSummaryBlock(SUMMARY, { headSha: head })}`]);
+    expect(edits.at(-1)).toMatch(new RegExp(`^✅ Done · .*\\n<!-- crewbot:job:${describeJob!.id} -->`));
     expect(edits.at(-1)).toContain("The summary is in the pull request's description.");
   });
 });

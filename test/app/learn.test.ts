@@ -343,3 +343,50 @@ describe("a due candidate", () => {
     expect((await store.candidates(KEY)).map((c) => c.proposedIn)).toEqual([PR_URL, undefined]);
   });
 });
+
+describe("/crewbot learnings queued behind another job", () => {
+  it("takes its \"⏳ Queued behind\" comment over: the list is written there, never left queued beside a second comment", async () => {
+    const { stack } = await stackWithLearnings({ runner: false });
+    const { queue } = stack.crewbot;
+    const target = { installationId: INSTALLATION_ID, owner: "Codertocat", repo: "Hello-World", number: 1, isPullRequest: false };
+    await queue.enqueue({ deliveryId: "ahead", kind: "plan", target, trigger: { sender: "Codertocat", request: "" }, repo: { cloneUrl: stack.cloneUrl, defaultBranch: "main", private: false } });
+    const running = (await queue.claim("elsewhere", { perInstallation: 4, global: 4, leaseMs: 60_000 }))!;
+    const payload = issueCommentCreated("/crewbot learnings", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
+    mockInstallationToken();
+    mockPermission("Codertocat", "write");
+    let queuedBody = "";
+    const edits: string[] = [];
+    nock(API)
+      .post(`${REPO_PATH}/issues/comments/${payload.comment.id}/reactions`, { content: "eyes" })
+      .reply(201, {})
+      .post(`${REPO_PATH}/issues/1/comments`, (b: { body: string }) => ((queuedBody = b.body), true))
+      .reply(201, { id: 8804 })
+      .get(`${REPO_PATH}/contents/.github%2Fcrewbot.yml`)
+      .reply(404, { message: "Not Found" })
+      .get("/repos/Codertocat/.github/contents/.github%2Fcrewbot.yml")
+      .reply(404, { message: "Not Found" })
+      .get(FILE_PATH)
+      .query({ ref: "main" })
+      .reply(200, encoded(file(bullet("Ask @octocat about migrations", "22222222"))))
+      .get(`${REPO_PATH}/pulls`)
+      .query(true)
+      .reply(200, [])
+      .patch(`${REPO_PATH}/issues/comments/8804`, (b) => (edits.push(b.body), true))
+      .reply(200, {});
+    await stack.probot.receive({ id: "learnings-queued", name: "issue_comment", payload } as never);
+    await stack.crewbot.background.idle();
+    const [job] = await queue.listRecent({ state: "queued" });
+    expect(queuedBody).toMatch(/^⏳ Queued behind job /);
+    expect(job).toMatchObject({ progressCommentId: 8804 });
+
+    await queue.finish(running.id, "succeeded", "✅ Done", { workerId: "elsewhere", attempt: running.attempts });
+    await stack.crewbot.runner.start();
+    const ended = await stack.waitFor(job!.id);
+    await stack.crewbot.background.idle();
+    await stack.crewbot.runner.stop({ drain: false, timeoutMs: 1000 });
+
+    expect(ended).toMatchObject({ state: "succeeded", outcome: "✅ Done: listed 1 learning(s)" });
+    expect(edits).toHaveLength(1);
+    expect(edits[0]).toMatch(/^\*\*1 learning\*\* merged on `main`/);
+  });
+});

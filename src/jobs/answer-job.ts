@@ -1,7 +1,9 @@
 import type { ChainResult } from "../chain/run-chain.js";
 import type { ContextSection } from "../chain/prompt.js";
 import type { Budgets } from "../agent/budget.js";
-import { webUrl } from "../plan/step-commits.js";
+import { pullRequestHead } from "../github/pulls.js";
+import { webUrl } from "../github/urls.js";
+import { jobAnswer, type JobAnswer } from "../queue/job-kinds.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import { citationsIn, linkCitations, type Citation } from "../report/render-answer.js";
@@ -10,7 +12,6 @@ import { diffBetween, mergeBase } from "../workspace/diff.js";
 import { inJobFrame, runJobChain } from "./job-frame.js";
 import { chainFailure, jobTask, type Ending } from "./outcome.js";
 import { prepareJob, type PrepareOptions } from "./prepare.js";
-import { pullRequestHead } from "./review-job.js";
 import type { JobServices } from "./services.js";
 
 /** The pull request's diff in the context keeps this much; the rest is in the checkout. */
@@ -19,35 +20,44 @@ const MAX_DIFF_CHARS = 100_000;
 const MAX_CITED_FILES = 100;
 
 /**
- * `/ask <question>` (or a mention of the app with a question): the `ask` chain, read-only, on a
- * fresh checkout — the default branch for an issue, the head for a pull request, with its diff
- * in the context (a fork's head: no `bash`, jobs/checkout-trust.ts). The progress comment becomes
- * the answer, each citation a permalink at the commit read, checked to exist first.
+ * The answer job: a read-only chain answers in the progress comment, on a fresh checkout — the
+ * default branch for an issue, the head for a pull request, with its diff in the context (a fork's
+ * head: no `bash`, jobs/checkout-trust.ts). Each citation becomes a permalink at the commit read,
+ * checked to exist first. Which chain, and the task's verb, are the job kind's `answer`
+ * (queue/job-kinds.ts): `/ask` and any kind whose row names one.
  */
-export async function runAskJob(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {
-  return inJobFrame(job, ctx, services, async (report, dirs, access) => {
-    const diff: ContextSection[] = [];
-    const options: PrepareOptions = {};
-    if (job.target.isPullRequest) {
-      const head = await pullRequestHead(access.octokit, job);
-      Object.assign(options, {
-        ref: head.headSha,
-        headRepo: head.headRepo,
-        withMirror: async (mirror: string) => void diff.push(await pullDiff(mirror, job, head, services)),
+export const runAnswerJob = (job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> => {
+  const answer = jobAnswer(job.kind);
+  if (!answer) throw new Error(`job kind ${job.kind} names no answer`);
+  return answerJob(answer)(job, ctx, services);
+};
+
+/** The answer job of one `answer` (a kind's row, or a test's). */
+export function answerJob(answer: JobAnswer): (job: JobRecord, ctx: JobContext, services: JobServices) => Promise<JobResult> {
+  return (job, ctx, services) =>
+    inJobFrame(job, ctx, services, async (report, dirs, access) => {
+      const diff: ContextSection[] = [];
+      const options: PrepareOptions = {};
+      if (job.target.isPullRequest) {
+        const head = await pullRequestHead(access.octokit, job.target);
+        Object.assign(options, {
+          ref: head.headSha,
+          headRepo: head.headRepo,
+          withMirror: async (mirror: string) => void diff.push(await pullDiff(mirror, job, head, services)),
+        });
+      }
+      const prepared = await prepareJob(job, { access, report }, services, dirs, options);
+      const chain = prepared.chains.get(answer.chain);
+      if (!chain) throw new Error(`there is no chain named ${answer.chain}`);
+      const { result, budget } = await runJobChain(ctx, services, report, prepared, dirs, {
+        chain,
+        task: jobTask(job, answer.task),
+        mode: "read-only",
+        context: diff,
       });
-    }
-    const prepared = await prepareJob(job, { access, report }, services, dirs, options);
-    const chain = prepared.chains.get("ask");
-    if (!chain) throw new Error("there is no chain named ask");
-    const { result, budget } = await runJobChain(ctx, services, report, prepared, dirs, {
-      chain,
-      task: jobTask(job, "Answer this question about"),
-      mode: "read-only",
-      context: diff,
+      const ending = await answerOutcome(result, ctx.signal, budget.limits, { root: prepared.root, sha: prepared.sha, web: webUrl(job.repo.cloneUrl), jobId: job.id }, services);
+      return report.finish(ending);
     });
-    const ending = await answerOutcome(result, ctx.signal, budget.limits, { root: prepared.root, sha: prepared.sha, web: webUrl(job.repo.cloneUrl), jobId: job.id }, services);
-    return report.finish(ending);
-  });
 }
 
 async function pullDiff(mirror: string, job: JobRecord, head: { headSha: string; baseRef: string }, services: Pick<JobServices, "log">): Promise<ContextSection> {
