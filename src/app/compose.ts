@@ -213,7 +213,6 @@ function jobRunner(root: Root, services: JobServices, transcripts: Transcripts, 
 function triggerDeps(root: Root, services: JobServices, runner: JobRunner, background: Background): TriggerDeps {
   const { stores, limits, log } = root;
   const { queue, installations } = stores;
-  const triggerConfig = new TriggerConfigCache(log);
   // Replies to people who start nothing: once per person and issue an hour, counted for every process on Redis.
   const actDeps = { queue, runner, writerFor: services.writerFor, replies: new ReplyLimiter(stores.shared?.replyCounters), background, publicUrl: root.publicUrl, log };
   return {
@@ -227,9 +226,7 @@ function triggerDeps(root: Root, services: JobServices, runner: JobRunner, backg
     // Redeliveries and the per-person rate limit (CREWBOT_COMMANDS_*): shared by every process on Redis.
     admission: stores.shared?.admission(commandRateLimit(limits)) ?? localAdmission(new Admission(commandRateLimit(limits))),
     coverage: async (installationId, repository) => coverageRefusal(await installations.get(installationId), repository),
-    labelTriggers: (octokit, owner, repo) => triggerConfig.get(octokit, owner, repo),
-    mentionsOn: (octokit, owner, repo) => triggerConfig.mentions(octokit, owner, repo),
-    ciFixBranches: (octokit, owner, repo) => triggerConfig.ciFixBranches(octokit, owner, repo),
+    repoConfig: new TriggerConfigCache(log).repoConfig,
   };
 }
 

@@ -19,7 +19,7 @@ export async function startCiFix(context: Context<"check_suite.completed">, deps
   const uncovered = await deps.coverage(payload.installation!.id, repositoryOf(payload as unknown as RepositoryPayload));
   if (uncovered) return deps.log.info({ ...ids, reason: uncovered }, "check_suite event on a repository not covered: ignored");
   // crewbot's own branches count without a config read; any other costs one (remembered per repository).
-  const branches = isCrewbotBranch(decision.branch) ? [] : await deps.ciFixBranches(context.octokit, owner, repo);
+  const branches = isCrewbotBranch(decision.branch) ? [] : (await deps.repoConfig(context.octokit, owner, repo)).implement.ciFix.branches;
   const unlisted = ciFixBranchRefusal({ ref: decision.branch, sameRepository: true }, branches);
   if (unlisted) return deps.log.debug({ ...ids, reason: unlisted }, "check_suite event ignored");
   let pr: PullData;

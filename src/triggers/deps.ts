@@ -1,4 +1,5 @@
 import type { Logger } from "probot";
+import type { RepoConfigRead } from "../config/trigger-config.js";
 import type { PermissionCache } from "../github/permission-cache.js";
 import type { InstallationOctokit } from "../github/types.js";
 import type { InstallationPayload } from "../installations/events.js";
@@ -29,12 +30,12 @@ export interface TriggerDeps {
    * removed), from crewbot's local record of installation events; undefined when it does.
    */
   coverage(installationId: number, repository: { id?: number; fullName: string }): Promise<string | undefined>;
-  /** The repository's `triggers.labels` (the defaults when its config cannot be read: the job then says why). */
-  labelTriggers(octokit: InstallationOctokit, owner: string, repo: string): Promise<{ plan: string; implement: string }>;
-  /** The repository's `triggers.mention` (on when its config cannot be read: the job then says why). */
-  mentionsOn(octokit: InstallationOctokit, owner: string, repo: string): Promise<boolean>;
-  /** The repository's `implement.ciFix.branches` (none when its config cannot be read: only crewbot's own branches then count). */
-  ciFixBranches(octokit: InstallationOctokit, owner: string, repo: string): Promise<readonly string[]>;
+  /**
+   * The repository's config, typed, remembered briefly (config/trigger-config.ts); the defaults
+   * when it cannot be read (the job such an event starts then says why). Each trigger reads the
+   * fields it decides on: `triggers.labels`, `triggers.mention`, `implement.ciFix.branches`, `review.auto`.
+   */
+  repoConfig: RepoConfigRead;
   /** Stores a job made without a comment (an automatic review) and wakes the runner. */
   enqueue(job: NewJob, octokit: InstallationOctokit): Promise<void>;
 }

@@ -25,7 +25,7 @@ export async function onComment(context: CommentContext, deps: TriggerDeps): Pro
     const installationId = payload.installation!.id;
     const uncovered = await deps.coverage(installationId, repositoryOf(payload));
     if (uncovered) return deps.log.info({ deliveryId: context.id, owner, repo: name, reason: uncovered }, "comment on a repository not covered: ignored");
-    if (pre.command.mention && !(await deps.mentionsOn(context.octokit, owner, name))) return deps.log.info({ deliveryId: context.id, owner, repo: name }, "mention of the app: triggers.mention is off");
+    if (pre.command.mention && !(await deps.repoConfig(context.octokit, owner, name)).triggers.mention) return deps.log.info({ deliveryId: context.id, owner, repo: name }, "mention of the app: triggers.mention is off");
 
     // Read for help too: a writer is always answered, anyone else once an hour (DESIGN §1).
     const permission = await deps.permissions.get(context.octokit, owner, name, pre.login);

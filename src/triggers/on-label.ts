@@ -19,7 +19,7 @@ export async function onLabeled(context: Context<"issues.labeled">, deps: Trigge
   const [owner, repo] = [payload.repository.owner.login, payload.repository.name];
   try {
     if (login === `${await deps.appSlug()}[bot]`) return deps.log.debug({ deliveryId: context.id }, "our own label");
-    const kind = labelCommand(payload.label.name, await deps.labelTriggers(context.octokit, owner, repo));
+    const kind = labelCommand(payload.label.name, (await deps.repoConfig(context.octokit, owner, repo)).triggers.labels);
     if (!kind) return deps.log.debug({ deliveryId: context.id, label: payload.label.name }, "not a crewbot label");
     const uncovered = await deps.coverage(payload.installation.id, repositoryOf(payload));
     if (uncovered) return deps.log.info({ deliveryId: context.id, owner, repo, reason: uncovered }, "label on a repository not covered: ignored");

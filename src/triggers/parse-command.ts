@@ -1,4 +1,5 @@
-import { isCommandKind, type CommandKind } from "../queue/job-kinds.js";
+import type { CommandKind } from "../queue/job-kinds.js";
+import { commandWord, isCrewbotSubcommand } from "./command-words.js";
 import { mentionAsCommand } from "./parse-mention.js";
 
 /** What a comment asks of crewbot, or null when it asks nothing of us. */
@@ -42,14 +43,18 @@ function parseLine(line: string, later: string[]): Command | null {
   const word = match[1]!.toLowerCase();
   const rest = [match[2]!, ...later].join("\n").trim();
 
-  if (isCommandKind(word)) return { kind: word, request: rest };
-  if (word === "answer") return { kind: "answer", text: rest };
-  if (word !== "crewbot") return null;
-  const sub = rest.split(/\s+/)[0]?.toLowerCase() ?? "";
-  if (sub === "cancel") return { kind: "cancel" };
-  if (sub === "learn" || sub === "learnings") return { kind: sub };
-  if (sub === "" || sub === "help") return { kind: "help" };
-  return { kind: "help", unknown: sub.slice(0, 40) };
+  if (word === "crewbot") return crewbotSubcommand(rest.split(/\s+/)[0]?.toLowerCase() ?? "");
+  // `/help` and the other subcommands' words count only after `/crewbot`.
+  const named = commandWord(word);
+  if (named?.is === "job") return { kind: named.word, request: rest };
+  if (named?.is === "answer") return { kind: "answer", text: rest };
+  return null;
+}
+
+/** `/crewbot <sub>`: one of its subcommands; none or an unknown one is the help text. */
+function crewbotSubcommand(sub: string): Command {
+  if (isCrewbotSubcommand(sub)) return { kind: sub };
+  return sub === "" ? { kind: "help" } : { kind: "help", unknown: sub.slice(0, 40) };
 }
 
 export { reviewScope } from "../review/review-scope.js";

@@ -1,7 +1,4 @@
-import { isCommandKind } from "../queue/job-kinds.js";
-
-/** Words after a mention that name crewbot's own commands rather than a job: `@crewbot help` is `/crewbot help`. */
-const CREWBOT_WORDS = new Set(["help", "cancel", "learn", "learnings"]);
+import { mentionedCommandLine } from "./command-words.js";
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -10,8 +7,8 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&
  * not start by mentioning it. `line` is a comment's first line, already known to be no quote and
  * no code. The mention is `@<slug>` or `@<slug>[bot]`, matched case-insensitively as GitHub
  * matches logins, then a space, a comma, a colon or the line's end: `@crewbot-staging` and
- * `@crewbots` are other accounts. After it, a command's word (`plan`, `/plan`) is that command,
- * `help`/`cancel`/`learn`/`learnings` are `/crewbot help`/…, `answer` is `/answer`, anything else is
+ * `@crewbots` are other accounts. After it, a command word (`plan`, `/plan`; command-words.ts)
+ * is that command — a job's, `/answer`, or `/crewbot help`/`cancel`/… — anything else is
  * `/ask <text>`, and a bare mention is the help text. Pure.
  */
 export function mentionAsCommand(line: string, appSlug: string): string | undefined {
@@ -22,13 +19,8 @@ export function mentionAsCommand(line: string, appSlug: string): string | undefi
   const text = mention[1]!.trim();
   if (text === "") return "/crewbot help";
   const word = /^\/?([a-z][a-z-]*)(?=\s|$)/i.exec(text);
-  const named = word?.[1]!.toLowerCase();
-  if (named && word) {
-    const rest = text.slice(word[0].length);
-    if (isCommandKind(named) || named === "answer") return `/${named}${rest}`;
-    if (CREWBOT_WORDS.has(named)) return `/crewbot ${named}${rest}`;
-  }
-  return `/ask ${text}`;
+  const named = word && mentionedCommandLine(word[1]!, text.slice(word[0].length));
+  return named ?? `/ask ${text}`;
 }
 
 /** Whether a comment may start with a mention at all: only then is the app's slug worth looking up. */

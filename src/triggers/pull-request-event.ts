@@ -1,4 +1,5 @@
 /** A pull_request event → an automatic review job, decided without any request to GitHub. Pure. */
+import type { CrewbotConfig } from "../config/schema.js";
 import { capMiddle } from "../text/cap-middle.js";
 import { AUTOMATIC_REVIEW_ACTIONS, type AutomaticReviewAction, type NewJob } from "../queue/types.js";
 
@@ -43,8 +44,9 @@ export const REVIEW_GROUP = "review";
 export type PullRequestDecision = { action: "enqueue"; job: NewJob } | { action: "ignore"; reason: string };
 
 /**
- * Every opened, reopened, ready or pushed PR gets a review job; whether it runs (config, drafts,
- * bots, labels) is decided in the job, which can read the config and says why in a check run.
+ * Every opened, reopened, ready or pushed PR gets a review job, unless the repository's config
+ * turns automatic reviews off (`reviewTurnedOff`); whether it runs (drafts, bots, labels, the
+ * debounce) is decided in the job, which reads the config afresh and says why in a check run.
  */
 export function decidePullRequestEvent(payload: PullRequestPayload, deliveryId: string, now = Date.now()): PullRequestDecision {
   if (!isAutomaticReviewAction(payload.action)) return { action: "ignore", reason: `action ${payload.action}` };
@@ -79,4 +81,15 @@ export function decidePullRequestEvent(payload: PullRequestPayload, deliveryId: 
       },
     },
   };
+}
+
+/**
+ * Why the repository's config leaves this event nothing to do, or undefined. Only `review.auto:
+ * false` does: the job would end without a trace (no check run, no summary), so it is not queued,
+ * and a command sent right after waits behind nothing. Every other skip rule ends in a skipped
+ * check run that says why, so its job is still queued. The job checks again when it runs: the
+ * config may change while it waits.
+ */
+export function reviewTurnedOff(config: Pick<CrewbotConfig, "review">): string | undefined {
+  return config.review.auto ? undefined : "automatic reviews are off (review.auto: false)";
 }

@@ -136,7 +136,7 @@ describe("GHE_HOST: every process talks to the Enterprise host only", () => {
     expect([...hosts]).toEqual([]); // no request went anywhere nock did not expect (api.github.com included)
   });
 
-  it("an automatic review (a pull_request event, no request in the webhook handler) mints its token and reviews at the Enterprise host", async () => {
+  it("an automatic review (a pull_request event, whose handler reads only the config) mints its token and reviews at the Enterprise host", async () => {
     const hosts = hostsSeen();
     const fake = await startFakeAnthropic([{ text: "## Warnings\n- greet.js:2 - `b` is never used.\n## Summary\nOne problem." }]);
     stops.push(() => fake.close());
@@ -158,6 +158,8 @@ describe("GHE_HOST: every process talks to the Enterprise host only", () => {
     const checks: Array<{ method: string; body: any }> = [];
     const reviews: any[] = [];
     mockGheToken(1);
+    // Read twice: by the trigger (review.auto: whether a job is queued), then by the job.
+    mockGheNoConfig();
     mockGheNoConfig();
     nock(GHE)
       .post(`${V3}${REPO_PATH}/check-runs`, (b) => (checks.push({ method: "POST", body: b }), true))

@@ -210,6 +210,8 @@ async function pushFeature(stack: Stack, files: Record<string, string>): Promise
 function mockAutomaticReview(stack: Stack, t: { reviews: any[]; checks: any[] }, o: { checkId?: number; review?: boolean } = {}) {
   const { checkId = 640, review = true } = o;
   mockInstallationToken();
+  // Read twice: by the trigger (review.auto: whether a job is queued), then by the job.
+  mockRepoConfig();
   mockRepoConfig();
   mockPermission("Codertocat", "write");
   mockPullConversation();

@@ -38,6 +38,8 @@ describe("automatic reviews and the author's association", () => {
     const stack = await startStack([{ text: "never asked" }]);
     const sha = await pushFeature(stack);
     mockInstallationToken();
+    // Read twice: by the trigger (review.auto: whether a job is queued), then by the job.
+    mockRepoConfig();
     mockRepoConfig();
     const checks: unknown[] = [];
     nock(API).post(`${REPO_PATH}/check-runs`, (b) => (checks.push(b), true)).reply(201, { id: 901 });
@@ -66,6 +68,8 @@ describe("automatic reviews and the author's association", () => {
     const stack = await startStack([{ text: "## Summary\nLooks right." }]);
     const sha = await pushFeature(stack);
     mockInstallationToken();
+    // Read twice: by the trigger (review.auto: whether a job is queued), then by the job.
+    mockRepoConfig();
     mockRepoConfig();
     mockPermission("stranger", "write");
     const checks: any[] = [];
@@ -88,6 +92,8 @@ describe("automatic reviews and the author's association", () => {
     const stack = await startStack([{ text: "## Summary\nLooks right." }]);
     const sha = await pushFeature(stack);
     mockInstallationToken();
+    // Read twice: by the trigger (review.auto: whether a job is queued), then by the job.
+    mockRepoConfig({ repo: "review:\n  authors: everyone\n" });
     mockRepoConfig({ repo: "review:\n  authors: everyone\n" });
     mockPermission("stranger", "none");
     const checks: any[] = [];
@@ -108,11 +114,12 @@ describe("automatic reviews and the author's association", () => {
     expect(checks.at(-1)).toMatchObject({ status: "completed", conclusion: "success" });
   });
 
-  it("review.auto: false makes no check run at all — nothing but the token and the config", async () => {
+  it("review.auto: false by the time the job runs makes no check run at all — nothing but the token and the config", async () => {
     const stack = await startStack([{ text: "never asked" }]);
     const sha = await pushFeature(stack);
     mockInstallationToken();
-    mockRepoConfig({ repo: "review:\n  auto: false\n" });
+    mockRepoConfig(); // what the trigger read: on (when it is off then, nothing is queued: review-auto-off.test.ts)
+    mockRepoConfig({ repo: "review:\n  auto: false\n" }); // turned off before the job ran
 
     const job = await opened(stack, sha, "OWNER", "Codertocat");
 
@@ -126,6 +133,8 @@ describe("automatic reviews and the author's association", () => {
     const stack = await startStack([{ text: "never asked" }]);
     const sha = await pushFeature(stack);
     mockInstallationToken();
+    // Read twice: by the trigger (review.auto: whether a job is queued), then by the job.
+    mockRepoConfig({ repo: "review:\n  authors: friends\n" });
     mockRepoConfig({ repo: "review:\n  authors: friends\n" });
     const checks: any[] = [];
     nock(API).post(`${REPO_PATH}/check-runs`, (b) => (checks.push(b), true)).reply(201, { id: 904 });

@@ -38,6 +38,9 @@ describe("an automatic review run again after its process died", () => {
     const first = await queueOnly();
     gitSync(first.remoteDir, "branch", "feature");
     const head = await push(first, { "greet.js": GREET.replace("const line10 = 10;", 'const line10 = "10";') }, "feature");
+    // The trigger reads the config (review.auto: whether a job is queued); the job, run again below, reads it again.
+    mockInstallationToken();
+    mockRepoConfig({ repo: "review:\n  failOn: critical\n" });
     await first.probot.receive({ id: "crash-opened", name: "pull_request", payload: pullRequestEvent("opened", { headSha: head, cloneUrl: first.cloneUrl }) } as never);
     await first.crewbot.close();
     const died = await dieWhileRunning(first.dataDir, false);

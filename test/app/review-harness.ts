@@ -60,6 +60,8 @@ export function mockReviewJob(
   if (o.graphql) (t.graphql ??= new GitHubGraphql()).intercept(o.graphql);
   // A later job of the same app reuses the installation token and the author's permission.
   if (!o.cached) mockInstallationToken();
+  // Read twice: by the trigger (review.auto: whether a job is queued), then by the job.
+  mockRepoConfig({ repo: o.config });
   mockRepoConfig({ repo: o.config });
   const scope = nock(API)
     .post(`${REPO_PATH}/check-runs`, (b) => (t.checks.push({ method: "POST", body: b }), true))

@@ -35,6 +35,8 @@ function mockReview(stack: Stack, checkId: number, reviews: any[], checks: any[]
     mockInstallationToken();
     mockPermission("Codertocat", "write");
   } else new GitHubGraphql().intercept(1); // crewbot's threads, read once the PR was reviewed before (none here)
+  // Read twice: by the trigger (review.auto: whether a job is queued), then by the job.
+  mockRepoConfig({ repo: "review:\n  debounceSeconds: 0\n" });
   mockRepoConfig({ repo: "review:\n  debounceSeconds: 0\n" });
   const diff = gitSync(stack.remoteDir, "diff", "-M", "main...feature");
   nock(API)
@@ -117,6 +119,8 @@ describe("an incremental review after the base was merged into the pull request"
     const checks: any[] = [];
     mockInstallationToken();
     mockPermission("Codertocat", "write");
+    // Read twice: by the trigger (review.auto: whether a job is queued), then by the job.
+    mockRepoConfig({ repo: "review:\n  debounceSeconds: 0\n" });
     mockRepoConfig({ repo: "review:\n  debounceSeconds: 0\n" });
     nock(API)
       .post(`${REPO_PATH}/check-runs`, (b) => (checks.push(b), true))
@@ -137,6 +141,8 @@ describe("an incremental review after the base was merged into the pull request"
     gitSync(stack.remoteDir, "checkout", "-q", "main");
     checks.length = 0;
     new GitHubGraphql().intercept(1);
+    // Read twice: by the trigger (review.auto: whether a job is queued), then by the job.
+    mockRepoConfig({ repo: "review:\n  debounceSeconds: 0\n" });
     mockRepoConfig({ repo: "review:\n  debounceSeconds: 0\n" });
     nock(API)
       .post(`${REPO_PATH}/check-runs`, (b) => (checks.push(b), true))

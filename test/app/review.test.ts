@@ -205,7 +205,9 @@ describe("pushes in quick succession", () => {
     const t: Traffic = { reviews: [], checks: [], rejected: [] };
     const config = "review:\n  debounceSeconds: 30\n";
     mockInstallationToken();
-    mockRepoConfig({ repo: config }); // the first job reads the config, then waits
+    // Read twice: by the trigger (review.auto: whether a job is queued), then by the first job, which waits.
+    mockRepoConfig({ repo: config });
+    mockRepoConfig({ repo: config });
 
     const firstEvent = pullRequestEvent("synchronize", { headSha: first, cloneUrl: stack.cloneUrl });
     await stack.probot.receive({ id: "push-1", name: "pull_request", payload: firstEvent } as never);

@@ -152,6 +152,8 @@ describe("an agent that obeys injected instructions is still fenced in", () => {
     const featureBefore = gitSync(dir, "rev-parse", "feature");
 
     mockInstallationToken();
+    // Read twice: by the trigger (review.auto: whether a job is queued), then by the job.
+    mockRepoConfig();
     mockRepoConfig();
     mockPermission("Codertocat", "write");
     stack.record(

@@ -146,6 +146,8 @@ describe("secrets stay secret through real jobs", () => {
     gitSync(dir, "checkout", "-q", "main");
 
     mockInstallationToken();
+    // Read twice: by the trigger (review.auto: whether a job is queued), then by the job.
+    mockRepoConfig();
     mockRepoConfig();
     mockPermission("Codertocat", "write");
     stack.record(

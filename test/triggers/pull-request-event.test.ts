@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { AUTOMATIC_REVIEW_ACTIONS, type NewJob } from "../../src/queue/types.js";
-import { AUTOMATIC_REVIEW_EVENTS, decidePullRequestEvent, REVIEW_GROUP, type PullRequestPayload } from "../../src/triggers/pull-request-event.js";
+import { AUTOMATIC_REVIEW_EVENTS, decidePullRequestEvent, REVIEW_GROUP, reviewTurnedOff, type PullRequestPayload } from "../../src/triggers/pull-request-event.js";
+import { onPullRequest } from "../../src/triggers/on-pull-request.js";
+import { DEFAULT_CONFIG, type CrewbotConfig } from "../../src/config/schema.js";
 import { crewbotApp } from "../../src/index.js";
 import { validateNewJob } from "../../src/queue/new-job.js";
 import type { TriggerDeps } from "../../src/triggers/deps.js";
@@ -107,5 +109,46 @@ describe("decidePullRequestEvent", () => {
       action: "enqueue",
       job: { ...base, ...job, review: { ...base.review!, ...review } },
     });
+  });
+});
+
+describe("onPullRequest: the repository's config decides before anything is queued", () => {
+  const configWith = (review: Partial<CrewbotConfig["review"]>): CrewbotConfig => ({ ...DEFAULT_CONFIG, review: { ...DEFAULT_CONFIG.review, ...review } });
+  const handle = async (p: PullRequestPayload, config: CrewbotConfig, uncovered?: string) => {
+    const enqueued: NewJob[] = [];
+    const reads: unknown[] = [];
+    const quiet = () => {};
+    const deps = {
+      log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
+      coverage: async () => uncovered,
+      repoConfig: async (_octokit: unknown, owner: string, repo: string, options?: unknown) => (reads.push([owner, repo, options]), config),
+      enqueue: async (job: NewJob) => void enqueued.push(job),
+    } as unknown as TriggerDeps;
+    await onPullRequest({ id: "delivery-9", payload: p, octokit: {} } as never, deps);
+    return { enqueued, reads };
+  };
+
+  it("review.auto: false queues nothing, from the config read afresh", async () => {
+    const { enqueued, reads } = await handle(payload("synchronize"), configWith({ auto: false }));
+    expect(enqueued).toEqual([]);
+    expect(reads).toEqual([["Codertocat", "Hello-World", { fresh: true }]]);
+    expect(reviewTurnedOff(configWith({ auto: false }))).toBe("automatic reviews are off (review.auto: false)");
+  });
+
+  it.each<[string, PullRequestPayload, Partial<CrewbotConfig["review"]>]>([
+    ["the defaults", payload("opened"), {}],
+    // The job skips these with a check run that says why: they are queued as before.
+    ["a draft with review.drafts: false", payload("opened", { draft: true }), { drafts: false }],
+    ["an ignored label", payload("opened", { labels: ["no-review"] }), { ignoreLabels: ["no-review"] }],
+    ["an ignored author", payload("synchronize"), { ignoreAuthors: ["Codertocat"] }],
+  ])("queues the review with %s", async (_what, p, review) => {
+    const { enqueued } = await handle(p, configWith(review));
+    expect(enqueued.map((j) => j.review?.event)).toEqual([p.action]);
+    expect(reviewTurnedOff(configWith(review))).toBeUndefined();
+  });
+
+  it("reads no config for an event it ignores, nor on a repository no longer covered", async () => {
+    expect(await handle(payload("closed"), DEFAULT_CONFIG)).toEqual({ enqueued: [], reads: [] });
+    expect(await handle(payload("opened"), DEFAULT_CONFIG, "the app was uninstalled")).toEqual({ enqueued: [], reads: [] });
   });
 });
