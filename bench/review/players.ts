@@ -15,7 +15,7 @@ import { BudgetTracker, type Budgets } from "../../src/agent/budget.js";
 import { callModel } from "../../src/agent/model-call.js";
 import { loadDefinitions } from "../../src/chain/definitions.js";
 import { runChain } from "../../src/chain/run-chain.js";
-import { buildStepPrompt } from "../../src/chain/prompt.js";
+import { buildStepPrompt } from "../../src/text/prompt.js";
 import { reviewOf } from "../../src/chain/submissions.js";
 import type { AppliedLearning } from "../../src/chain/types.js";
 import { LEARNINGS_SOURCE, learningsFor, learningsInSection, type RepoLearnings } from "../../src/context/learnings-context.js";

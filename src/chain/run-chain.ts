@@ -11,7 +11,7 @@ import type { CheckoutTrust, Mode, SandboxInfo, ToolContext } from "../tools/typ
 import { describeBudget } from "../agent/budget.js";
 import { oneLine } from "../tools/index.js";
 import { outputsNamed, PARALLEL_AT_ONCE, renderTask, stepAgents, WRITER_AGENT } from "./chains.js";
-import { buildStepPrompt, type ContextSection } from "./prompt.js";
+import { buildStepPrompt, type ContextSection } from "../text/prompt.js";
 import { skillsContext, type Skill } from "./skills.js";
 import { outputProblem } from "./submissions.js";
 import type { AgentDefinition, ChainDefinition, ChainStep } from "./types.js";

@@ -5,7 +5,7 @@
 import type { PlanSubmission } from "../tools/submit-plan.js";
 import type { ReviewSubmission } from "../tools/submit-review.js";
 import type { Submission } from "../tools/types.js";
-import { stripEmphasis } from "./markdown.js";
+import { stripEmphasis } from "../text/markdown.js";
 import { parseReview } from "../review/parse-findings.js";
 import { parsePlan } from "../plan/parse-plan.js";
 import type { Finding, ParsedPlan, ParsedReview } from "./types.js";

@@ -8,9 +8,9 @@ import { createWriteStream, lstatSync } from "node:fs";
 import { once } from "node:events";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
-import type { ContextSection } from "../chain/prompt.js";
+import type { ContextSection } from "../text/prompt.js";
 import type { InstallationOctokit } from "../github/types.js";
-import { cleanText } from "./clean-text.js";
+import { cleanText } from "../text/clean-text.js";
 import { capMiddle } from "../text/cap-middle.js";
 
 /** Conclusions that mean "this check failed". */

@@ -5,7 +5,7 @@
  * A learnings file on a pull request's head, or on crewbot's unmerged `crewbot/learnings` branch,
  * is never read: only the default branch's files are written to the folder this reads.
  */
-import type { ContextSection } from "../chain/prompt.js";
+import type { ContextSection } from "../text/prompt.js";
 import { parseLearnings, type Learning } from "../learnings/learnings-file.js";
 import { LEARNINGS_PATH } from "../learnings/types.js";
 import { readConfined, type ReadLog } from "../tools/confined-read.js";

@@ -1,5 +1,5 @@
 import type { ChainResult } from "../chain/run-chain.js";
-import type { ContextSection } from "../chain/prompt.js";
+import type { ContextSection } from "../text/prompt.js";
 import type { Budgets } from "../agent/budget.js";
 import { webUrl } from "../plan/step-commits.js";
 import type { JobContext, JobResult } from "../queue/runner.js";

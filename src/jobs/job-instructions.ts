@@ -4,7 +4,7 @@
  * listed in the transcript with what was left out and why.
  */
 import type { AgentEvent } from "../agent/events.js";
-import type { ContextSection } from "../chain/prompt.js";
+import type { ContextSection } from "../text/prompt.js";
 import type { CrewbotConfig } from "../config/schema.js";
 import { instructionKind } from "../context/instruction-files.js";
 import { repoInstructions } from "../context/repo-instructions.js";

@@ -1,4 +1,4 @@
-import { cleanText } from "../context/clean-text.js";
+import { cleanText } from "../text/clean-text.js";
 import { failureSections, headFailures } from "../context/check-failures.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";

@@ -5,7 +5,7 @@
 import path from "node:path";
 import { chainMode } from "../chain/run-chain.js";
 import { DefinitionError, type ChainDefinition } from "../chain/types.js";
-import type { ContextSection } from "../chain/prompt.js";
+import type { ContextSection } from "../text/prompt.js";
 import { loadDefinitions, type Definitions } from "../chain/definitions.js";
 import { REPO_RULES_DIR } from "../chain/rules.js";
 import { loadRepoConfig } from "../config/load.js";

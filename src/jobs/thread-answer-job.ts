@@ -4,10 +4,10 @@
  * that thread (`POST …/pulls/{n}/comments` with `in_reply_to`; the `/replies` endpoint is not open
  * to GitHub Apps). No progress comment: the answer, or the reason there is none, is the reply.
  */
-import type { ContextSection } from "../chain/prompt.js";
+import type { ContextSection } from "../text/prompt.js";
 import type { AgentDefinition, ChainDefinition } from "../chain/types.js";
 import { loadRepoConfig } from "../config/load.js";
-import { cleanText } from "../context/clean-text.js";
+import { cleanText } from "../text/clean-text.js";
 import type { InstallationOctokit } from "../github/types.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";

@@ -4,7 +4,7 @@
  * the committed diff), the last commit, then the check commands on the committed work.
  */
 import type { BudgetTracker } from "../agent/budget.js";
-import type { ContextSection } from "../chain/prompt.js";
+import type { ContextSection } from "../text/prompt.js";
 import type { ChainDefinition, PlanStep } from "../chain/types.js";
 import type { CommandSummary } from "../report/render-commands.js";
 import type { JobContext } from "../queue/runner.js";

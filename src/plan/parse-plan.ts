@@ -13,7 +13,7 @@ import {
   stripEmphasis,
   type FencedLine,
   type Section,
-} from "../chain/markdown.js";
+} from "../text/markdown.js";
 import type { ParsedPlan, PlanStep } from "../chain/types.js";
 
 const PLAN = "plan";

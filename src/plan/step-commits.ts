@@ -3,7 +3,7 @@ import { planOf } from "../chain/submissions.js";
 import { oneLine } from "../tools/index.js";
 import { ToolError } from "../tools/types.js";
 import type { ParsedPlan } from "../chain/types.js";
-import type { ContextSection } from "../chain/prompt.js";
+import type { ContextSection } from "../text/prompt.js";
 import type { JobRecord } from "../queue/types.js";
 import type { ProgressState } from "../report/types.js";
 import { redact } from "../secrets/redact.js";

@@ -3,7 +3,7 @@
  * `:40-45`) under headings that name a severity (`## Critical Issues`, `## Warnings`,
  * `## Nitpicks`, …), then `## Summary`.
  */
-import { dedentBlock, indentOf, isBlank, listItem, saysNothing, sections, type Section } from "../chain/markdown.js";
+import { dedentBlock, indentOf, isBlank, listItem, saysNothing, sections, type Section } from "../text/markdown.js";
 import type { Finding, ParsedReview, ReviewNote, Severity } from "../chain/types.js";
 
 const SUMMARY = "summary";

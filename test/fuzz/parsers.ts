@@ -10,7 +10,7 @@
  * limits (a reading unpacks up to 100 MB, a review reads up to 64 MB of dependency files).
  */
 import { cleanLogTail } from "../../src/context/check-failures.js";
-import { cleanText } from "../../src/context/clean-text.js";
+import { cleanText } from "../../src/text/clean-text.js";
 import { checkLearningWords } from "../../src/learnings/learning-words.js";
 import { parseLearnings } from "../../src/learnings/learnings-file.js";
 import { ruleOf } from "../../src/learnings/rule-reply.js";

@@ -12,7 +12,7 @@ import { lstat, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/pro
 import path from "node:path";
 import { loadDefinitions, type Definitions } from "../../src/chain/definitions.js";
 import { repoInstructions } from "../../src/context/repo-instructions.js";
-import type { ContextSection } from "../../src/chain/prompt.js";
+import type { ContextSection } from "../../src/text/prompt.js";
 import { editTool } from "../../src/tools/edit.js";
 import { findTool } from "../../src/tools/find.js";
 import { createGrepTool } from "../../src/tools/grep.js";
