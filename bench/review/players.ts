@@ -17,7 +17,7 @@ import { loadDefinitions } from "../../src/chain/definitions.js";
 import { runChain } from "../../src/chain/run-chain.js";
 import { buildStepPrompt } from "../../src/text/prompt.js";
 import { reviewOf } from "../../src/chain/submissions.js";
-import type { AppliedLearning } from "../../src/chain/types.js";
+import type { AppliedLearning } from "../../src/learnings/types.js";
 import { LEARNINGS_SOURCE, learningsFor, learningsInSection, type RepoLearnings } from "../../src/context/learnings-context.js";
 import { parseDiff } from "../../src/review/diff-lines.js";
 import { parseReview } from "../../src/review/parse-findings.js";

@@ -7,12 +7,12 @@ import { runAgent as defaultRunAgent } from "../agent/loop.js";
 import type { AgentPause, AgentRunResult, RunAgentOptions, StreamRules } from "../agent/types.js";
 import { summarizeArgs, toolsFor } from "../tools/index.js";
 import type { ProofSession } from "../tools/prove.js";
-import type { CheckoutTrust, Mode, SandboxInfo, ToolContext } from "../tools/types.js";
+import type { CheckoutTrust, Mode, SandboxInfo, Skill, ToolContext } from "../tools/types.js";
 import { describeBudget } from "../agent/budget.js";
 import { oneLine } from "../tools/index.js";
 import { outputsNamed, PARALLEL_AT_ONCE, renderTask, stepAgents, WRITER_AGENT } from "./chains.js";
 import { buildStepPrompt, type ContextSection } from "../text/prompt.js";
-import { skillsContext, type Skill } from "./skills.js";
+import { skillsContext } from "./skills.js";
 import { outputProblem } from "./submissions.js";
 import type { AgentDefinition, ChainDefinition, ChainStep } from "./types.js";
 

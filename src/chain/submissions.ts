@@ -8,7 +8,8 @@ import type { Submission } from "../tools/types.js";
 import { stripEmphasis } from "../text/markdown.js";
 import { parseReview } from "../review/parse-findings.js";
 import { parsePlan } from "../plan/parse-plan.js";
-import type { Finding, ParsedPlan, ParsedReview } from "./types.js";
+import type { Finding, ParsedReview } from "../review/types.js";
+import type { ParsedPlan } from "../plan/types.js";
 
 /** What a finished step left: its final text and, when it called one, its result tool's hand-over. */
 export interface StepOutput {

@@ -7,7 +7,7 @@
 import path from "node:path";
 import type { ChainResult } from "../chain/run-chain.js";
 import { reviewOf } from "../chain/submissions.js";
-import type { ParsedReview } from "../chain/types.js";
+import type { ParsedReview } from "../review/types.js";
 import { repoKey, type ReviewState, type StoredFinding } from "../review/review-store.js";
 import { openFindings, storedFinding } from "../review/open-findings.js";
 import { safeBlock } from "../report/markdown.js";

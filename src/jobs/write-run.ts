@@ -5,7 +5,8 @@
  */
 import type { BudgetTracker } from "../agent/budget.js";
 import type { ContextSection } from "../text/prompt.js";
-import type { ChainDefinition, PlanStep } from "../chain/types.js";
+import type { ChainDefinition } from "../chain/types.js";
+import type { PlanStep } from "../plan/types.js";
 import type { CommandSummary } from "../report/render-commands.js";
 import type { JobContext } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";

@@ -6,7 +6,7 @@
  * thing that needs GitHub — and dedupes approvals of one plan job.
  */
 import { formatTaskList } from "./task-list.js";
-import type { PlanStep } from "../chain/types.js";
+import type { PlanStep } from "./types.js";
 import { neutraliseMentions, safeInline, safeLine, splitCodeSpans } from "../report/markdown.js";
 import { APPROVE_LINE_CHECKED, APPROVE_LINE_UNCHECKED } from "../report/types.js";
 

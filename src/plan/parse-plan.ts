@@ -14,7 +14,7 @@ import {
   type FencedLine,
   type Section,
 } from "../text/markdown.js";
-import type { ParsedPlan, PlanStep } from "../chain/types.js";
+import type { ParsedPlan, PlanStep } from "./types.js";
 
 const PLAN = "plan";
 const GOAL = "goal";

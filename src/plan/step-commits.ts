@@ -2,7 +2,7 @@ import type { AgentEvent } from "../agent/events.js";
 import { planOf } from "../chain/submissions.js";
 import { oneLine } from "../tools/index.js";
 import { ToolError } from "../tools/types.js";
-import type { ParsedPlan } from "../chain/types.js";
+import type { ParsedPlan } from "./types.js";
 import type { ContextSection } from "../text/prompt.js";
 import type { JobRecord } from "../queue/types.js";
 import type { ProgressState } from "../report/types.js";

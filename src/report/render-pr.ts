@@ -1,5 +1,5 @@
 import { formatTaskList } from "../plan/task-list.js";
-import type { PlanStep } from "../chain/types.js";
+import type { PlanStep } from "../plan/types.js";
 import { formatFigures } from "./format.js";
 import { safeBlock, safeLine, safeInline } from "./markdown.js";
 import type { Usage } from "../agent/pricing.js";

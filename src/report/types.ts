@@ -1,5 +1,5 @@
 import type { Usage } from "../agent/pricing.js";
-import type { PlanStep } from "../chain/types.js";
+import type { PlanStep } from "../plan/types.js";
 import type { JobKind } from "../queue/types.js";
 import type { CommandSummary } from "./render-commands.js";
 

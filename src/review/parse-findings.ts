@@ -4,7 +4,7 @@
  * `## Nitpicks`, …), then `## Summary`.
  */
 import { dedentBlock, indentOf, isBlank, listItem, saysNothing, sections, type Section } from "../text/markdown.js";
-import type { Finding, ParsedReview, ReviewNote, Severity } from "../chain/types.js";
+import type { Finding, ParsedReview, ReviewNote, Severity } from "./types.js";
 
 const SUMMARY = "summary";
 // Label lines (`Critical:`) must match exactly; headers match by the words in them (severityOf).

@@ -5,7 +5,7 @@
  * tail and the reproducer ready to commit; `unverified` for a critical or warning finding without
  * one; `Not reproduced` for one a reproducer refuted. Pure.
  */
-import type { Finding, Severity } from "../chain/types.js";
+import type { Finding, Severity } from "./types.js";
 import { codeBlock, codeSpan } from "../report/markdown.js";
 import type { Proof } from "../tools/prove.js";
 

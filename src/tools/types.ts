@@ -1,5 +1,4 @@
 import type { z } from "zod";
-import type { Skill } from "../chain/skills.js";
 import type { ProofSession } from "./prove.js";
 import type { ResultToolName, ToolName } from "./registry.js";
 
@@ -62,6 +61,20 @@ export interface ToolContext {
   questionsAsked?: number;
   /** A review's proofs (`prove`): the merge base, the budget, the proofs run; absent where proofs may not run. */
   proof?: ProofSession;
+}
+
+/** A repository skill (`chain/skills.ts` reads them from the default branch): what the `skill` tool offers. */
+export interface Skill {
+  name: string;
+  description: string;
+  /** The SKILL.md body: what the `skill` tool returns. */
+  body: string;
+  /** realpath of the skill's directory (its other files are readable there). */
+  dir: string;
+  /** Repository-relative path of the SKILL.md, for notes. */
+  file: string;
+  /** Absolute paths of the skill's other files, sorted. */
+  files: string[];
 }
 
 export interface ToolResult {

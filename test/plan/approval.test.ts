@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PlanStep } from "../../src/chain/types.js";
+import type { PlanStep } from "../../src/plan/types.js";
 import { initialProgress } from "../../src/report/progress-state.js";
 import { renderProgress } from "../../src/report/render.js";
 import { APPROVE_LINE_CHECKED, APPROVE_LINE_UNCHECKED, jobMarker, type ProgressState } from "../../src/report/types.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Finding, Severity } from "../../src/chain/types.js";
+import type { Finding, Severity } from "../../src/review/types.js";
 import { buildReview } from "../../src/review/build-review.js";
 import { parseDiff } from "../../src/review/diff-lines.js";
 import { blocking, gateConclusion, type GateFinding } from "../../src/review/gate.js";

@@ -20,7 +20,7 @@ import { lineText, parseDiff, type DiffFile } from "../../src/review/diff-lines.
 import { withProofs } from "../../src/review/proofs.js";
 import { selectFiles } from "../../src/review/select-files.js";
 import { proofOutcome, type Proof } from "../../src/tools/prove.js";
-import type { Finding } from "../../src/chain/types.js";
+import type { Finding } from "../../src/review/types.js";
 import { GITHUB_CSS, renderMarkdown } from "./github-markdown.js";
 
 const UPDATE = process.env.UPDATE_SCREENSHOTS === "1";
