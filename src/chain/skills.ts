@@ -7,7 +7,7 @@
 import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { listConfined } from "../tools/confined-read.js";
+import { listConfined } from "../workspace/confined-read.js";
 import { MAX_DEFINITION_BYTES, readFrontmatter, readSmallFile } from "./definition-files.js";
 import { DefinitionError } from "./types.js";
 import type { Skill } from "../tools/types.js";

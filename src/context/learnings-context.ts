@@ -8,7 +8,7 @@
 import type { ContextSection } from "../text/prompt.js";
 import { parseLearnings, type Learning } from "../learnings/learnings-file.js";
 import { LEARNINGS_PATH } from "../learnings/types.js";
-import { readConfined, type ReadLog } from "../tools/confined-read.js";
+import { readConfined, type ReadLog } from "../workspace/confined-read.js";
 
 /** Bytes of the file read; a team's learnings are a few KB, the rest is cut with a note. */
 export const LEARNINGS_MAX_BYTES = 32 * 1024;

@@ -13,7 +13,7 @@ import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import type { GitHubWriter } from "../report/github-writer.js";
 import { safeBlock } from "../report/markdown.js";
-import { notReadable, readConfined, type ReadLog } from "../tools/confined-read.js";
+import { notReadable, readConfined, type ReadLog } from "../workspace/confined-read.js";
 import { headline, transcriptUrl } from "../report/render.js";
 import type { Terminal } from "../report/types.js";
 import { diffBetween, mergeBase } from "../workspace/diff.js";

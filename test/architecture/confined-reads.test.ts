@@ -1,6 +1,6 @@
 /**
  * crewbot's own reads of a checkout (and of folders made from the repository) go through one
- * confined reader, `src/tools/confined-read.ts` (DESIGN.md §4). This scans src/ for every file
+ * confined reader, `src/workspace/confined-read.ts` (DESIGN.md §4). This scans src/ for every file
  * system read — a read function imported from `fs`, or a namespace import of `fs` — and allows it
  * only in the reader and in the files below, each with the reason it never reads a repository's
  * file by a path the repository chose.
@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { tsFilesUnder } from "../helpers/source-files.js";
 
 const SRC = path.resolve(import.meta.dirname, "../../src");
-const READER = "src/tools/confined-read.ts";
+const READER = "src/workspace/confined-read.ts";
 
 /** Functions of `fs` that read a file's or a directory's contents (or follow a link to say where it leads). */
 const READS = new Set([
@@ -90,7 +90,7 @@ describe("crewbot's own reads of a checkout go through the confined reader", () 
     const offenders = SOURCES.filter((s) => s.file !== READER && !(s.file in ALLOWED))
       .map((s) => ({ file: s.file, reads: fsReads(s.text) }))
       .filter((s) => s.reads.length > 0)
-      .map((s) => `${s.file}: ${s.reads.join(", ")} — read a checkout through src/tools/confined-read.ts, or add a reasoned entry to ALLOWED`);
+      .map((s) => `${s.file}: ${s.reads.join(", ")} — read a checkout through src/workspace/confined-read.ts, or add a reasoned entry to ALLOWED`);
     expect(offenders).toEqual([]);
   });
 

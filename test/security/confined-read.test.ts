@@ -8,7 +8,7 @@ import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readRepoInstructions } from "../../src/context/repo-instructions.js";
-import { listConfined, notReadable, readConfined } from "../../src/tools/confined-read.js";
+import { listConfined, notReadable, readConfined } from "../../src/workspace/confined-read.js";
 import { tempDir } from "../helpers/git-repo.js";
 
 const CANARY = "host-canary-7f3a";
