@@ -34,7 +34,7 @@ export interface RepoLearnings {
 const NONE: RepoLearnings = { learnings: [], notes: [] };
 
 /**
- * The learnings of the default branch, from `defaultsDir` (workspace/default-branch.ts wrote only
+ * The learnings of the default branch, from `defaultsDir` (jobs/default-branch.ts wrote only
  * the default branch's regular files there; a symlink is listed in `skipped`). Confined and capped.
  */
 export async function readRepoLearnings(

@@ -1,7 +1,7 @@
 import type { ChainResult } from "../chain/run-chain.js";
 import type { ContextSection } from "../text/prompt.js";
 import type { Budgets } from "../agent/budget.js";
-import { webUrl } from "../plan/step-commits.js";
+import { webUrl } from "../github/urls.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import { citationsIn, linkCitations, type Citation } from "../report/render-answer.js";

@@ -11,7 +11,7 @@ import { fromWorker, implementChain, prepareJob, type Prepared } from "./prepare
 import { publishBranch } from "./publish-branch.js";
 import { askOptions, askRequester, beginResume, endWait, nextRun, resumedBudget } from "./question-wait.js";
 import type { JobServices } from "./services.js";
-import { webUrl } from "../plan/step-commits.js";
+import { webUrl } from "../github/urls.js";
 import { runWriteChain } from "./write-run.js";
 
 function approvedTask(job: JobRecord, steps: PlanStep[]): string {

@@ -10,7 +10,7 @@ import { instructionKind } from "../context/instruction-files.js";
 import { repoInstructions } from "../context/repo-instructions.js";
 import type { JobRecord } from "../queue/types.js";
 import type { ReadLog } from "../workspace/confined-read.js";
-import { SKILL_TREES, type DefaultBranchFiles } from "../workspace/default-branch.js";
+import { SKILL_TREES, type DefaultBranchFiles } from "./default-branch.js";
 import { changedPaths } from "../workspace/diff.js";
 
 export interface JobInstructions {

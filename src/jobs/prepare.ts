@@ -17,7 +17,7 @@ import { LEARNINGS_PATH } from "../learnings/types.js";
 import { isCommandKind } from "../queue/job-kinds.js";
 import type { JobRecord } from "../queue/types.js";
 import { makeCheckout } from "../workspace/checkout.js";
-import { readDefaultBranchFiles, SKILL_TREES } from "../workspace/default-branch.js";
+import { readDefaultBranchFiles, SKILL_TREES } from "./default-branch.js";
 import { detectRepoFeatures, featureNotes } from "../workspace/repo-features.js";
 import { resolveCheckoutTrust, trustRefusal, type CheckoutTrust } from "./checkout-trust.js";
 import type { JobDirs } from "./job-dirs.js";

@@ -10,7 +10,7 @@ import { reviewOf } from "../chain/submissions.js";
 import type { ParsedReview } from "../review/types.js";
 import { repoKey, type ReviewState, type StoredFinding } from "../review/review-store.js";
 import { openFindings, storedFinding } from "../review/open-findings.js";
-import { safeBlock } from "../report/markdown.js";
+import { safeBlock } from "../text/github-markdown.js";
 import type { ReviewFacts } from "../review/render-review.js";
 import { buildReview, diffLineText, type BuiltReview, type SeverityCounts } from "../review/build-review.js";
 import { parseDiff, positionKey, type DiffFile } from "../review/diff-lines.js";

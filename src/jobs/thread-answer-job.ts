@@ -12,7 +12,7 @@ import type { InstallationOctokit } from "../github/types.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import type { GitHubWriter } from "../report/github-writer.js";
-import { safeBlock } from "../report/markdown.js";
+import { safeBlock } from "../text/github-markdown.js";
 import { notReadable, readConfined, type ReadLog } from "../workspace/confined-read.js";
 import { headline, transcriptUrl } from "../report/render.js";
 import type { Terminal } from "../report/types.js";
@@ -24,7 +24,7 @@ import { runJobChain } from "./job-frame.js";
 import { prepareJob, type Prepared } from "./prepare.js";
 import type { JobServices } from "./services.js";
 import { recordThreadReply } from "./learning-sightings.js";
-import { webUrl } from "../plan/step-commits.js";
+import { webUrl } from "../github/urls.js";
 
 /** The PR's diff as the reviewer gets it here, at most this long (it reads the rest itself). */
 const MAX_DIFF_CHARS = 100_000;

@@ -18,7 +18,7 @@ import type { Prepared } from "./prepare.js";
 import type { ChainResult } from "../chain/run-chain.js";
 import { RepoChecks } from "./repo-checks.js";
 import type { JobServices } from "./services.js";
-import { StepCommits } from "../plan/step-commits.js";
+import { StepCommits } from "./step-commits.js";
 import { commandsRefusal, runsUnsandboxed, UNSANDBOXED_NOTE } from "../tools/sandbox-policy.js";
 
 export interface WriteRunOptions {

@@ -59,8 +59,4 @@ export interface ProgressState {
   modelWait?: { reason: string; attempt: number; waitMs: number };
 }
 
-/** The line GitHub renders as the approval checkbox at the end of a /plan result. */
-export const APPROVE_LINE_UNCHECKED = "- [ ] Approve this plan and implement it";
-export const APPROVE_LINE_CHECKED = "- [x] Approve this plan and implement it";
-
 export const jobMarker = (jobId: string) => `<!-- crewbot:job:${jobId} -->`;

@@ -6,7 +6,7 @@
  * one; `Not reproduced` for one a reproducer refuted. Pure.
  */
 import type { Finding, Severity } from "./types.js";
-import { codeBlock, codeSpan } from "../report/markdown.js";
+import { codeBlock, codeSpan } from "../text/github-markdown.js";
 import type { Proof } from "../tools/prove.js";
 
 /** What the proofs did to a review's findings, for the check run and the job's line. */

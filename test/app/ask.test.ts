@@ -5,7 +5,7 @@
  */
 import nock from "nock";
 import { describe, expect, it } from "vitest";
-import { webUrl } from "../../src/plan/step-commits.js";
+import { webUrl } from "../../src/github/urls.js";
 import { issueCommentCreated } from "../fixtures/payloads.js";
 import { gitSync } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";

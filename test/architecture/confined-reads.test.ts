@@ -43,7 +43,7 @@ const ALLOWED: Record<string, string> = {
   "src/workspace/mirror.ts": "the data dir's bare mirrors, listed for pruning and sizes",
   "src/workspace/lock.ts": "creates the data dir's lock files (open with wx)",
   "src/workspace/checkout.ts": "checks crewbot's own fresh destination folder is empty",
-  "src/workspace/default-branch.ts": "checks crewbot's own fresh destination folder is empty",
+  "src/jobs/default-branch.ts": "checks crewbot's own fresh destination folder is empty",
   "src/dependencies/tarball-cache.ts": "the data dir's npm tarball cache: files named by a sha512 hex of verified bytes, re-verified on every read",
 };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { withPermalinks } from "../../src/jobs/ask-job.js";
-import { webUrl } from "../../src/plan/step-commits.js";
+import { webUrl } from "../../src/github/urls.js";
 import { gitSync, makeRepo } from "../helpers/git-repo.js";
 
 const log = () => {

@@ -1,5 +1,5 @@
 /**
- * Adversarial suite: crewbot's own reads of a checkout (tools/confined-read.ts). A repository
+ * Adversarial suite: crewbot's own reads of a checkout (workspace/confined-read.ts). A repository
  * plants links to host files, into `.git`, loops, FIFOs and dot-dot paths; the reader gives a
  * reason — never the host's content — and logs each refusal with the job's id.
  */

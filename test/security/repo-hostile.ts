@@ -21,7 +21,7 @@ import { readTool } from "../../src/tools/read.js";
 import { ToolError, type Mode, type ToolContext, type ToolResult } from "../../src/tools/types.js";
 import { writeTool } from "../../src/tools/write.js";
 import { makeCheckout, type Checkout } from "../../src/workspace/checkout.js";
-import { readDefaultBranchFiles, type DefaultBranchFiles } from "../../src/workspace/default-branch.js";
+import { readDefaultBranchFiles, type DefaultBranchFiles } from "../../src/jobs/default-branch.js";
 import { MirrorStore } from "../../src/workspace/mirror.js";
 import { serve, TOKEN, type Served } from "../workspace/fixture.js";
 import { tempDir } from "../helpers/git-repo.js";
