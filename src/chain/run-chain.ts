@@ -6,7 +6,7 @@ import type { BudgetName, EventSink, StopReason } from "../agent/events.js";
 import { runAgent as defaultRunAgent } from "../agent/loop.js";
 import type { AgentPause, AgentRunResult, RunAgentOptions, StreamRules } from "../agent/types.js";
 import { summarizeArgs, toolsFor } from "../tools/index.js";
-import type { ProofSession } from "../tools/prove.js";
+import type { ProofSession } from "../tools/proof-session.js";
 import type { CheckoutTrust, Mode, SandboxInfo, Skill, ToolContext } from "../tools/types.js";
 import { describeBudget } from "../agent/budget.js";
 import { oneLine } from "../tools/index.js";

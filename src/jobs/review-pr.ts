@@ -21,7 +21,7 @@ import { selectFiles } from "../review/select-files.js";
 import { withoutClosedFindings, type ReviewThread, type ThreadPlan } from "../review/thread-plan.js";
 import { countProofs, withProofs } from "../review/proofs.js";
 import { learningCounts, learningsApplied, recordLearningUses, type LearningsApplied } from "../review/learning-uses.js";
-import type { ProofSession } from "../tools/prove.js";
+import type { ProofSession } from "../tools/proof-session.js";
 import { makeCheckout } from "../workspace/checkout.js";
 import { diffBetween, isAncestor, mergeBase } from "../workspace/diff.js";
 import { checkoutTrust } from "./checkout-trust.js";

@@ -7,7 +7,7 @@
  */
 import type { Finding, Severity } from "./types.js";
 import { codeBlock, codeSpan } from "../text/github-markdown.js";
-import type { Proof } from "../tools/prove.js";
+import type { Proof } from "../tools/proof-session.js";
 
 /** What the proofs did to a review's findings, for the check run and the job's line. */
 export interface ProofCounts {

@@ -1,7 +1,7 @@
 /** A review as crewbot reads it from the reviewer (`review/parse-findings.ts`): its findings and notes. */
 import type { AppliedLearning } from "../learnings/types.js";
 import type { Severity } from "../tools/submit-review.js";
-import type { Proof } from "../tools/prove.js";
+import type { Proof } from "../tools/proof-session.js";
 
 export type { Severity };
 

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { ProofSession } from "./prove.js";
+import type { ProofSession } from "./proof-session.js";
 import type { ResultToolName, ToolName } from "./registry.js";
 
 /**

@@ -6,7 +6,7 @@ import { blocking, gateConclusion, type GateFinding } from "../../src/review/gat
 import { countProofs, proofSection, withProofs } from "../../src/review/proofs.js";
 import { renderReviewCheck, type ReviewReport } from "../../src/review/render-review.js";
 import { selectFiles } from "../../src/review/select-files.js";
-import type { Proof } from "../../src/tools/prove.js";
+import type { Proof } from "../../src/tools/proof-session.js";
 
 const diff = ["diff --git a/lib.mjs b/lib.mjs", "--- a/lib.mjs", "+++ b/lib.mjs", "@@ -1,3 +1,3 @@", " // lib", "-export const add = (a, b) => a + b;", "+export const add = (a, b) => a - b;", " // end", ""].join("\n");
 const files = parseDiff(diff);
