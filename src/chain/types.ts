@@ -1,4 +1,4 @@
-import type { ToolName } from "../tools/types.js";
+import type { ToolName } from "../tools/registry.js";
 
 /** An agent: markdown with YAML frontmatter; the body is the system prompt. */
 export interface AgentDefinition {

@@ -1,6 +1,5 @@
 import type { z } from "zod";
 import type { ProofSession } from "./proof-session.js";
-import type { ResultToolName, ToolName } from "./registry.js";
 
 /**
  * Whether agents may change the checkout: a chain's mode (`write` when it has a worker step) and,
@@ -16,9 +15,6 @@ export type Mode = "read-only" | "write";
  * Decided once per job by `jobs/checkout-trust.ts`.
  */
 export type CheckoutTrust = "trusted" | "stranger";
-
-/** The names of the tools, and of the result tools among them: the keys of the one registry. */
-export type { ResultToolName, ToolName } from "./registry.js";
 
 /** Whether commands can run inside bubblewrap on this machine (if not, why), and the operator's policy. */
 export interface SandboxInfo {
@@ -97,14 +93,16 @@ export interface AgentQuestion {
 
 /** An agent's result handed over through a tool: its name, the validated input, and the same as markdown. */
 export interface Submission {
-  tool: ResultToolName;
+  /** A result tool's name (`ResultToolName` in tools/registry.ts, which imports every tool, so not named here). */
+  tool: string;
   value: unknown;
   /** The result as text: the step's output for `{previous}`, the transcript and the text parsers. */
   text: string;
 }
 
 export interface Tool<I = any> {
-  name: ToolName;
+  /** Its key in tools/registry.ts (`ToolName`; test/tools/registry.test.ts holds them equal): a string here, as the registry imports every tool. */
+  name: string;
   description: string;
   /** zod schema of the input; also the source of the JSON schema the model sees. */
   schema: z.ZodType<I>;
