@@ -5,10 +5,13 @@
  * folder fails until it is given a layer. Type-only imports count: a type is as much a dependency as a value.
  */
 
-/** Top to bottom. The composition root (app/ with src/main.ts, src/worker.ts, src/index.ts) is above them all. */
+/**
+ * Top to bottom. The composition root (app/ with src/main.ts, src/worker.ts, src/index.ts) is above them all;
+ * store/ is next, so only the root chooses a store (the interfaces live beside their users, below).
+ */
 const LAYERS = [
-  ["cli", "web"],
   ["store"],
+  ["cli", "web"],
   ["triggers"],
   ["jobs"],
   ["installations", "transcripts", "metrics", "summary"],
@@ -22,7 +25,7 @@ const LAYERS = [
   ["tools"],
   ["queue"],
   ["github"],
-  ["net", "text", "secrets"],
+  ["text", "secrets"],
 ];
 
 const DRIVERS = ["better-sqlite3", "ioredis", "bullmq"];

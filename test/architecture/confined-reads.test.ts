@@ -28,7 +28,7 @@ const ALLOWED: Record<string, string> = {
   "src/tools/ls.ts": "the agents' ls tool: every path through tools/paths.ts resolvePath",
   "src/tools/write.ts": "opens for writing only (O_NOFOLLOW), after tools/paths.ts resolvePath",
   "src/tools/limits.ts": "the host's /proc/self and cgroup files; a checkout's sizes by lstat, never its contents",
-  "src/tools/scratch-write.ts": "the job's own scratch space, for its total size (lstat), never contents",
+  "src/tools/scratch-room.ts": "the job's own scratch space, for its total size (lstat), never contents",
   "src/tools/sandbox.ts": "the host's system folders (/usr, /lib links) for the sandbox's layout",
   "src/tools/sandbox-network.ts": "the host's /proc/<pid> of the sandbox's own helper processes",
   "src/config/load.ts": "the operator's local config file (`crewbot config validate`)",
