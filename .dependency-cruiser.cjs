@@ -25,7 +25,7 @@ const LAYERS = [
   ["tools"],
   ["queue"],
   ["github"],
-  ["text", "secrets"],
+  ["net", "text", "secrets"],
 ];
 
 const DRIVERS = ["better-sqlite3", "ioredis", "bullmq"];
