@@ -19,9 +19,6 @@ import { freePort, PRIVATE_KEY, signWebhook, TestOctokit as Octokit } from "../t
 import { startFakeAnthropic, type FakeReply } from "../test/helpers/fake-anthropic.js";
 import { startGitHttpServer } from "../test/helpers/git-http-server.js";
 import { makeRepo, tempDir } from "../test/helpers/git-repo.js";
-import { selected } from "./only.js";
-import { reviewBench } from "./review.js";
-import { summaryBench } from "./summary.js";
 
 export const API = "https://api.github.com";
 export const REPO = `/repos/${REPO_OWNER}/${REPO_NAME}`;
@@ -118,7 +115,7 @@ export function mockGitHub(commentPosts: number[], writes: { count: number }) {
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 /** The server runs in its own process, as in production; this process only sends the load. */
-async function ackLatency(): Promise<string> {
+export async function ackLatency(): Promise<string> {
   const env = {
     ...(await appEnv(await freePort(), "http://127.0.0.1:9")),
     BENCH_TOKEN: TOKEN,
@@ -216,7 +213,7 @@ async function runJob(command: string, script: FakeReply[]): Promise<JobRun> {
   return { outcome, eyes: posts[0]! - t0, comment: posts[1]! - t0, total, pr: prAt === undefined ? undefined : prAt - t0, writes: writes.count };
 }
 
-async function planJob(): Promise<string[]> {
+export async function planJob(): Promise<string[]> {
   const run = await runJob("/plan", [{ text: "Scout report." }, { text: "## Plan\n1. One\n2. Two" }]);
   return [
     `comment → 👀 ${run.eyes.toFixed(0)} ms (goal < 1000 ms) ${run.eyes < 1000 ? "✓" : "✗"}; → progress comment ${run.comment.toFixed(0)} ms (the writer spaces writes 1 s apart, as GitHub asks)`,
@@ -224,7 +221,7 @@ async function planJob(): Promise<string[]> {
   ];
 }
 
-async function implementJob(): Promise<string> {
+export async function implementJob(): Promise<string> {
   const use = (name: string, input: unknown) => ({ type: "tool_use" as const, name, input });
   const run = await runJob("/implement", [
     { text: "Scout report." },
@@ -238,21 +235,4 @@ async function implementJob(): Promise<string> {
     `/implement → draft PR: ${run.pr === undefined ? "no PR" : `${run.pr.toFixed(0)} ms`} with an instant fake model (job ${run.total.toFixed(0)} ms); ` +
     `${run.writes} GitHub writes, ${perTwoSeconds.toFixed(2)} per 2 s (goal ≤ 1 per 2 s) ${perTwoSeconds <= 1 ? "✓" : "✗"} — ${run.outcome}`
   );
-}
-
-export async function benchApp(): Promise<string[]> {
-  nock.disableNetConnect();
-  nock.enableNetConnect((host) => /^(127\.0\.0\.1|localhost)(:\d+)?$/.test(host));
-  try {
-    const lines: string[] = [];
-    if (selected("ack")) lines.push(await ackLatency());
-    if (selected("plan")) lines.push(...(await planJob()));
-    if (selected("implement")) lines.push(await implementJob());
-    if (selected("review")) lines.push(await reviewBench());
-    if (selected("summary")) lines.push(await summaryBench());
-    return lines;
-  } finally {
-    nock.cleanAll();
-    nock.enableNetConnect();
-  }
 }

@@ -24,7 +24,7 @@ import { detectSandbox } from "../src/tools/sandbox.js";
 import { addWorktree, removeWorktree } from "../src/workspace/worktree.js";
 import { startFakeAnthropic, type FakeReply } from "../test/helpers/fake-anthropic.js";
 import { makeRepo, tempDir } from "../test/helpers/git-repo.js";
-import { benchApp } from "./app.js";
+import { benchApp } from "./app-figures.js";
 import { ciFixBench } from "./ci-fix.js";
 import { ciFixHeadBench } from "./ci-fix-head.js";
 import { checkoutBench } from "./checkout.js";

@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { parseDiff } from "../../src/review/diff-lines.js";
-import type { ReproducerFile } from "../../src/tools/prove.js";
+import type { ReproducerFile } from "../../src/tools/proof-session.js";
 import { git, loadTasks, tarball, type TaskMeta } from "../tasks/task-set.js";
 
 const run = promisify(execFile);

@@ -17,7 +17,7 @@ import { promisify } from "node:util";
 import { readRepoLearnings, type RepoLearnings } from "../../src/context/learnings-context.js";
 import { learningId, renderLearnings } from "../../src/learnings/learnings-file.js";
 import { LEARNINGS_PATH } from "../../src/learnings/types.js";
-import { readDefaultBranchFiles } from "../../src/workspace/default-branch.js";
+import { readDefaultBranchFiles } from "../../src/jobs/default-branch.js";
 import type { MaterialisedCase, ReviewCase } from "./case-set.js";
 import { findsBug, score, type CaseResult, type ScoredFinding } from "./score.js";
 

@@ -2,7 +2,7 @@
  * bench:review's figures: how often a player's critical and warning findings are right, from
  * its findings on each case and the cases' ground truth. Pure.
  */
-import type { Severity } from "../../src/chain/types.js";
+import type { Severity } from "../../src/review/types.js";
 import type { ReviewCase } from "./case-set.js";
 
 /** One finding as the scorer sees it. */

@@ -6,7 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { isListableTool, LISTABLE_TOOLS } from "../tools/registry.js";
-import type { ToolName } from "../tools/types.js";
+import type { ToolName } from "../tools/registry.js";
 import { issueToError, readDefinitionDirs, readFrontmatter, type LoadOptions } from "./definition-files.js";
 import { DEFAULT_ROLE, isRoleName, ROLE_NAMES, type RoleName } from "./roles.js";
 import { DefinitionError, type AgentDefinition } from "./types.js";

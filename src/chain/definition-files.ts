@@ -7,7 +7,7 @@ import path from "node:path";
 import matter from "gray-matter";
 import { parseDocument } from "yaml";
 import type { z } from "zod";
-import { listConfined, readConfined } from "../tools/confined-read.js";
+import { listConfined, readConfined } from "../workspace/confined-read.js";
 import { DefinitionError } from "./types.js";
 
 /** Definition files above this size are refused (a system prompt is a few KB). */

@@ -5,7 +5,7 @@
  * by its own rule there; the job reads a result through the parser it keeps for the role.
  * A new role is one row here.
  */
-import type { ResultToolName, ToolName } from "../tools/types.js";
+import type { ResultToolName, ToolName } from "../tools/registry.js";
 
 export interface Role {
   /** Runs in write mode in a write chain (edit, write, a writable mount); never in a parallel step. */

@@ -8,7 +8,7 @@ import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
 import { RE2 } from "re2-wasm";
 import { z } from "zod";
-import { listConfined } from "../tools/confined-read.js";
+import { listConfined } from "../workspace/confined-read.js";
 import { issueToError, readFrontmatter, readSmallFile } from "./definition-files.js";
 import type { StreamRules } from "../agent/types.js";
 import { DefinitionError } from "./types.js";

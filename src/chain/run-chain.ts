@@ -6,15 +6,14 @@ import type { BudgetName, EventSink, StopReason } from "../agent/events.js";
 import { runAgent as defaultRunAgent } from "../agent/loop.js";
 import type { AgentPause, AgentRunResult, RunAgentOptions, StreamRules } from "../agent/types.js";
 import { summarizeArgs, toolsFor } from "../tools/index.js";
-import type { ProofSession } from "../tools/prove.js";
-import type { CheckoutTrust, Mode, SandboxInfo, ToolContext } from "../tools/types.js";
+import type { ProofSession } from "../tools/proof-session.js";
+import type { CheckoutTrust, Mode, SandboxInfo, Skill, StepOutput, ToolContext } from "../tools/types.js";
 import { describeBudget } from "../agent/budget.js";
 import { oneLine } from "../tools/index.js";
 import { outputsNamed, PARALLEL_AT_ONCE, renderTask, stepAgents } from "./chains.js";
-import { buildStepPrompt, type ContextSection } from "./prompt.js";
+import { buildStepPrompt, type ContextSection } from "../text/prompt.js";
 import { roleOf, ROLES, roleTools, type RoleName } from "./roles.js";
-import { skillsContext, type Skill } from "./skills.js";
-import type { StepOutput } from "./step-output.js";
+import { skillsContext } from "./skills.js";
 import type { AgentDefinition, ChainDefinition, ChainStep } from "./types.js";
 
 /** A previous step's output above this size is handed over as a file, not inline. */

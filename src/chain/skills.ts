@@ -7,28 +7,16 @@
 import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { listConfined } from "../tools/confined-read.js";
+import { listConfined } from "../workspace/confined-read.js";
 import { MAX_DEFINITION_BYTES, readFrontmatter, readSmallFile } from "./definition-files.js";
 import { DefinitionError } from "./types.js";
+import type { Skill } from "../tools/types.js";
 
 /** Where a repository keeps skills, in priority order: the first skill of a name wins. */
 export const SKILL_DIRS = [".github/skills", ".claude/skills", ".agents/skills"] as const;
 
 /** A skill's other files listed for the model; a skill is a few files, not a tree to crawl. */
 export const MAX_SKILL_FILES = 100;
-
-export interface Skill {
-  name: string;
-  description: string;
-  /** The SKILL.md body: what the `skill` tool returns. */
-  body: string;
-  /** realpath of the skill's directory (its other files are readable there). */
-  dir: string;
-  /** Repository-relative path of the SKILL.md, for notes. */
-  file: string;
-  /** Absolute paths of the skill's other files, sorted. */
-  files: string[];
-}
 
 export interface SkillSet {
   skills: Skill[];

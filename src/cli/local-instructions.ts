@@ -3,7 +3,7 @@
  * files, committed or not at the root; nested ones as git tracks them), chosen as in a job — for a
  * review the files of `git diff HEAD`, else all of them when they fit, else a listing.
  */
-import type { ContextSection } from "../chain/prompt.js";
+import type { ContextSection } from "../text/prompt.js";
 import { INSTRUCTION_PATHSPECS } from "../context/instruction-files.js";
 import { repoInstructions, ROOT_INSTRUCTION_FILES } from "../context/repo-instructions.js";
 import { git } from "../workspace/git.js";

@@ -5,7 +5,8 @@ import { parseReview } from "../review/parse-findings.js";
 import { parsePlan } from "../plan/parse-plan.js";
 import type { ChainResult } from "../chain/run-chain.js";
 import { formatTaskList } from "../plan/task-list.js";
-import type { ParsedPlan, ParsedReview } from "../chain/types.js";
+import type { ParsedPlan } from "../plan/types.js";
+import type { ParsedReview } from "../review/types.js";
 import type { Mode } from "../tools/types.js";
 import { formatFigures } from "../report/format.js";
 

@@ -6,7 +6,7 @@ import type { EventSink } from "../agent/events.js";
 import { applyModelSettings, type ModelSettings } from "../agent/model-settings.js";
 import { createClient, hasApiKey } from "../agent/provider.js";
 import { loadDefinitions, type Definitions } from "../chain/definitions.js";
-import type { ContextSection } from "../chain/prompt.js";
+import type { ContextSection } from "../text/prompt.js";
 import type { ChainDefinition } from "../chain/types.js";
 import { chainMode, runChain, type ChainResult } from "../chain/run-chain.js";
 import { RuleBook } from "../chain/rules.js";

@@ -8,10 +8,11 @@ import { createWriteStream, lstatSync } from "node:fs";
 import { once } from "node:events";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
-import type { ContextSection } from "../chain/prompt.js";
+import type { ContextSection } from "../text/prompt.js";
 import type { InstallationOctokit } from "../github/types.js";
-import { cleanText } from "./clean-text.js";
+import { cleanText } from "../text/clean-text.js";
 import { capMiddle } from "../text/cap-middle.js";
+import { boundedGet, NetError } from "../net/bounded-get.js";
 
 /** Conclusions that mean "this check failed". */
 export const FAILED_CONCLUSIONS = new Set(["failure", "timed_out", "startup_failure"]);
@@ -226,8 +227,12 @@ export async function readJobLog(
     if (!location) throw new Error(`GitHub answered ${status} without a Location`);
     const target = new URL(location, response.url || "https://api.github.com");
     if (target.protocol !== "https:" && target.protocol !== "http:") throw new Error(`the log's address is not http(s): ${target.protocol}`);
-    const fetched = await (options.fetch ?? fetch)(target, { redirect: "follow", signal: AbortSignal.timeout(LOG_TIMEOUT_MS) });
-    if (!fetched.ok) throw new Error(`the log's storage answered ${fetched.status}`);
+    // The storage's address is GitHub's to choose: followed to any host, with no token (net/bounded-get.ts).
+    const fetched = await boundedGet(target, { timeoutMs: LOG_TIMEOUT_MS, redirects: "any", ...(options.fetch ? { fetch: options.fetch } : {}) }).catch((error: unknown) => {
+      if (!(error instanceof NetError)) throw error;
+      if (error.reason === "status") throw new Error(`the log's storage answered ${error.detail?.status}`);
+      throw error.reason === "unreachable" ? new Error(error.detail?.cause) : error;
+    });
     body = fetched.body;
   } else {
     body = response.data as unknown as ReadableStream<Uint8Array> | null;

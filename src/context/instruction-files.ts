@@ -1,6 +1,6 @@
 /**
  * The files a repository instructs agents with, by name: the one list the default branch's reader
- * (workspace/default-branch.ts), `crewbot run` and the chooser (instructions-for-paths.ts) share.
+ * (jobs/default-branch.ts), `crewbot run` and the chooser (instructions-for-paths.ts) share.
  */
 import path from "node:path";
 

@@ -9,7 +9,7 @@
 import path from "node:path";
 import picomatch from "picomatch";
 import { readFrontmatter } from "../chain/definition-files.js";
-import type { ContextSection } from "../chain/prompt.js";
+import type { ContextSection } from "../text/prompt.js";
 import { CONFIG_PATH } from "../config/schema.js";
 import { matchesAny } from "../review/select-files.js";
 import { instructionKind, shallowFirst } from "./instruction-files.js";

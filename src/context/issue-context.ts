@@ -1,10 +1,10 @@
-import type { ContextSection } from "../chain/prompt.js";
+import type { ContextSection } from "../text/prompt.js";
 import { PermissionCache } from "../github/permission-cache.js";
 import type { InstallationOctokit } from "../github/types.js";
 import { canWrite } from "../github/permission.js";
 import type { JobRecord } from "../queue/types.js";
 import { capMiddle } from "../text/cap-middle.js";
-import { cleanText } from "./clean-text.js";
+import { cleanText } from "../text/clean-text.js";
 import { fetchPullItems, placeSection, pullTimeline, threadComments, threadTop, triggerPlace, type Dated } from "./pull-context.js";
 
 /** Above this, the oldest comments are left out (the newest say most about the request). */

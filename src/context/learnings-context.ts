@@ -5,11 +5,11 @@
  * A learnings file on a pull request's head, or on crewbot's unmerged `crewbot/learnings` branch,
  * is never read: only the default branch's files are written to the folder this reads.
  */
-import type { ContextSection } from "../chain/prompt.js";
+import type { ContextSection } from "../text/prompt.js";
 import { isRoleName, ROLES } from "../chain/roles.js";
 import { parseLearnings, type Learning } from "../learnings/learnings-file.js";
 import { LEARNINGS_PATH } from "../learnings/types.js";
-import { readConfined, type ReadLog } from "../tools/confined-read.js";
+import { readConfined, type ReadLog } from "../workspace/confined-read.js";
 
 /** Bytes of the file read; a team's learnings are a few KB, the rest is cut with a note. */
 export const LEARNINGS_MAX_BYTES = 32 * 1024;
@@ -33,7 +33,7 @@ export interface RepoLearnings {
 const NONE: RepoLearnings = { learnings: [], notes: [] };
 
 /**
- * The learnings of the default branch, from `defaultsDir` (workspace/default-branch.ts wrote only
+ * The learnings of the default branch, from `defaultsDir` (jobs/default-branch.ts wrote only
  * the default branch's regular files there; a symlink is listed in `skipped`). Confined and capped.
  */
 export async function readRepoLearnings(

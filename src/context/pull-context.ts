@@ -4,10 +4,10 @@
  * since, no bots, cleaned and marked by author — and, for a command typed in a review thread,
  * that comment's place in the diff and the other comments of its thread.
  */
-import type { ContextSection } from "../chain/prompt.js";
+import type { ContextSection } from "../text/prompt.js";
 import type { InstallationOctokit } from "../github/types.js";
 import type { JobRecord, ReviewCommentPlace } from "../queue/types.js";
-import { cleanText } from "./clean-text.js";
+import { cleanText } from "../text/clean-text.js";
 
 /** A thread's comments in the context: the newest of them, when a thread is very long. */
 export const MAX_THREAD_COMMENTS = 30;

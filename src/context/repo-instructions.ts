@@ -1,5 +1,5 @@
-import type { ContextSection } from "../chain/prompt.js";
-import { readConfined, type ReadLog } from "../tools/confined-read.js";
+import type { ContextSection } from "../text/prompt.js";
+import { readConfined, type ReadLog } from "../workspace/confined-read.js";
 import { AGENT_INSTRUCTION_NAMES, COPILOT_INSTRUCTIONS, instructionKind } from "./instruction-files.js";
 import { INSTRUCTION_CAPS, instructionsForPaths, type ChosenInstructions, type InstructionFile, type InstructionRequest } from "./instructions-for-paths.js";
 

@@ -8,6 +8,7 @@
  * time out, redirects leave nothing but the same origin, and bodies are capped while streaming,
  * each by its own cap and all by the review's byte budget.
  */
+import { boundedGet, NetError, readCapped, seconds } from "../net/bounded-get.js";
 import { BudgetSpent, type ByteBudget } from "./byte-budget.js";
 import type { RegistrySettings } from "./types.js";
 
@@ -106,81 +107,44 @@ export interface RegistryClient {
   tarball(url: string): Promise<Buffer>;
 }
 
-const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
-
-/**
- * The body, refusing more than `max` bytes while it streams (a Content-Length above it is refused
- * at once), each chunk charged to the budget (a Content-Length above what is left is refused too).
- */
-async function readCapped(response: Response, max: number, what: string, budget: ByteBudget | undefined): Promise<Buffer> {
-  const declared = Number(response.headers.get("content-length") ?? NaN);
-  if (declared > max || !response.body) {
-    await response.body?.cancel();
-    if (declared > max) throw new RegistryError(`${what} is over ${megabytes(max)}`);
-    return Buffer.alloc(0);
-  }
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    // Declared over what is left: spent now, as reading it would spend it.
-    if (budget && declared > budget.remaining) budget.charge(declared);
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > max) throw new RegistryError(`${what} is over ${megabytes(max)}`);
-      budget?.charge(value.byteLength);
-      chunks.push(value);
-    }
-  } catch (error) {
-    await reader.cancel().catch(() => undefined);
-    throw error;
-  }
-  return Buffer.concat(chunks);
-}
-
 export function registryClient(options: RegistryClientOptions): RegistryClient {
   const base = options.settings.url;
   const origin = new URL(base).origin;
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const doFetch = options.fetch ?? fetch;
 
-  /** One GET on the registry's origin, following redirects only within it. */
-  async function get(start: string, accept: string, max: number, what: string): Promise<Buffer> {
+  /** One GET on the registry's origin, following redirects only within it (net/bounded-get.ts), its body capped and charged to the budget. */
+  async function get(url: string, accept: string, max: number, what: string): Promise<Buffer> {
     options.signal?.throwIfAborted();
     options.budget?.check();
-    const signal = options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
-    let url = start;
-    for (let hop = 0; ; hop++) {
-      if (new URL(url).origin !== origin) throw new RegistryError(`the registry sent ${what} to another host (${new URL(url).host}); not followed`);
-      const headers: Record<string, string> = { accept, "user-agent": "crewbot (dependency review)" };
-      if (options.settings.token) headers["authorization"] = `Bearer ${options.settings.token}`;
-      try {
-        const response = await doFetch(url, { headers, redirect: "manual", signal });
-        const location = response.headers.get("location");
-        if (response.status >= 300 && response.status < 400 && location) {
-          await response.body?.cancel();
-          if (hop >= MAX_REDIRECTS) throw new RegistryError(`the registry redirected ${what} more than ${MAX_REDIRECTS} times`);
-          url = new URL(location, url).href;
-          continue;
-        }
-        if (!response.ok) {
-          await response.body?.cancel();
-          throw new RegistryError(`the registry answered ${response.status} for ${what}`, response.status);
-        }
-        return await readCapped(response, max, what, options.budget);
-      } catch (error) {
-        throw failure(error, signal, what);
-      }
+    const budget = options.budget;
+    const charge = budget && { declared: (bytes: number) => bytes > budget.remaining && budget.charge(bytes), chunk: (bytes: number) => budget.charge(bytes) };
+    const request = { ...(options.signal ? { signal: options.signal } : {}), ...(options.fetch ? { fetch: options.fetch } : {}) };
+    try {
+      const response = await boundedGet(url, { headers: { accept, "user-agent": "crewbot (dependency review)" }, ...(options.settings.token ? { token: options.settings.token } : {}), timeoutMs, ...request, redirects: { origin, max: MAX_REDIRECTS } });
+      return await readCapped(response, max, charge);
+    } catch (error) {
+      throw failure(error, what, max);
     }
   }
 
-  function failure(error: unknown, signal: AbortSignal, what: string): Error {
-    if (error instanceof RegistryError || error instanceof BudgetSpent) return error;
-    if (options.signal?.aborted) return error as Error;
-    if (signal.aborted) return new RegistryError(`the registry did not send ${what} within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}`);
-    return new RegistryError(`the registry could not be reached for ${what} (${(error as Error).message})`);
+  /** The client's failure in the review's words ("the registry answered 404 for the document of `x`"). */
+  function failure(error: unknown, what: string, max: number): Error {
+    if (error instanceof BudgetSpent || options.signal?.aborted) return error as Error;
+    const reason = error instanceof NetError ? error.reason : (error as Error).name === "TimeoutError" ? "timeout" : "unreachable";
+    switch (reason) {
+      case "other-host":
+        return new RegistryError(`the registry sent ${what} to another host (${(error as NetError).detail?.host}); not followed`);
+      case "redirects":
+        return new RegistryError(`the registry redirected ${what} more than ${MAX_REDIRECTS} times`);
+      case "status":
+        return new RegistryError(`the registry answered ${(error as NetError).detail?.status} for ${what}`, (error as NetError).detail?.status);
+      case "too-large":
+        return new RegistryError(`${what} is over ${Math.round(max / (1024 * 1024))} MB`);
+      case "timeout":
+        return new RegistryError(`the registry did not send ${what} within ${seconds(timeoutMs)}`);
+      case "unreachable":
+        return new RegistryError(`the registry could not be reached for ${what} (${error instanceof NetError ? error.detail?.cause : (error as Error).message})`);
+    }
   }
 
   async function json(url: string, accept: string, max: number, what: string): Promise<unknown> {

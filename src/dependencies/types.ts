@@ -4,7 +4,7 @@
  * Detection (lockfile-changes), fetching (registry), reading (tarball) and comparing (compare) are
  * separate steps; the review (review/dependency-section) only renders and places these facts.
  */
-import type { Severity } from "../chain/types.js";
+import type { Severity } from "../tools/submit-review.js";
 
 /** One side of a change: the version and, from a lockfile, its `integrity` (SRI, e.g. `sha512-…`). */
 export interface LockedVersion {

@@ -1,5 +1,5 @@
 import type { ChainResult } from "../chain/run-chain.js";
-import type { ContextSection } from "../chain/prompt.js";
+import type { ContextSection } from "../text/prompt.js";
 import type { Budgets } from "../agent/budget.js";
 import { pullRequestHead } from "../github/pulls.js";
 import { webUrl } from "../github/urls.js";

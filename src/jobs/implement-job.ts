@@ -1,4 +1,4 @@
-import type { PlanStep } from "../chain/types.js";
+import type { PlanStep } from "../plan/types.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import { httpStatus, type GitHubWriter } from "../report/github-writer.js";

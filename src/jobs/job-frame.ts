@@ -6,7 +6,7 @@ import { BudgetTracker } from "../agent/budget.js";
 import type { AgentEvent } from "../agent/events.js";
 import { runChain, type ChainResult, type RunChainOptions } from "../chain/run-chain.js";
 import type { ChainDefinition } from "../chain/types.js";
-import type { ContextSection } from "../chain/prompt.js";
+import type { ContextSection } from "../text/prompt.js";
 import { RuleBook } from "../chain/rules.js";
 import { limitReached } from "../installations/limits.js";
 import type { JobContext, JobResult } from "../queue/runner.js";

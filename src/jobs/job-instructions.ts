@@ -4,13 +4,13 @@
  * listed in the transcript with what was left out and why.
  */
 import type { AgentEvent } from "../agent/events.js";
-import type { ContextSection } from "../chain/prompt.js";
+import type { ContextSection } from "../text/prompt.js";
 import type { CrewbotConfig } from "../config/schema.js";
 import { instructionKind } from "../context/instruction-files.js";
 import { repoInstructions } from "../context/repo-instructions.js";
 import type { JobRecord } from "../queue/types.js";
-import type { ReadLog } from "../tools/confined-read.js";
-import { SKILL_TREES, type DefaultBranchFiles } from "../workspace/default-branch.js";
+import type { ReadLog } from "../workspace/confined-read.js";
+import { SKILL_TREES, type DefaultBranchFiles } from "./default-branch.js";
 import { changedPaths } from "../workspace/diff.js";
 
 export interface JobInstructions {

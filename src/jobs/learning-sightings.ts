@@ -6,7 +6,7 @@
  * fails the job that records: a refusal is logged with the job id.
  */
 import type { CrewbotConfig } from "../config/schema.js";
-import { cleanText } from "../context/clean-text.js";
+import { cleanText } from "../text/clean-text.js";
 import { canWrite } from "../github/permission.js";
 import type { InstallationOctokit } from "../github/types.js";
 import { isDue, normaliseKind } from "../learnings/candidates.js";

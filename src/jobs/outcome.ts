@@ -1,7 +1,7 @@
 import { describeBudget, type Budgets } from "../agent/budget.js";
 import type { ChainResult } from "../chain/run-chain.js";
 import { ConfigError } from "../config/validate.js";
-import { cleanText } from "../context/clean-text.js";
+import { cleanText } from "../text/clean-text.js";
 import type { JobRecord } from "../queue/types.js";
 import type { ProgressState, Terminal } from "../report/types.js";
 

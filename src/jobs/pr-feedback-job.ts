@@ -1,9 +1,9 @@
-import { cleanText } from "../context/clean-text.js";
+import { cleanText } from "../text/clean-text.js";
 import { failureSections, headFailures } from "../context/check-failures.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import type { GitHubWriter } from "../report/github-writer.js";
-import { neutraliseMentions } from "../report/markdown.js";
+import { neutraliseMentions } from "../text/github-markdown.js";
 import { checkoutTrust, trustRefusal } from "./checkout-trust.js";
 import { inJobFrame } from "./job-frame.js";
 import { fromWorker, implementChain, prepareJob } from "./prepare.js";

@@ -6,7 +6,7 @@
  * section, findings on the lockfile lines and, for the reviewer, context marked as data.
  */
 import path from "node:path";
-import type { ContextSection } from "../chain/prompt.js";
+import type { ContextSection } from "../text/prompt.js";
 import { inspectDependencies } from "../dependencies/inspect.js";
 import { FileTooLarge, type TreeReader } from "../dependencies/dependency-reads.js";
 import { changedPackages, DEPENDENCY_FILE } from "../dependencies/lockfile-changes.js";

@@ -4,7 +4,7 @@
  */
 import type { RoleName } from "../chain/roles.js";
 import type { StepRef } from "../chain/run-chain.js";
-import type { StepOutput } from "../chain/step-output.js";
+import type { StepOutput } from "../tools/types.js";
 import { planOf } from "../plan/plan-result.js";
 import { reviewOf } from "../review/review-result.js";
 

@@ -4,15 +4,15 @@
  * that thread (its surface: jobs/thread-reply-surface.ts). No progress comment: the answer, or the
  * reason there is none, is the reply.
  */
-import type { ContextSection } from "../chain/prompt.js";
+import type { ContextSection } from "../text/prompt.js";
 import type { AgentDefinition, ChainDefinition } from "../chain/types.js";
 import { loadRepoConfig } from "../config/load.js";
-import { cleanText } from "../context/clean-text.js";
+import { cleanText } from "../text/clean-text.js";
 import type { InstallationOctokit } from "../github/types.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
-import { safeBlock } from "../report/markdown.js";
-import { notReadable, readConfined, type ReadLog } from "../tools/confined-read.js";
+import { safeBlock } from "../text/github-markdown.js";
+import { notReadable, readConfined, type ReadLog } from "../workspace/confined-read.js";
 import { diffBetween, mergeBase } from "../workspace/diff.js";
 import { chainFailure } from "./outcome.js";
 import { inOpenFrame, runJobChain } from "./job-frame.js";

@@ -4,8 +4,9 @@
  * the committed diff), the last commit, then the check commands on the committed work.
  */
 import type { BudgetTracker } from "../agent/budget.js";
-import type { ContextSection } from "../chain/prompt.js";
-import type { ChainDefinition, PlanStep } from "../chain/types.js";
+import type { ContextSection } from "../text/prompt.js";
+import type { ChainDefinition } from "../chain/types.js";
+import type { PlanStep } from "../plan/types.js";
 import type { CommandSummary } from "../report/render-commands.js";
 import type { JobContext } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
@@ -17,7 +18,7 @@ import type { Prepared } from "./prepare.js";
 import type { ChainResult } from "../chain/run-chain.js";
 import { RepoChecks } from "./repo-checks.js";
 import type { JobServices } from "./services.js";
-import { StepCommits } from "../plan/step-commits.js";
+import { StepCommits } from "./step-commits.js";
 import { commandsRefusal, runsUnsandboxed, UNSANDBOXED_NOTE } from "../tools/sandbox-policy.js";
 
 export interface WriteRunOptions {

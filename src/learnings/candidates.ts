@@ -3,7 +3,7 @@
  * normalised), the path globs its sightings point at, one sighting per thread and source, the
  * caps, and when a candidate is due for the learnings pull request. Pure.
  */
-import { cleanText } from "../context/clean-text.js";
+import { cleanText } from "../text/clean-text.js";
 import type { Candidate, CandidateSighting, CandidateSource } from "./types.js";
 
 /** Candidates kept per repository: the one seen longest ago goes first. */

@@ -3,8 +3,8 @@
  * sightings' texts cleaned and capped), the current file, and the model's words checked one by
  * one against the candidates they name. Pure.
  */
-import type { ContextSection } from "../chain/prompt.js";
-import { cleanText } from "../context/clean-text.js";
+import type { ContextSection } from "../text/prompt.js";
+import { cleanText } from "../text/clean-text.js";
 import type { LearningsSubmission } from "../tools/submit-learnings.js";
 import { checkLearningWords } from "./learning-words.js";
 import { candidateLearningId, learningText } from "./proposal.js";

@@ -4,7 +4,7 @@
  * ping, no HTML (no marker, no hidden text), no link or issue reference — the only links are the
  * candidate's threads, which crewbot adds itself. Pure.
  */
-import { safeLine } from "../report/markdown.js";
+import { safeLine } from "../text/github-markdown.js";
 
 export const MAX_LEARNING_CHARS = 300;
 export const MIN_LEARNING_CHARS = 10;

@@ -3,7 +3,7 @@
  * the `/crewbot learnings` list. Every learning's text came from the repository's file or from
  * the model (checked): both are made safe to post (no ping, no HTML). Pure.
  */
-import { safeInline } from "../report/markdown.js";
+import { safeInline } from "../text/github-markdown.js";
 import type { Learning, LearningsFile } from "./learnings-file.js";
 import type { StaleLearning } from "./proposal.js";
 import { LEARNINGS_BRANCH, LEARNINGS_PATH } from "./types.js";

@@ -87,3 +87,10 @@ export interface LearnRequest {
   /** Why, for the log and the job's record: "a candidate repeated 2 times", "/crewbot learn by @x". */
   reason: string;
 }
+
+/** A repository learning the reviewer says it applied (`submit_review`), with the findings it kept out. */
+export interface AppliedLearning {
+  id: string;
+  /** Findings it kept the reviewer from posting. */
+  suppressed: number;
+}

@@ -6,9 +6,12 @@
  * thing that needs GitHub — and dedupes approvals of one plan job.
  */
 import { formatTaskList } from "./task-list.js";
-import type { PlanStep } from "../chain/types.js";
-import { neutraliseMentions, safeInline, safeLine, splitCodeSpans } from "../report/markdown.js";
-import { APPROVE_LINE_CHECKED, APPROVE_LINE_UNCHECKED } from "../report/types.js";
+import type { PlanStep } from "./types.js";
+import { neutraliseMentions, safeInline, safeLine, splitCodeSpans } from "../text/github-markdown.js";
+
+/** The line GitHub renders as the approval checkbox at the end of a /plan result. */
+export const APPROVE_LINE_UNCHECKED = "- [ ] Approve this plan and implement it";
+export const APPROVE_LINE_CHECKED = "- [x] Approve this plan and implement it";
 
 /** The parts of an `issue_comment.edited` payload the approval reads. */
 export interface CommentEditedPayload {

@@ -1,5 +1,5 @@
 /** The worker's `[DONE:n]` markers (DESIGN.md §3): which plan steps it reports finished. */
-import { scanFences, withoutInlineCode } from "../chain/markdown.js";
+import { scanFences, withoutInlineCode } from "../text/markdown.js";
 
 const MARKER = /\[\s*done\s*:\s*(\d{1,9})\s*\]/gi;
 

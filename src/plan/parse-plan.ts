@@ -13,8 +13,8 @@ import {
   stripEmphasis,
   type FencedLine,
   type Section,
-} from "../chain/markdown.js";
-import type { ParsedPlan, PlanStep } from "../chain/types.js";
+} from "../text/markdown.js";
+import type { ParsedPlan, PlanStep } from "./types.js";
 
 const PLAN = "plan";
 const GOAL = "goal";

@@ -1,7 +1,7 @@
 /** A planner's result, whichever way it came: `submit_plan` or text the parser reads. A tool call wins over text (DESIGN §3). */
-import type { StepOutput } from "../chain/step-output.js";
-import { stripEmphasis } from "../chain/markdown.js";
-import type { ParsedPlan } from "../chain/types.js";
+import type { StepOutput } from "../tools/types.js";
+import { stripEmphasis } from "../text/markdown.js";
+import type { ParsedPlan } from "./types.js";
 import type { PlanSubmission } from "../tools/submit-plan.js";
 import { parsePlan } from "./parse-plan.js";
 

@@ -1,5 +1,5 @@
 /** A plan as a GitHub task list, ticked by the worker's `[DONE:n]` markers (DESIGN.md §2). */
-import type { PlanStep } from "../chain/types.js";
+import type { PlanStep } from "./types.js";
 
 /**
  * One line, safe as the text of a task-list item: newlines become spaces, and a leading `#`,

@@ -3,7 +3,7 @@
  * limits are waited out, every string crewbot wrote is redacted, and its comment bodies fit
  * GitHub's limit. Text people wrote (`PeoplesText`, a repository path) goes byte for byte.
  */
-import { COMMENT_LIMIT, cutMiddle, GITHUB_BODY_LIMIT } from "./markdown.js";
+import { COMMENT_LIMIT, cutMiddle, GITHUB_BODY_LIMIT } from "../text/github-markdown.js";
 import { PeoplesText, PeoplesTextRefused } from "../secrets/peoples-text.js";
 import { redact } from "../secrets/redact.js";
 

@@ -5,7 +5,7 @@
  * that does not stays plain text with a note saying why — never a link that goes nowhere. Code
  * blocks are left as they are. Pure: the job checks the files (workspace/blob-lines.ts).
  */
-import { splitCodeSpans } from "./markdown.js";
+import { splitCodeSpans } from "../text/github-markdown.js";
 
 export interface Citation {
   /** Relative to the repository root, as the commit names it. */

@@ -1,6 +1,6 @@
 /** The repository's setup and check commands as the final comment and the PR body show them. */
 import { formatDuration } from "./format.js";
-import { codeBlock, codeSpan, safeInline } from "./markdown.js";
+import { codeBlock, codeSpan, safeInline } from "../text/github-markdown.js";
 
 export interface CommandSummary {
   phase: "setup" | "check";

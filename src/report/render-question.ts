@@ -4,7 +4,7 @@
  * tick on it finds the waiting job; option lines are exactly `- [ ] <option>`, so a tick is read
  * back without guessing.
  */
-import { safeBlock, safeInline } from "./markdown.js";
+import { safeBlock, safeInline } from "../text/github-markdown.js";
 
 export const questionMarker = (jobId: string) => `<!-- crewbot:question:${jobId} -->`;
 export const QUESTION_MARKER = /^<!-- crewbot:question:([A-Za-z0-9_-]{1,64}) -->$/;

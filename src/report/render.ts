@@ -6,8 +6,9 @@ import { formatTaskList, taskText } from "../plan/task-list.js";
 import { COMMAND_KINDS, jobCommand, type CommandKind } from "../queue/job-kinds.js";
 import { formatDuration, formatFigures } from "./format.js";
 import { renderCommands } from "./render-commands.js";
-import { codeSpan, COMMENT_LIMIT, cutMiddle, GITHUB_BODY_LIMIT, neutraliseMentions, safeBlock, safeInline, safeLine } from "./markdown.js";
-import { APPROVE_LINE_UNCHECKED, jobMarker, type ProgressState, type Terminal } from "./types.js";
+import { codeSpan, COMMENT_LIMIT, cutMiddle, GITHUB_BODY_LIMIT, neutraliseMentions, safeBlock, safeInline, safeLine } from "../text/github-markdown.js";
+import { APPROVE_LINE_UNCHECKED } from "../plan/approval.js";
+import { jobMarker, type ProgressState, type Terminal } from "./types.js";
 
 /** `<CREWBOT_PUBLIC_URL>/jobs/<jobId>`, whatever slashes the base URL ends with. */
 export function transcriptUrl(publicUrl: string, jobId: string): string {

@@ -1,5 +1,5 @@
 import type { Usage } from "../agent/pricing.js";
-import type { PlanStep } from "../chain/types.js";
+import type { PlanStep } from "../plan/types.js";
 import type { JobKind } from "../queue/types.js";
 import type { CommandSummary } from "./render-commands.js";
 
@@ -58,9 +58,5 @@ export interface ProgressState {
   /** Set while a model request waits to be retried (overloaded, rate-limited); cleared when the model answers. */
   modelWait?: { reason: string; attempt: number; waitMs: number };
 }
-
-/** The line GitHub renders as the approval checkbox at the end of a /plan result. */
-export const APPROVE_LINE_UNCHECKED = "- [ ] Approve this plan and implement it";
-export const APPROVE_LINE_CHECKED = "- [x] Approve this plan and implement it";
 
 export const jobMarker = (jobId: string) => `<!-- crewbot:job:${jobId} -->`;

@@ -4,7 +4,7 @@
  * finding goes inline only where diff-lines says GitHub accepts it; everything else — findings
  * elsewhere, past the inline cap, notes, the summary, files not reviewed — goes in the body.
  */
-import type { Finding, ParsedReview, ReviewNote, Severity } from "../chain/types.js";
+import type { Finding, ParsedReview, ReviewNote, Severity } from "./types.js";
 import { hunkOf, lineText, type DiffFile, type Side } from "./diff-lines.js";
 import { proofSection } from "./proofs.js";
 import { fingerprint, fingerprintMarker } from "./fingerprint.js";

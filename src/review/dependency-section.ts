@@ -4,10 +4,10 @@
  * each risky package's lockfile or manifest line. Package names, versions, scripts and the facts'
  * words come from a repository and a registry: they are data, shown in code spans or made safe.
  */
-import type { Finding, Severity } from "../chain/types.js";
+import type { Finding, Severity } from "./types.js";
 import type { DependencyFact, DependencyReview, PackageChange, PackageReport } from "../dependencies/types.js";
 import { FRESH_HOURS } from "../dependencies/compare.js";
-import { codeSpan, safeInline } from "../report/markdown.js";
+import { codeSpan, safeInline } from "../text/github-markdown.js";
 
 /** What the dependency pass found: the packages and what could not be read (e.g. a lockfile v1). */
 export interface DependencyPass {

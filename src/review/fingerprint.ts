@@ -6,7 +6,7 @@
  * is how the next review reads back what is already on GitHub.
  */
 import { createHash } from "node:crypto";
-import type { Finding } from "../chain/types.js";
+import type { Finding } from "./types.js";
 
 /**
  * Lower-cased with whitespace collapsed; backticked spans keep their case (`Foo` and `foo` are

@@ -4,7 +4,7 @@
  * earlier reviews included — so a push that fixes nothing never turns it green, and a skipped
  * review is `neutral` only when nothing at the level is open. Pure.
  */
-import type { Severity } from "../chain/types.js";
+import type { Severity } from "./types.js";
 import type { CheckConclusion } from "./check-run.js";
 
 export type FailOn = "never" | "critical" | "warning" | "reproduced";

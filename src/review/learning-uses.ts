@@ -4,7 +4,7 @@
  * ids of the learnings it was given count; the others are dropped, and said. Pure, but for
  * `recordLearningUses`, which hands the uses to the learnings store.
  */
-import type { Finding, ParsedReview } from "../chain/types.js";
+import type { Finding, ParsedReview } from "./types.js";
 import type { LearningsStore, LearningUse } from "../learnings/types.js";
 
 /** What the learnings did to one review, for its reports. */

@@ -5,7 +5,7 @@
  * that kept no findings, or a store that lost them: the severity is read from crewbot's own label
  * in the comment, critical when there is none). Pure.
  */
-import type { Finding, Severity } from "../chain/types.js";
+import type { Finding, Severity } from "./types.js";
 import type { GateFinding } from "./gate.js";
 import type { StoredFinding } from "./review-store.js";
 import { threadFindingText, threadFingerprint, type ReviewThread, type ThreadPlan } from "./thread-plan.js";

@@ -3,8 +3,8 @@
  * `:40-45`) under headings that name a severity (`## Critical Issues`, `## Warnings`,
  * `## Nitpicks`, …), then `## Summary`.
  */
-import { dedentBlock, indentOf, isBlank, listItem, saysNothing, sections, type Section } from "../chain/markdown.js";
-import type { Finding, ParsedReview, ReviewNote, Severity } from "../chain/types.js";
+import { dedentBlock, indentOf, isBlank, listItem, saysNothing, sections, type Section } from "../text/markdown.js";
+import type { Finding, ParsedReview, ReviewNote, Severity } from "./types.js";
 
 const SUMMARY = "summary";
 // Label lines (`Critical:`) must match exactly; headers match by the words in them (severityOf).

@@ -5,9 +5,9 @@
  * tail and the reproducer ready to commit; `unverified` for a critical or warning finding without
  * one; `Not reproduced` for one a reproducer refuted. Pure.
  */
-import type { Finding, Severity } from "../chain/types.js";
-import { codeBlock, codeSpan } from "../report/markdown.js";
-import type { Proof } from "../tools/prove.js";
+import type { Finding, Severity } from "./types.js";
+import { codeBlock, codeSpan } from "../text/github-markdown.js";
+import type { Proof } from "../tools/proof-session.js";
 
 /** What the proofs did to a review's findings, for the check run and the job's line. */
 export interface ProofCounts {

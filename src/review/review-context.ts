@@ -1,5 +1,5 @@
 /** What the reviewer reads: the diff of the files chosen for review, as plain unified diff text. */
-import type { ContextSection } from "../chain/prompt.js";
+import type { ContextSection } from "../text/prompt.js";
 import type { DiffFile } from "./diff-lines.js";
 import type { Selection } from "./select-files.js";
 

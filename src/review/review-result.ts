@@ -1,6 +1,6 @@
 /** A reviewer's result, whichever way it came: `submit_review` or text the parser reads. A tool call wins over text (DESIGN §3). */
-import type { StepOutput } from "../chain/step-output.js";
-import type { Finding, ParsedReview } from "../chain/types.js";
+import type { StepOutput } from "../tools/types.js";
+import type { Finding, ParsedReview } from "./types.js";
 import type { ReviewSubmission } from "../tools/submit-review.js";
 import { parseReview } from "./parse-findings.js";
 

@@ -3,7 +3,7 @@
  * findings posted (never posted twice), and each posted finding with its severity — what the
  * `crewbot/review` gate counts until a writer closes it or a push changes its lines.
  */
-import type { Severity } from "../chain/types.js";
+import type { Severity } from "./types.js";
 
 /** One finding crewbot posted, as the gate needs it. */
 export interface StoredFinding {

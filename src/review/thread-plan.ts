@@ -5,7 +5,7 @@
  * dismissed ("won't fix"), and hand the open ones to "Fix these findings" and the gate. A thread
  * resolved by someone who may not close a finding (no write permission) stays open. Pure.
  */
-import type { Finding } from "../chain/types.js";
+import type { Finding } from "./types.js";
 import type { DiffFile } from "./diff-lines.js";
 import { fingerprint, normaliseRule, postedFingerprints } from "./fingerprint.js";
 import { withoutSuggestionBlock } from "./suggestion.js";

@@ -4,7 +4,7 @@
  * changed, its trailing spaces included (the writer sends it byte for byte). Pure: the writer (report/github-writer.ts `editPullBody`) re-reads the body and calls
  * this again when it changed meanwhile.
  */
-import { COMMENT_LIMIT } from "../report/markdown.js";
+import { COMMENT_LIMIT } from "../text/github-markdown.js";
 import { contentHash, hashOfLine, SUMMARY_END, SUMMARY_START } from "./render-summary.js";
 
 export type Splice =

@@ -5,7 +5,7 @@
  * wrote inside it, so a later run can tell a hand edit (summary/body-block.ts).
  */
 import { createHash } from "node:crypto";
-import { safeBlock, safeInline } from "../report/markdown.js";
+import { safeBlock, safeInline } from "../text/github-markdown.js";
 import type { SummaryDiagram, SummarySubmission } from "../tools/submit-summary.js";
 
 export const SUMMARY_START = "<!-- crewbot:summary:start -->";

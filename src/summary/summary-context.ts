@@ -1,10 +1,10 @@
 /**
  * What the describer reads besides the pull request itself: its commits, the issues it links
  * (closing keywords in its description or commit messages), and its diff. Text from GitHub is
- * cleaned of hidden text and marked as data by the prompt (chain/prompt.ts).
+ * cleaned of hidden text and marked as data by the prompt (text/prompt.ts).
  */
-import type { ContextSection } from "../chain/prompt.js";
-import { cleanText } from "../context/clean-text.js";
+import type { ContextSection } from "../text/prompt.js";
+import { cleanText } from "../text/clean-text.js";
 import type { DiffFile } from "../review/diff-lines.js";
 import { cappedDiff } from "../review/review-context.js";
 import { capMiddle } from "../text/cap-middle.js";

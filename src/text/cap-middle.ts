@@ -1,7 +1,7 @@
 /**
  * Plain text cut to a length from its middle, for what crewbot stores and what agents read (a
  * description, a comment, a check's output): its start and its end both say the most. Markdown
- * that GitHub renders is cut by `report/markdown.ts`'s `cutMiddle`, which keeps fences, comments
+ * that GitHub renders is cut by `text/github-markdown.ts`'s `cutMiddle`, which keeps fences, comments
  * and lines whole. Imports nothing of crewbot's.
  */
 

@@ -4,7 +4,7 @@
  * answer comes back as this call's result when the job resumes.
  */
 import { z } from "zod";
-import { cleanText } from "../context/clean-text.js";
+import { cleanText } from "../text/clean-text.js";
 import type { Tool } from "./types.js";
 
 /** Options beyond this would make a long task list nobody reads; the issue asks for at most 6. */

@@ -4,7 +4,7 @@ import { createTwoFilesPatch } from "diff";
 import { z } from "zod";
 import { LineCapper } from "./output.js";
 import { isLocalPath, resolvePath } from "./paths.js";
-import { assertScratchRoom } from "./scratch-write.js";
+import { assertScratchRoom } from "./scratch-room.js";
 import { withToolErrors } from "./errors.js";
 import { ToolError, type Tool } from "./types.js";
 import { writeResolved } from "./write.js";

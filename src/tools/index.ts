@@ -1,5 +1,6 @@
 import { isListableTool, TOOL_ENTRIES, TOOL_REGISTRY, type ToolsForOptions } from "./registry.js";
-import type { Mode, Tool, ToolName } from "./types.js";
+import type { Mode, Tool } from "./types.js";
+import type { ToolName } from "./registry.js";
 
 export { detectSandbox } from "./sandbox.js";
 export type { ToolsForOptions } from "./registry.js";

@@ -16,63 +16,7 @@ import { OutputCollector } from "./output.js";
 import { hasGitSegment, isInside } from "./paths.js";
 import { runCommand, type CommandRun } from "./run-command.js";
 import { ToolError, type Tool, type ToolContext } from "./types.js";
-
-export interface ProofBudget {
-  /** Proofs per review. */
-  max: number;
-  /** Seconds per proof, its head and base runs together. */
-  seconds: number;
-}
-
-export type ProofOutcome = "reproduced" | "not reproduced" | "error";
-
-/** One run of the reproducer: on the head or on the base. */
-export interface ProofRun {
-  exitCode: number | null;
-  /** The output's last PROOF_TAIL_BYTES. */
-  tail: string;
-  /** Why the command did not run to an exit code: timed out, could not start, a limit. */
-  problem?: string;
-  /** The full output, when longer than the tail (an artifact of the job). */
-  artifact?: string;
-}
-
-export interface ReproducerFile {
-  path: string;
-  content: string;
-}
-
-export interface Proof {
-  /** 0-based index of the finding in the `submit_review` call that follows. */
-  finding: number;
-  command: string;
-  files: ReproducerFile[];
-  behaviourChange: boolean;
-  outcome: ProofOutcome;
-  /** One sentence: why this outcome. */
-  reason: string;
-  head: ProofRun;
-  base?: ProofRun;
-}
-
-/** What a review's job gives the tool: where the base is, the budget, and where the proofs go. */
-export interface ProofSession {
-  budget: ProofBudget;
-  /** The merge base: a pristine tree of it (exported from the mirror), or why there is none. */
-  base: { sha: string; tree?: string; error?: string };
-  /** Where the throwaway copies are made (the job's work dir); each is removed after its proof. */
-  workDir: string;
-  /** Proofs run so far, in call order (a later proof of the same finding replaces an earlier one when read). */
-  proofs: Proof[];
-  /** What one copy of a tree may hold (default `COPY_LIMITS`). */
-  copyLimits?: CopyLimits;
-}
-
-export interface CopyLimits {
-  maxBytes: number;
-  /** Files, folders and links. */
-  maxEntries: number;
-}
+import type { CopyLimits, Proof, ProofOutcome, ProofRun, ReproducerFile } from "./proof-session.js";
 
 /** One copy of the head or the base: 1 GiB of file data (sparse files at their full size), 200,000 entries. */
 export const COPY_LIMITS: CopyLimits = { maxBytes: 1024 * 1024 * 1024, maxEntries: 200_000 };

@@ -2,18 +2,14 @@
  * `scratch_write {path, content}`: how read-only steps leave notes for later agents — only in the
  * job's `local://` scratch space, outside the checkout, so they still never write the checkout.
  */
-import { lstat, mkdir, readdir } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { withToolErrors } from "./errors.js";
-import { formatBytes } from "./output.js";
 import { isLocalPath, LOCAL_PREFIX, resolvePath } from "./paths.js";
-import { ToolError, type Tool, type ToolContext } from "./types.js";
+import { ToolError, type Tool } from "./types.js";
+import { assertScratchRoom } from "./scratch-room.js";
 import { writeResolved } from "./write.js";
-
-/** One scratch file, and the whole space: notes for other agents, not a second disk. */
-export const MAX_SCRATCH_FILE_BYTES = 1024 * 1024;
-export const MAX_SCRATCH_TOTAL_BYTES = 16 * 1024 * 1024;
 
 const schema = z
   .object({
@@ -23,26 +19,6 @@ const schema = z
   .strict();
 
 type ScratchInput = z.infer<typeof schema>;
-
-async function spaceUsed(dir: string, except: string): Promise<number> {
-  let total = 0;
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])) {
-    const full = path.join(entry.parentPath, entry.name);
-    if (entry.isFile() && full !== except) total += (await lstat(full)).size;
-  }
-  return total;
-}
-
-/** Refuses a scratch write over the per-file cap or one that would take the space over its total. */
-export async function assertScratchRoom(ctx: Pick<ToolContext, "localDir">, abs: string, bytes: number, shown: string): Promise<void> {
-  if (bytes > MAX_SCRATCH_FILE_BYTES) {
-    throw new ToolError(`${shown} would be ${bytes} bytes; a scratch file holds at most ${formatBytes(MAX_SCRATCH_FILE_BYTES)}.`);
-  }
-  const used = await spaceUsed(ctx.localDir!, abs);
-  if (used + bytes > MAX_SCRATCH_TOTAL_BYTES) {
-    throw new ToolError(`The scratch space holds at most ${formatBytes(MAX_SCRATCH_TOTAL_BYTES)} (${formatBytes(used)} used); write less or overwrite a file.`);
-  }
-}
 
 export const scratchWriteTool: Tool<ScratchInput> = {
   name: "scratch_write",

@@ -5,7 +5,9 @@
 import { z } from "zod";
 import type { Tool } from "./types.js";
 
-const SEVERITIES = ["critical", "warning", "suggestion"] as const;
+/** The severities a finding may have, most severe first: the one list the review and the dependency pass use. */
+export const SEVERITIES = ["critical", "warning", "suggestion"] as const;
+export type Severity = (typeof SEVERITIES)[number];
 
 const finding = z
   .object({

@@ -1,7 +1,5 @@
 import type { z } from "zod";
-import type { Skill } from "../chain/skills.js";
-import type { ProofSession } from "./prove.js";
-import type { ResultToolName, ToolName } from "./registry.js";
+import type { ProofSession } from "./proof-session.js";
 
 /**
  * Whether agents may change the checkout: a chain's mode (`write` when it has a worker step) and,
@@ -17,9 +15,6 @@ export type Mode = "read-only" | "write";
  * Decided once per job by `jobs/checkout-trust.ts`.
  */
 export type CheckoutTrust = "trusted" | "stranger";
-
-/** The names of the tools, and of the result tools among them: the keys of the one registry. */
-export type { ResultToolName, ToolName } from "./registry.js";
 
 /** Whether commands can run inside bubblewrap on this machine (if not, why), and the operator's policy. */
 export interface SandboxInfo {
@@ -64,6 +59,20 @@ export interface ToolContext {
   proof?: ProofSession;
 }
 
+/** A repository skill (`chain/skills.ts` reads them from the default branch): what the `skill` tool offers. */
+export interface Skill {
+  name: string;
+  description: string;
+  /** The SKILL.md body: what the `skill` tool returns. */
+  body: string;
+  /** realpath of the skill's directory (its other files are readable there). */
+  dir: string;
+  /** Repository-relative path of the SKILL.md, for notes. */
+  file: string;
+  /** Absolute paths of the skill's other files, sorted. */
+  files: string[];
+}
+
 export interface ToolResult {
   output: string;
   isError: boolean;
@@ -84,14 +93,26 @@ export interface AgentQuestion {
 
 /** An agent's result handed over through a tool: its name, the validated input, and the same as markdown. */
 export interface Submission {
-  tool: ResultToolName;
+  /** A result tool's name (`ResultToolName` in tools/registry.ts, which imports every tool, so not named here). */
+  tool: string;
   value: unknown;
   /** The result as text: the step's output for `{previous}`, the transcript and the text parsers. */
   text: string;
 }
 
+/**
+ * What a finished step left: its final text and, when it called one, its result tool's hand-over
+ * (DESIGN §3). Reading it as a plan, a review, … is the job's (plan/plan-result.ts,
+ * review/review-result.ts, jobs/step-results.ts); the chain only passes it on.
+ */
+export interface StepOutput {
+  text: string;
+  submission?: Submission;
+}
+
 export interface Tool<I = any> {
-  name: ToolName;
+  /** Its key in tools/registry.ts (`ToolName`; test/tools/registry.test.ts holds them equal): a string here, as the registry imports every tool. */
+  name: string;
   description: string;
   /** zod schema of the input; also the source of the JSON schema the model sees. */
   schema: z.ZodType<I>;

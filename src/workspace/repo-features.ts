@@ -4,7 +4,7 @@
  * mistakes an empty directory or a pointer for the real thing.
  */
 import path from "node:path";
-import { readConfined } from "../tools/confined-read.js";
+import { readConfined } from "./confined-read.js";
 import { git } from "./git.js";
 
 export interface RepoFeatures {

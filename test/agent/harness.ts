@@ -5,7 +5,8 @@ import { BudgetTracker, DEFAULT_BUDGETS, type Budgets } from "../../src/agent/bu
 import type { AgentEvent } from "../../src/agent/events.js";
 import { runAgent } from "../../src/agent/loop.js";
 import type { AgentRunResult, RunAgentOptions } from "../../src/agent/types.js";
-import type { Tool, ToolContext, ToolName, ToolResult } from "../../src/tools/types.js";
+import type { Tool, ToolContext, ToolResult } from "../../src/tools/types.js";
+import type { ToolName } from "../../src/tools/registry.js";
 import type { ModelRetryPolicy } from "../../src/agent/retry.js";
 import { fakeClient, startFakeAnthropic, type FakeOptions, type FakeServer, type Script } from "../helpers/fake-anthropic.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { initialProgress } from "../../src/report/progress-state.js";
 import { renderProgress } from "../../src/report/render.js";
-import { APPROVE_LINE_CHECKED, APPROVE_LINE_UNCHECKED } from "../../src/report/types.js";
+import { APPROVE_LINE_CHECKED, APPROVE_LINE_UNCHECKED } from "../../src/plan/approval.js";
 import { issueCommentEdited } from "../fixtures/payloads.js";
 import { gitSync } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";

@@ -1,6 +1,6 @@
 /**
  * crewbot's own reads of a checkout (and of folders made from the repository) go through one
- * confined reader, `src/tools/confined-read.ts` (DESIGN.md §4). This scans src/ for every file
+ * confined reader, `src/workspace/confined-read.ts` (DESIGN.md §4). This scans src/ for every file
  * system read — a read function imported from `fs`, or a namespace import of `fs` — and allows it
  * only in the reader and in the files below, each with the reason it never reads a repository's
  * file by a path the repository chose.
@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { tsFilesUnder } from "../helpers/source-files.js";
 
 const SRC = path.resolve(import.meta.dirname, "../../src");
-const READER = "src/tools/confined-read.ts";
+const READER = "src/workspace/confined-read.ts";
 
 /** Functions of `fs` that read a file's or a directory's contents (or follow a link to say where it leads). */
 const READS = new Set([
@@ -28,7 +28,7 @@ const ALLOWED: Record<string, string> = {
   "src/tools/ls.ts": "the agents' ls tool: every path through tools/paths.ts resolvePath",
   "src/tools/write.ts": "opens for writing only (O_NOFOLLOW), after tools/paths.ts resolvePath",
   "src/tools/limits.ts": "the host's /proc/self and cgroup files; a checkout's sizes by lstat, never its contents",
-  "src/tools/scratch-write.ts": "the job's own scratch space, for its total size (lstat), never contents",
+  "src/tools/scratch-room.ts": "the job's own scratch space, for its total size (lstat), never contents",
   "src/tools/sandbox.ts": "the host's system folders (/usr, /lib links) for the sandbox's layout",
   "src/tools/sandbox-network.ts": "the host's /proc/<pid> of the sandbox's own helper processes",
   "src/config/load.ts": "the operator's local config file (`crewbot config validate`)",
@@ -43,7 +43,7 @@ const ALLOWED: Record<string, string> = {
   "src/workspace/mirror.ts": "the data dir's bare mirrors, listed for pruning and sizes",
   "src/workspace/lock.ts": "creates the data dir's lock files (open with wx)",
   "src/workspace/checkout.ts": "checks crewbot's own fresh destination folder is empty",
-  "src/workspace/default-branch.ts": "checks crewbot's own fresh destination folder is empty",
+  "src/jobs/default-branch.ts": "checks crewbot's own fresh destination folder is empty",
   "src/dependencies/tarball-cache.ts": "the data dir's npm tarball cache: files named by a sha512 hex of verified bytes, re-verified on every read",
 };
 
@@ -90,7 +90,7 @@ describe("crewbot's own reads of a checkout go through the confined reader", () 
     const offenders = SOURCES.filter((s) => s.file !== READER && !(s.file in ALLOWED))
       .map((s) => ({ file: s.file, reads: fsReads(s.text) }))
       .filter((s) => s.reads.length > 0)
-      .map((s) => `${s.file}: ${s.reads.join(", ")} — read a checkout through src/tools/confined-read.ts, or add a reasoned entry to ALLOWED`);
+      .map((s) => `${s.file}: ${s.reads.join(", ")} — read a checkout through src/workspace/confined-read.ts, or add a reasoned entry to ALLOWED`);
     expect(offenders).toEqual([]);
   });
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { loadDefinitions } from "../../src/chain/definitions.js";
 import { runChain } from "../../src/chain/run-chain.js";
 import { loadSkills } from "../../src/chain/skills.js";
-import { readDefaultBranchFiles } from "../../src/workspace/default-branch.js";
+import { readDefaultBranchFiles } from "../../src/jobs/default-branch.js";
 import { fakeClient, startFakeAnthropic, type FakeServer, type Script } from "../helpers/fake-anthropic.js";
 import { gitSync, makeRepo, tempDir } from "../helpers/git-repo.js";
 import { chainOptions } from "./chain-fixture.js";

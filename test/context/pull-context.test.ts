@@ -5,7 +5,7 @@
  */
 import nock from "nock";
 import { describe, expect, it } from "vitest";
-import { buildStepPrompt } from "../../src/chain/prompt.js";
+import { buildStepPrompt } from "../../src/text/prompt.js";
 import { issueContext } from "../../src/context/issue-context.js";
 import { PermissionCache } from "../../src/github/permission-cache.js";
 import type { JobRecord, JobTrigger } from "../../src/queue/types.js";

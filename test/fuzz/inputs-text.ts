@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { formatTaskList } from "../../src/plan/task-list.js";
 import { renderQuestion } from "../../src/report/render-question.js";
-import { APPROVE_LINE_CHECKED, APPROVE_LINE_UNCHECKED } from "../../src/report/types.js";
+import { APPROVE_LINE_CHECKED, APPROVE_LINE_UNCHECKED } from "../../src/plan/approval.js";
 import { renderSummaryBlock } from "../../src/summary/render-summary.js";
 import { anyText, hostileText, lengthNear } from "./hostile.js";
 

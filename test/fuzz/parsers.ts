@@ -10,14 +10,14 @@
  * limits (a reading unpacks up to 100 MB, a review reads up to 64 MB of dependency files).
  */
 import { cleanLogTail } from "../../src/context/check-failures.js";
-import { cleanText } from "../../src/context/clean-text.js";
+import { cleanText } from "../../src/text/clean-text.js";
 import { checkLearningWords } from "../../src/learnings/learning-words.js";
 import { parseLearnings } from "../../src/learnings/learnings-file.js";
 import { ruleOf } from "../../src/learnings/rule-reply.js";
 import { detectApproval, renderApproved } from "../../src/plan/approval.js";
 import { parseDoneMarkers } from "../../src/plan/parse-done.js";
 import { parsePlan } from "../../src/plan/parse-plan.js";
-import { codeBlock, codeSpan, cutMiddle, safeBlock, safeInline } from "../../src/report/markdown.js";
+import { codeBlock, codeSpan, cutMiddle, safeBlock, safeInline } from "../../src/text/github-markdown.js";
 import { linkCitations } from "../../src/report/render-answer.js";
 import { parseReview } from "../../src/review/parse-findings.js";
 import { isDismissal, threadFindingText } from "../../src/review/thread-plan.js";
@@ -80,7 +80,7 @@ export const PARSERS: FuzzParser[] = [
   },
   {
     name: "hidden text",
-    entry: "src/context/clean-text.ts cleanText (issue and PR bodies, comments, check outputs)",
+    entry: "src/text/clean-text.ts cleanText (issue and PR bodies, comments, check outputs)",
     input: text.issueText,
     run: (body: string) => cleanText(body),
     budget: { ms: 1_000, heapMb: 64 },
@@ -163,7 +163,7 @@ export const PARSERS: FuzzParser[] = [
   },
   {
     name: "markdown made safe",
-    entry: "src/report/markdown.ts safeBlock, safeInline, codeSpan, codeBlock, cutMiddle (model text crewbot posts)",
+    entry: "src/text/github-markdown.ts safeBlock, safeInline, codeSpan, codeBlock, cutMiddle (model text crewbot posts)",
     input: text.markdownText,
     run: (said: string) => [safeBlock(said), safeInline(said), codeSpan(said), codeBlock(said), cutMiddle(said, 65_000, (n) => `(${n} cut)`)],
     budget: { ms: 10_000, heapMb: 256 },

@@ -9,7 +9,7 @@ import { LEARNINGS_MAX_BYTES, LEARNINGS_SOURCE, learningsFor, learningsInSection
 import { learningCounts, learningsApplied, learningsLine, recordLearningUses } from "../../src/review/learning-uses.js";
 import { renderReviewCheck, reviewLines, type ReviewReport } from "../../src/review/render-review.js";
 import { LEARNINGS_PATH } from "../../src/learnings/types.js";
-import { readDefaultBranchFiles } from "../../src/workspace/default-branch.js";
+import { readDefaultBranchFiles } from "../../src/jobs/default-branch.js";
 import { MirrorStore } from "../../src/workspace/mirror.js";
 import { gitSync, tempDir } from "../helpers/git-repo.js";
 import { SqliteLearningsStore } from "../../src/store/sqlite/learnings.js";

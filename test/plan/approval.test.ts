@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { PlanStep } from "../../src/chain/types.js";
+import type { PlanStep } from "../../src/plan/types.js";
 import { initialProgress } from "../../src/report/progress-state.js";
 import { renderProgress } from "../../src/report/render.js";
-import { APPROVE_LINE_CHECKED, APPROVE_LINE_UNCHECKED, jobMarker, type ProgressState } from "../../src/report/types.js";
+import { APPROVE_LINE_CHECKED, APPROVE_LINE_UNCHECKED } from "../../src/plan/approval.js";
+import { jobMarker, type ProgressState } from "../../src/report/types.js";
 import { detectApproval, renderApproved, stepText, type CommentEditedPayload } from "../../src/plan/approval.js";
 import { APP_BOT_LOGIN, APP_SLUG, issueCommentEdited } from "../fixtures/payloads.js";
 

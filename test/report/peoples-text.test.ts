@@ -7,7 +7,7 @@
 import nock from "nock";
 import { describe, expect, it } from "vitest";
 import { GitHubWriter } from "../../src/report/github-writer.js";
-import { GITHUB_BODY_LIMIT } from "../../src/report/markdown.js";
+import { GITHUB_BODY_LIMIT } from "../../src/text/github-markdown.js";
 import { PeoplesText, PeoplesTextRefused } from "../../src/secrets/peoples-text.js";
 import { REDACTED } from "../../src/secrets/redact.js";
 import { API, fakeClock, newOctokit, TOKEN, useNock } from "../helpers/github.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codeBlock } from "../../src/report/markdown.js";
+import { codeBlock } from "../../src/text/github-markdown.js";
 import { commandFailure, renderCommands, type CommandSummary } from "../../src/report/render-commands.js";
 
 const Z = "\u200B"; // the invisible break that stops pings and comment openers

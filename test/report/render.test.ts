@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { initialProgress } from "../../src/report/progress-state.js";
 import { renderHelp, renderNotAllowed, renderProgress, statusLine, TOO_LONG_TO_APPROVE, transcriptUrl } from "../../src/report/render.js";
-import { APPROVE_LINE_UNCHECKED, jobMarker, type ProgressState } from "../../src/report/types.js";
+import { APPROVE_LINE_UNCHECKED } from "../../src/plan/approval.js";
+import { jobMarker, type ProgressState } from "../../src/report/types.js";
 
 const ZWSP = "\u200B";
 const MARKER = jobMarker("job-1");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Finding, ParsedReview, Severity } from "../../src/chain/types.js";
+import type { Finding, ParsedReview, Severity } from "../../src/review/types.js";
 import {
   buildReview,
   MAX_BODY_CHARS,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Finding } from "../../src/chain/types.js";
+import type { Finding } from "../../src/review/types.js";
 import {
   fingerprint,
   fingerprintMarker,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Severity } from "../../src/chain/types.js";
+import type { Severity } from "../../src/review/types.js";
 import { blocking, gateConclusion, type FailOn, type GateRun } from "../../src/review/gate.js";
 
 const open = (...severities: Severity[]) => severities.map((severity) => ({ severity }));

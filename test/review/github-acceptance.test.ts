@@ -4,7 +4,7 @@
  * reads the diff on its own — and no finding is lost or needlessly pushed to the body.
  */
 import { describe, expect, it } from "vitest";
-import type { Finding, Severity } from "../../src/chain/types.js";
+import type { Finding, Severity } from "../../src/review/types.js";
 import { buildReview } from "../../src/review/build-review.js";
 import { parseDiff, type DiffFile } from "../../src/review/diff-lines.js";
 import { postedFingerprints } from "../../src/review/fingerprint.js";

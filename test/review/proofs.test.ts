@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { Finding, Severity } from "../../src/chain/types.js";
+import type { Finding, Severity } from "../../src/review/types.js";
 import { buildReview } from "../../src/review/build-review.js";
 import { parseDiff } from "../../src/review/diff-lines.js";
 import { blocking, gateConclusion, type GateFinding } from "../../src/review/gate.js";
 import { countProofs, proofSection, withProofs } from "../../src/review/proofs.js";
 import { renderReviewCheck, type ReviewReport } from "../../src/review/render-review.js";
 import { selectFiles } from "../../src/review/select-files.js";
-import type { Proof } from "../../src/tools/prove.js";
+import type { Proof } from "../../src/tools/proof-session.js";
 
 const diff = ["diff --git a/lib.mjs b/lib.mjs", "--- a/lib.mjs", "+++ b/lib.mjs", "@@ -1,3 +1,3 @@", " // lib", "-export const add = (a, b) => a + b;", "+export const add = (a, b) => a - b;", " // end", ""].join("\n");
 const files = parseDiff(diff);

@@ -8,7 +8,7 @@ import { parsePlan } from "../../src/plan/parse-plan.js";
 import { MAX_SUBJECT_CHARS } from "../../src/context/issue-context.js";
 import { initialProgress } from "../../src/report/progress-state.js";
 import { renderProgress } from "../../src/report/render.js";
-import { APPROVE_LINE_CHECKED, APPROVE_LINE_UNCHECKED } from "../../src/report/types.js";
+import { APPROVE_LINE_CHECKED, APPROVE_LINE_UNCHECKED } from "../../src/plan/approval.js";
 import { detectApproval } from "../../src/plan/approval.js";
 import { issueCommentCreated, issueCommentEdited } from "../fixtures/payloads.js";
 import { useNock } from "../helpers/github.js";

@@ -1,5 +1,5 @@
 /**
- * Adversarial suite: crewbot's own reads of a checkout (tools/confined-read.ts). A repository
+ * Adversarial suite: crewbot's own reads of a checkout (workspace/confined-read.ts). A repository
  * plants links to host files, into `.git`, loops, FIFOs and dot-dot paths; the reader gives a
  * reason — never the host's content — and logs each refusal with the job's id.
  */
@@ -8,7 +8,7 @@ import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readRepoInstructions } from "../../src/context/repo-instructions.js";
-import { listConfined, notReadable, readConfined } from "../../src/tools/confined-read.js";
+import { listConfined, notReadable, readConfined } from "../../src/workspace/confined-read.js";
 import { tempDir } from "../helpers/git-repo.js";
 
 const CANARY = "host-canary-7f3a";

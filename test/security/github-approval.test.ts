@@ -7,7 +7,7 @@ import nock from "nock";
 import { describe, expect, it } from "vitest";
 import { initialProgress } from "../../src/report/progress-state.js";
 import { renderProgress } from "../../src/report/render.js";
-import { APPROVE_LINE_CHECKED, APPROVE_LINE_UNCHECKED } from "../../src/report/types.js";
+import { APPROVE_LINE_CHECKED, APPROVE_LINE_UNCHECKED } from "../../src/plan/approval.js";
 import { issueCommentEdited } from "../fixtures/payloads.js";
 import { useNock } from "../helpers/github.js";
 import { API, mockInstallationToken, mockPermission, REPO_PATH, startStack, type Stack } from "../app/harness.js";

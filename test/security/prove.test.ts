@@ -7,7 +7,8 @@ import { lstat, mkdir, open, readdir, realpath, rm, writeFile } from "node:fs/pr
 import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { COPY_LIMITS, proveTool, type ProofSession } from "../../src/tools/prove.js";
+import { COPY_LIMITS, proveTool } from "../../src/tools/prove.js";
+import type { ProofSession } from "../../src/tools/proof-session.js";
 import { detectSandbox } from "../../src/tools/sandbox.js";
 import { ToolError, type ToolContext } from "../../src/tools/types.js";
 import { makeWorkspace, treeHash, type Workspace } from "../tools/fixture.js";

@@ -12,7 +12,7 @@ import { lstat, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/pro
 import path from "node:path";
 import { loadDefinitions, type Definitions } from "../../src/chain/definitions.js";
 import { repoInstructions } from "../../src/context/repo-instructions.js";
-import type { ContextSection } from "../../src/chain/prompt.js";
+import type { ContextSection } from "../../src/text/prompt.js";
 import { editTool } from "../../src/tools/edit.js";
 import { findTool } from "../../src/tools/find.js";
 import { createGrepTool } from "../../src/tools/grep.js";
@@ -21,7 +21,7 @@ import { readTool } from "../../src/tools/read.js";
 import { ToolError, type Mode, type ToolContext, type ToolResult } from "../../src/tools/types.js";
 import { writeTool } from "../../src/tools/write.js";
 import { makeCheckout, type Checkout } from "../../src/workspace/checkout.js";
-import { readDefaultBranchFiles, type DefaultBranchFiles } from "../../src/workspace/default-branch.js";
+import { readDefaultBranchFiles, type DefaultBranchFiles } from "../../src/jobs/default-branch.js";
 import { MirrorStore } from "../../src/workspace/mirror.js";
 import { serve, TOKEN, type Served } from "../workspace/fixture.js";
 import { tempDir } from "../helpers/git-repo.js";

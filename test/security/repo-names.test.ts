@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { parseDiff } from "../../src/review/diff-lines.js";
 import { makeCheckout } from "../../src/workspace/checkout.js";
 import { commitStep } from "../../src/workspace/commit.js";
-import { readDefaultBranchFiles } from "../../src/workspace/default-branch.js";
+import { readDefaultBranchFiles } from "../../src/jobs/default-branch.js";
 import { diffBetween, isAncestor, mergeBase } from "../../src/workspace/diff.js";
 import { MirrorStore } from "../../src/workspace/mirror.js";
 import { assertPushable, pushBranch } from "../../src/workspace/push.js";

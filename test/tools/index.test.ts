@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { summarizeArgs, toolsFor } from "../../src/tools/index.js";
 import { toolSpec } from "../../src/tools/schema.js";
-import type { SandboxInfo, ToolName } from "../../src/tools/types.js";
+import type { SandboxInfo } from "../../src/tools/types.js";
+import type { ToolName } from "../../src/tools/registry.js";
 
 const ON: SandboxInfo = { available: true };
 const OFF: SandboxInfo = { available: false, reason: "user namespaces are disabled" };

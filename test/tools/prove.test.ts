@@ -2,7 +2,8 @@ import { lstat, mkdir, readdir, readFile, realpath, writeFile } from "node:fs/pr
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { toolsFor } from "../../src/tools/index.js";
-import { COPY_LIMITS, proofOutcome, proveTool, type ProofSession } from "../../src/tools/prove.js";
+import { COPY_LIMITS, proofOutcome, proveTool } from "../../src/tools/prove.js";
+import type { ProofSession } from "../../src/tools/proof-session.js";
 import { roleTools } from "../../src/chain/roles.js";
 import { detectSandbox } from "../../src/tools/sandbox.js";
 import type { SandboxInfo, ToolContext } from "../../src/tools/types.js";

@@ -10,7 +10,8 @@ import { stepMode } from "../../src/chain/run-chain.js";
 import { toolsFor } from "../../src/tools/index.js";
 import { LISTABLE_TOOLS, TOOL_ENTRIES, TOOL_REGISTRY, type ToolsForOptions } from "../../src/tools/registry.js";
 import { toolSpec } from "../../src/tools/schema.js";
-import type { Mode, SandboxInfo, ToolName } from "../../src/tools/types.js";
+import type { Mode, SandboxInfo } from "../../src/tools/types.js";
+import type { ToolName } from "../../src/tools/registry.js";
 
 const ON: SandboxInfo = { available: true };
 const offeredNames = (mode: Mode, opts: Partial<ToolsForOptions> = {}) => toolsFor(mode, { trust: "trusted", sandbox: ON, ...opts }).tools.map((t) => t.name);
@@ -48,7 +49,7 @@ describe.each(TOOL_ENTRIES)("registry row %s", (name, entry) => {
   it("is offered where its rule says, once, in registry order", () => {
     const offered = offeredNames(mode, opts);
     expect(offered.filter((n) => n === name)).toEqual([name]);
-    const order = TOOL_ENTRIES.map(([n]) => n);
+    const order: string[] = TOOL_ENTRIES.map(([n]) => n);
     expect(offered).toEqual([...offered].sort((a, b) => order.indexOf(a) - order.indexOf(b)));
   });
 

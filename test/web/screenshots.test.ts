@@ -19,8 +19,9 @@ import { buildReview, type ReviewRequest } from "../../src/review/build-review.j
 import { lineText, parseDiff, type DiffFile } from "../../src/review/diff-lines.js";
 import { withProofs } from "../../src/review/proofs.js";
 import { selectFiles } from "../../src/review/select-files.js";
-import { proofOutcome, type Proof } from "../../src/tools/prove.js";
-import type { Finding } from "../../src/chain/types.js";
+import { proofOutcome } from "../../src/tools/prove.js";
+import type { Proof } from "../../src/tools/proof-session.js";
+import type { Finding } from "../../src/review/types.js";
 import { GITHUB_CSS, renderMarkdown } from "./github-markdown.js";
 
 const UPDATE = process.env.UPDATE_SCREENSHOTS === "1";

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { StepCommits } from "../../src/plan/step-commits.js";
+import { StepCommits } from "../../src/jobs/step-commits.js";
 import type { JobReport } from "../../src/jobs/job-report.js";
 import type { JobRecord } from "../../src/queue/types.js";
 import { ToolError } from "../../src/tools/types.js";

@@ -10,7 +10,7 @@
 import { constants, type Dirent } from "node:fs";
 import { open, readdir, realpath } from "node:fs/promises";
 import path from "node:path";
-import { hasGitSegment, isInside } from "./paths.js";
+import { hasGitSegment, isInside } from "../tools/paths.js";
 
 /** Where a refusal is logged: the job's id with it, so an operator sees which job met the symlink. */
 export interface ReadLog {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codeSpan, cutMiddle, safeBlock, safeLine } from "../../src/report/markdown.js";
+import { codeSpan, cutMiddle, safeBlock, safeLine } from "../../src/text/github-markdown.js";
 
 const Z = "\u200B";
 

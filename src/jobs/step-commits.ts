@@ -1,17 +1,17 @@
 import type { AgentEvent } from "../agent/events.js";
-import { planOf } from "./plan-result.js";
+import { planOf } from "../plan/plan-result.js";
 import { oneLine } from "../tools/index.js";
 import { ToolError } from "../tools/types.js";
-import type { ParsedPlan } from "../chain/types.js";
-import type { ContextSection } from "../chain/prompt.js";
+import type { ParsedPlan } from "../plan/types.js";
+import type { ContextSection } from "../text/prompt.js";
 import type { JobRecord } from "../queue/types.js";
 import type { ProgressState } from "../report/types.js";
 import { redact } from "../secrets/redact.js";
 import { git } from "../workspace/git.js";
 import type { GitIdentity } from "../github/types.js";
-import { commitStep, noreplyIdentity, refusedNotes } from "../workspace/commit.js";
-import { DoneTracker } from "./done-tracker.js";
 import { webUrl } from "../github/urls.js";
+import { commitStep, noreplyIdentity, refusedNotes } from "../workspace/commit.js";
+import { DoneTracker } from "../plan/done-tracker.js";
 
 /** Above this the reviewer gets the start of the diff and is told to read the rest itself. */
 export const MAX_REVIEW_DIFF_CHARS = 60_000;

@@ -2,8 +2,8 @@ import { mkdir, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { INSTRUCTION_PATHSPECS, instructionKind, shallowFirst } from "../context/instruction-files.js";
 import { LEARNINGS_PATH } from "../learnings/types.js";
-import { resolveRef, SHA } from "./refs.js";
-import { git, gitBuffer } from "./git.js";
+import { resolveRef, SHA } from "../workspace/refs.js";
+import { git, gitBuffer } from "../workspace/git.js";
 
 /**
  * Files a repository uses to instruct crewbot. They are always taken from the default branch:

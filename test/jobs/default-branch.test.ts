@@ -4,10 +4,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadDefinitions } from "../../src/chain/definitions.js";
 import { readRepoInstructions, repoInstructions } from "../../src/context/repo-instructions.js";
-import { MAX_INSTRUCTION_BYTES, MAX_INSTRUCTION_FILES, readDefaultBranchFiles } from "../../src/workspace/default-branch.js";
+import { MAX_INSTRUCTION_BYTES, MAX_INSTRUCTION_FILES, readDefaultBranchFiles } from "../../src/jobs/default-branch.js";
 import { MirrorStore } from "../../src/workspace/mirror.js";
 import { gitSync, tempDir } from "../helpers/git-repo.js";
-import { commit, noise, serve, TOKEN } from "./fixture.js";
+import { commit, noise, serve, TOKEN } from "../workspace/fixture.js";
 
 const agent = (description: string) => `---\nname: planner\ndescription: ${description}\n---\nYou plan.\n`;
 

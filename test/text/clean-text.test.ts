@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cleanText } from "../../src/context/clean-text.js";
+import { cleanText } from "../../src/text/clean-text.js";
 
 describe("cleanText", () => {
   it.each([

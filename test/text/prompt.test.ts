@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildStepPrompt } from "../../src/chain/prompt.js";
+import { buildStepPrompt } from "../../src/text/prompt.js";
 
 describe("buildStepPrompt", () => {
   it("is only the task when there is no context", () => {
