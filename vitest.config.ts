@@ -1,11 +1,18 @@
 import { defineConfig } from "vitest/config";
 
+/** Files that measure the host (processes in /proc, bytes on disk) while they run: alone, after the rest. */
+const ALONE = ["test/security/sandbox-limits.test.ts"];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     testTimeout: 20_000,
     hookTimeout: 30_000,
-    // Tests spawn real git, bash and bubblewrap; two cores here.
+    // Tests spawn real git, bash and bubblewrap, and wait on them and on local servers: more
+    // workers than cores keeps both cores busy (vitest's default here is cores − 1, one worker).
     pool: "forks",
+    projects: [
+      { extends: true, test: { name: "suite", include: ["test/**/*.test.ts"], exclude: ALONE, maxWorkers: 3, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: "alone", include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+    ],
   },
 });
