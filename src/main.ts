@@ -39,7 +39,7 @@ export async function start(options: StartOptions & Parameters<typeof run>[1] = 
   const stores = await openStores(env, dataDir(env));
   const server = await run(
     async (app, appOptions) => {
-      crewbot = composeCrewbot(app, { env, runner: options.runner, stores });
+      crewbot = composeCrewbot(app, { env, runner: options.runner, stores, clock: options.clock, writeSpacingMs: options.writeSpacingMs });
       await crewbotApp(crewbot.triggers)(app, appOptions);
       appOptions.addHandler((req, res) => crewbot!.web.handle(req, res)); // /jobs, /auth/*
       appOptions.addHandler(metricsHandler(crewbot.services.metrics, () => health(crewbot!), metricsAccess(env), crewbot.services.log));

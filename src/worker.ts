@@ -42,7 +42,7 @@ export async function startWorker(options: WorkerOptions = {}): Promise<StartedW
   // predecessor's, so two workers on one host must not share one. CREWBOT_WORKER_ID keeps it
   // stable across restarts (then the predecessor's jobs are recovered at once, not after the lease).
   const workerId = env.CREWBOT_WORKER_ID || `worker:${hostname()}:${process.pid}`;
-  const crewbot = composeCrewbot(probot, { env, stores, runner: { ...options.runner, workerId }, metrics: options.metrics });
+  const crewbot = composeCrewbot(probot, { env, stores, runner: { ...options.runner, workerId }, metrics: options.metrics, clock: options.clock, writeSpacingMs: options.writeSpacingMs });
   await crewbot.runner.start();
 
   let server: Server | undefined;

@@ -22,7 +22,7 @@ import type { JobServices } from "../jobs/services.js";
 import { JobRunner, type JobHandler } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import type { LearnRequest } from "../learnings/types.js";
-import { GitHubWriter, realClock, WriteGate } from "../report/github-writer.js";
+import { type Clock, DEFAULT_WRITE_SPACING_MS, GitHubWriter, realClock, WriteGate } from "../report/github-writer.js";
 import { redact, redactingLogger, secretsFromEnv } from "../secrets/redact.js";
 import { registrySettings } from "../dependencies/registry.js";
 import { describeSandbox, sandboxFor, sandboxPolicy } from "../tools/sandbox-policy.js";
@@ -48,6 +48,13 @@ export interface CrewbotOptions {
   metrics?: Metrics;
   /** Every store (`openStores`: Redis when `REDIS_URL` is set); the embedded SQLite ones by default. */
   stores?: OpenedStores;
+  /**
+   * The clock the app's own waits between GitHub writes are timed by (real by default). Tests pass a
+   * fake one: writes keep their order and spacing in virtual time, without real waits.
+   */
+  clock?: Clock;
+  /** The least time between two GitHub writes of an installation; default 1000 ms. */
+  writeSpacingMs?: number;
 }
 
 /** Everything one crewbot process runs, wired together; main.ts starts and stops it. */
@@ -80,6 +87,8 @@ interface Root {
   appSlug: () => Promise<string>;
   /** Commenters' permissions: the triggers ask, the jobs reuse. */
   permissions: PermissionCache;
+  /** Given by the caller (tests); the real clock and GitHub's spacing otherwise. */
+  writes: Pick<CrewbotOptions, "clock" | "writeSpacingMs">;
 }
 
 /** The composition root: real services from the environment, around the Probot app's auth. */
@@ -96,7 +105,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const stores = options.stores ?? openSqliteStores(dataDir);
   const metrics = options.metrics ?? new Metrics(queueDepth(stores.queue));
   const who = { appId: appIdOf(env), appSlug: appSlugOf(app, env), permissions: new PermissionCache() };
-  const root: Root = { env, operatorSecrets, log, dataDir, publicUrl, limits, stores, metrics, ...who };
+  const root: Root = { env, operatorSecrets, log, dataDir, publicUrl, limits, stores, metrics, ...who, writes: { clock: options.clock, writeSpacingMs: options.writeSpacingMs } };
   const transcripts = openTranscripts({ env, dataDir, secrets: operatorSecrets, log, autoPrune: false, store: stores.transcripts }); // pruned by the retention sweep
   const services = jobServices(app, root, transcripts, modelSettings);
 
@@ -165,10 +174,13 @@ function jobServices(app: Probot, root: Root, transcripts: Transcripts, modelSet
 
 /** The one writer per write, over one write gate per installation (spacing and budget). */
 function writersFor(root: Root): JobServices["writerFor"] {
-  const { stores, operatorSecrets, log } = root;
+  const { stores, operatorSecrets, log, writes } = root;
   const gates = new Map<number, WriteGate>();
+  // A given clock also times the shared budget: the store's own time would not move with a fake one.
+  const useClock = writes.clock !== undefined;
   // With Redis the installation's spacing and budget are one for every process (stores.shared).
-  const gateFor = (installationId: number) => new WriteGate(1000, realClock, {}, stores.shared && { store: stores.shared.writeBudget, installationId });
+  const shared = (installationId: number) => stores.shared && { store: stores.shared.writeBudget, installationId, useClock };
+  const gateFor = (installationId: number) => new WriteGate(writes.writeSpacingMs ?? DEFAULT_WRITE_SPACING_MS, writes.clock ?? realClock, {}, shared(installationId));
   return (installationId, octokit, secrets = []) => {
     if (!gates.has(installationId)) gates.set(installationId, gateFor(installationId));
     // A write answered 401 gets a newly minted token (redacted like the first) and one more try.

@@ -7,9 +7,9 @@ import { COMMENT_LIMIT, cutMiddle, GITHUB_BODY_LIMIT } from "../text/github-mark
 import { PeoplesText, PeoplesTextRefused } from "../secrets/peoples-text.js";
 import { redact } from "../secrets/redact.js";
 
-import { realClock, WriteGate, type Clock } from "./write-gate.js";
+import { DEFAULT_WRITE_SPACING_MS, realClock, WriteGate, type Clock } from "./write-gate.js";
 
-export { DEFAULT_WRITE_BUDGET, realClock, WriteGate, WriteSuperseded, type Clock, type WriteBudget } from "./write-gate.js";
+export { DEFAULT_WRITE_BUDGET, DEFAULT_WRITE_SPACING_MS, realClock, WriteGate, WriteSuperseded, type Clock, type WriteBudget } from "./write-gate.js";
 
 /** Pino (Probot's `log`) fits this; messages are plain strings. */
 export interface ReportLog {
@@ -135,7 +135,7 @@ export class GitHubWriter {
     this.octokit = options.octokit;
     this.secrets = [...(options.secrets ?? [])].filter((s): s is string => Boolean(s));
     this.clock = options.gate?.clock ?? options.clock ?? realClock;
-    this.gate = options.gate ?? new WriteGate(options.minSpacingMs ?? 1000, this.clock);
+    this.gate = options.gate ?? new WriteGate(options.minSpacingMs ?? DEFAULT_WRITE_SPACING_MS, this.clock);
     this.maxRetries = options.maxRetries ?? 3;
     this.maxWaitMs = options.maxWaitMs ?? 15 * 60_000;
     this.log = options.log ?? silentLog;

@@ -20,6 +20,9 @@ export const realClock: Clock = {
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
+/** GitHub's advice for content-creating requests: about a second between them. */
+export const DEFAULT_WRITE_SPACING_MS = 1000;
+
 export interface WriteBudget {
   /** Writes at once of the minute bucket. Default 20. */
   minuteBurst: number;
@@ -120,7 +123,7 @@ export class WriteGate {
   private pumping = false;
 
   constructor(
-    readonly minSpacingMs = 1000,
+    readonly minSpacingMs = DEFAULT_WRITE_SPACING_MS,
     readonly clock: Clock = realClock,
     budget: Partial<WriteBudget> = {},
     private readonly shared?: SharedBudgetOption,

@@ -14,7 +14,7 @@ import { startFakeAnthropic, type FakeServer, type Script } from "../helpers/fak
 import { startGitHttpServer, type GitHttpServer } from "../helpers/git-http-server.js";
 import { makeRepo, tempDir } from "../helpers/git-repo.js";
 import { PRIVATE_KEY, TestOctokit } from "../helpers/app-stand-ins.js";
-import { API } from "../helpers/github.js";
+import { API, fakeClock, type FakeClock } from "../helpers/github.js";
 import { INSTALLATION_ID, REPO_NAME, REPO_OWNER, type issueCommentCreated } from "../fixtures/payloads.js";
 
 export { API, INSTALLATION_ID, PRIVATE_KEY, REPO_NAME, REPO_OWNER, TestOctokit };
@@ -37,6 +37,8 @@ export interface Stack {
   remoteDir: string;
   dataDir: string;
   env: NodeJS.ProcessEnv;
+  /** The write gates' clock: virtual time, moved only by their waits (each recorded in `sleeps`). */
+  clock: FakeClock;
   waitFor(jobId: string, states?: JobState[]): Promise<JobRecord>;
   /** Delivers a webhook and waits for the job it made to end (and its background writes). */
   runToEnd(name: string, payload: unknown, deliveryId: string): Promise<JobRecord>;
@@ -95,9 +97,11 @@ export async function startStack(script: Script, options: StackOptions = {}): Pr
   const probot = new Probot({ appId: 1, privateKey: PRIVATE_KEY, secret: WEBHOOK_SECRET, Octokit: TestOctokit, ...logging });
   let composed: Crewbot | undefined;
   const runner = { pollMs: 50, leaseMs: 4000, heartbeatMs: 500, ...options.lease };
+  // From now on: the rate-limit headers the mocks send are relative to real time.
+  const clock = fakeClock(Date.now());
   // As main.ts does it: compose inside the app function, when Probot's logger and auth are ready.
   await probot.load(async (app, options) => {
-    composed = composeCrewbot(app, { env, runner });
+    composed = composeCrewbot(app, { env, runner, clock });
     await crewbotApp(composed.triggers)(app, options);
   });
   const crewbot = composed!;
@@ -111,6 +115,7 @@ export async function startStack(script: Script, options: StackOptions = {}): Pr
     remoteDir,
     dataDir,
     env,
+    clock,
     async waitFor(jobId, states = ["succeeded", "failed", "cancelled"]) {
       for (let i = 0; i < 600; i++) {
         const job = await crewbot.queue.get(jobId);
