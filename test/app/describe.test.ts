@@ -180,11 +180,13 @@ describe("/describe sent right after a push", () => {
     const stack = await startStack([{ content: [use("submit_summary", SUMMARY)] }], { files: { "greet.js": GREET }, runner: false });
     gitSync(stack.remoteDir, "branch", "feature");
     const head = await push(stack, { "greet.js": GREET.replace("const line10 = 10;", 'const line10 = "10";') }, "first");
-    // The push's review is enqueued; /describe comes in right after and waits behind it.
+    // The push's review is enqueued (the trigger reads the config: automatic reviews are on); /describe comes in right after and waits behind it.
+    mockInstallationToken();
+    mockRepoConfig({ repo: "review:\n  debounceSeconds: 600\n" });
     await stack.probot.receive({ id: "push-1", name: "pull_request", payload: pullRequestEvent("synchronize", { headSha: head, cloneUrl: stack.cloneUrl }) } as never);
     const payload = issueCommentCreated("/describe", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
     payload.issue.pull_request = { url: `${API}${REPO_PATH}/pulls/1` };
-    mockInstallationToken();
+    // The token minted for the push's event is reused.
     mockPermission("Codertocat", "write");
     let queuedBody = "";
     const edits: string[] = [];
