@@ -5,13 +5,13 @@ const ALONE = ["test/security/sandbox-limits.test.ts"];
 
 export default defineConfig({
   test: {
-    testTimeout: 20_000,
+    testTimeout: 30_000,
     hookTimeout: 30_000,
-    // Tests spawn real git, bash and bubblewrap: one worker a core (vitest's default is cores − 1,
-    // a single worker on two). More workers than cores ran into the 20 s test timeout under load.
+    // Tests spawn real git, bash and bubblewrap, and wait on local servers: three workers on two
+    // cores keep both busy (vitest's default is cores − 1, a single worker on two).
     pool: "forks",
     projects: [
-      { extends: true, test: { name: "suite", include: ["test/**/*.test.ts"], exclude: ALONE, maxWorkers: 2, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: "suite", include: ["test/**/*.test.ts"], exclude: ALONE, maxWorkers: 3, sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: "alone", include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 } } },
     ],
   },
