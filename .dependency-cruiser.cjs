@@ -28,7 +28,7 @@ const LAYERS = [
   ["net", "text", "secrets"],
 ];
 
-const DRIVERS = ["better-sqlite3", "ioredis", "bullmq"];
+const DRIVERS = ["better-sqlite3", "ioredis"];
 const folders = (names) => `^src/(${names.join("|")})/`;
 
 const layerRules = LAYERS.flatMap((layer, i) => {

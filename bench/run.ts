@@ -3,7 +3,7 @@
  *  - orchestration overhead of a 3-agent chain with 20 tool calls against an instant fake model
  *  - the prompt-cache share over a 10-turn run of 8 parallel reads a turn, and a job through a 60 s overload (bench/model.ts)
  *  - checkout, and the app's figures (bench/app.ts): webhook latency, jobs' writes, an automatic review
- *  - throughput of 200 queued /plan jobs, embedded vs BullMQ with 1, 2 and 4 worker processes across installations (speed-up, goal ≥ 3.5× at 4), and peak RSS (bench/throughput.ts)
+ *  - throughput of 200 queued /plan jobs, embedded vs Redis with 1, 2 and 4 worker processes across installations (speed-up, goal ≥ 3.5× at 4), and peak RSS (bench/throughput.ts)
  *  - edits of one progress comment over a 30-minute job, and one installation's writes with 8 jobs at once (bench/progress.ts)
  *  - a failed check suite on crewbot's PR → the ci-fix worker's first model request, with a 5 MB log (bench/ci-fix.ts)
  *  - three workflows failing 0, 90 and 180 s apart on one head → ci-fix rounds used, virtual clock (bench/ci-fix-head.ts)

@@ -2,7 +2,7 @@
 // `npm start` and `npm run worker` run it. GitHub is nock inside this process (nock only sees its own
 // process's requests), answering at once for any installation. Settings come from the environment:
 //   BENCH_ROLE=app     the webhook server (`start()`, worker not started yet); with REDIS_URL it only enqueues
-//   BENCH_ROLE=worker  `startWorker()` (BullMQ/Redis), started on "go"
+//   BENCH_ROLE=worker  `startWorker()` (Redis), started on "go"
 //   BENCH_HOSTNAME     os.hostname() for this process (the runner's worker id is `embedded:<hostname>`)
 // Protocol, one JSON line each way: it prints {"ready":true,"port":…}; "go\n" on stdin starts the
 // worker (it prints {"going":true}); "stop\n" stops it gracefully and prints {"stopped":true,"writes":…,"log":[…]}:

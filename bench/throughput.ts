@@ -1,7 +1,7 @@
 /**
  * Throughput and memory, printed by `npm run bench` (`BENCH_ONLY=throughput` for this one alone):
  *  - 200 `/plan` jobs on 200 issues of one repository, queued first, then run by: the embedded queue
- *    (SQLite, `npm start`'s in-process worker), BullMQ/Redis with 1, 2 and 4 worker processes (each
+ *    (SQLite, `npm start`'s in-process worker), Redis with 1, 2 and 4 worker processes (each
  *    its own CREWBOT_DATA_DIR, sharing only the redis-server); jobs/s from the workers' start to the
  *    last job's end, and the speed-up over 1 worker (goal ≥ 3.5× at 4), jobs spread across installations
  *  - peak RSS of the embedded app process with 8 jobs running at once (goal < 1 GiB)
@@ -276,7 +276,7 @@ async function throughputRun(redis: boolean, workers: number, served: Served, mo
     const t0 = Date.now();
     await Promise.all(starting.map((c) => c.go()));
     const { jobs, maxRunning } = await watch(view.queue, JOBS, 150_000).catch((e: Error) => {
-      throw new Error(`${redis ? `BullMQ/Redis ${workers} worker process(es)` : "embedded"}: ${e.message}`);
+      throw new Error(`${redis ? `Redis ${workers} worker process(es)` : "embedded"}: ${e.message}`);
     });
     const last = Math.max(...jobs.map((j) => j.finishedAt ?? 0));
     const seconds = (last - t0) / 1000;
@@ -366,7 +366,7 @@ export async function throughputBench(): Promise<string[]> {
         `timed from the workers' start to the last job's end; ${PER_PROCESS} jobs at once per worker process; each job in its own installation ` +
         `(the app spaces GitHub writes 1 s apart per installation, so a job lasts at least its writes' spacing and one installation would cap this at ~1 write/s); ` +
         `CREWBOT_WORKER_CONCURRENCY ${PER_PROCESS} and CREWBOT_GLOBAL_CONCURRENCY (counted per queue) ${PER_PROCESS} × worker processes: ` +
-        [describe("embedded (SQLite, in-process worker)", embedded), describe("BullMQ/Redis 1 worker process", one), describe("BullMQ/Redis 2 worker processes", two), describe("BullMQ/Redis 4 worker processes", four)].join("; "),
+        [describe("embedded (SQLite, in-process worker)", embedded), describe("Redis 1 worker process", one), describe("Redis 2 worker processes", two), describe("Redis 4 worker processes", four)].join("; "),
       `throughput speed-up across installations (jobs/s over 1 worker process, each its own data dir, one Redis): 2 workers ${(two.perSecond / one.perSecond).toFixed(2)}×, ` +
         `4 workers ${speedUp.toFixed(2)}× (goal ≥ 3.5× at 4) ${speedUp >= 3.5 ? "✓" : "✗"}${cpus().length < 4 ? ` — on ${cpus().length} CPUs, which 4 processes and this one share` : ""}; BullMQ 1 worker / embedded ${(one.perSecond / embedded.perSecond).toFixed(2)}×`,
     );
