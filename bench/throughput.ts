@@ -368,7 +368,7 @@ export async function throughputBench(): Promise<string[]> {
         `CREWBOT_WORKER_CONCURRENCY ${PER_PROCESS} and CREWBOT_GLOBAL_CONCURRENCY (counted per queue) ${PER_PROCESS} × worker processes: ` +
         [describe("embedded (SQLite, in-process worker)", embedded), describe("Redis 1 worker process", one), describe("Redis 2 worker processes", two), describe("Redis 4 worker processes", four)].join("; "),
       `throughput speed-up across installations (jobs/s over 1 worker process, each its own data dir, one Redis): 2 workers ${(two.perSecond / one.perSecond).toFixed(2)}×, ` +
-        `4 workers ${speedUp.toFixed(2)}× (goal ≥ 3.5× at 4) ${speedUp >= 3.5 ? "✓" : "✗"}${cpus().length < 4 ? ` — on ${cpus().length} CPUs, which 4 processes and this one share` : ""}; BullMQ 1 worker / embedded ${(one.perSecond / embedded.perSecond).toFixed(2)}×`,
+        `4 workers ${speedUp.toFixed(2)}× (goal ≥ 3.5× at 4) ${speedUp >= 3.5 ? "✓" : "✗"}${cpus().length < 4 ? ` — on ${cpus().length} CPUs, which 4 processes and this one share` : ""}; Redis 1 worker / embedded ${(one.perSecond / embedded.perSecond).toFixed(2)}×`,
     );
     const rss = await peakRss(served);
     const goal = 1024 ** 3;
