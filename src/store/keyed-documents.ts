@@ -31,6 +31,11 @@ export interface DocumentCollection<K, D> extends KeyedDocuments<K, D> {
   close(): Promise<void>;
 }
 
+/** A backend's documents with the upkeep its store also needs: the collection a store is written over. */
+export function documentCollection<K, D>(docs: KeyedDocuments<K, D>, upkeep: Pick<DocumentCollection<K, D>, "prune" | "close">): DocumentCollection<K, D> {
+  return { read: (key) => docs.read(key), update: (key, change) => docs.update(key, change), ...upkeep };
+}
+
 /** A pull request's documents are keyed by its repository (`owner/repo`, lower-cased) and number. */
 export interface PullRequestKey {
   repo: string;

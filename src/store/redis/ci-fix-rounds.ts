@@ -5,7 +5,7 @@
  * file only says where a pull request's count lives. Keys expire after the retention period.
  */
 import { RoundsDocumentStore, type RoundsDoc } from "../ci-fix-documents.js";
-import type { PullRequestKey } from "../keyed-documents.js";
+import { documentCollection, type PullRequestKey } from "../keyed-documents.js";
 import { pruneHashes } from "./prune.js";
 import { RedisConnection, type RedisHashStoreOptions } from "./redis-connection.js";
 import { RedisDocuments } from "./redis-documents.js";
@@ -43,13 +43,11 @@ export class RedisCiFixRounds extends RoundsDocumentStore {
       ({ repo, number }) => `the ci-fix rounds of ${repo}#${number}`,
     );
     super(
-      {
-        read: (k) => docs.read(k),
-        update: (k, change) => docs.update(k, change),
+      documentCollection(docs, {
         // Counts expire by themselves; this deletes old ones all the same.
         prune: (before) => pruneHashes(redis, `${prefix}:cifix:*`, "updatedAt", before),
         close: () => conn.close(),
-      },
+      }),
       conn.now,
     );
     this.prefix = prefix;

@@ -6,7 +6,7 @@
  * pull request's document lives.
  */
 import { loadFindings, type ReviewState } from "../../review/review-store.js";
-import type { PullRequestKey } from "../keyed-documents.js";
+import { documentCollection, type PullRequestKey } from "../keyed-documents.js";
 import { ReviewDocumentStore } from "../review-documents.js";
 import { pruneHashes } from "./prune.js";
 import { RedisDocuments } from "./redis-documents.js";
@@ -40,13 +40,11 @@ export class RedisReviewStore extends ReviewDocumentStore {
       ({ repo, number }) => `the review of ${repo}#${number}`,
     );
     super(
-      {
-        read: (k) => docs.read(k),
-        update: (k, change) => docs.update(k, change),
+      documentCollection(docs, {
         // Records expire by themselves; this also deletes old ones written before expiries were set.
         prune: (before) => pruneHashes(redis, `${prefix}:review:*`, "reviewedAt", before),
         close: () => conn.close(),
-      },
+      }),
       conn.now,
     );
     this.prefix = prefix;

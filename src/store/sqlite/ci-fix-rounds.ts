@@ -4,7 +4,7 @@
  */
 import type Database from "better-sqlite3";
 import { RoundsDocumentStore, type RoundsDoc, type RoundsDocuments } from "../ci-fix-documents.js";
-import type { PullRequestKey } from "../keyed-documents.js";
+import { documentCollection, type PullRequestKey } from "../keyed-documents.js";
 import { openDatabase, statementCache } from "./database.js";
 import { SqliteDocuments } from "./sqlite-documents.js";
 
@@ -51,12 +51,10 @@ function roundsDocuments(db: Database.Database): RoundsDocuments {
       ).run(repo, number, doc.rounds, doc.stopped ? 1 : 0, doc.lastJob ?? null, doc.lastHead ?? null, doc.updatedAt);
     },
   });
-  return {
-    read: (key) => docs.read(key),
-    update: (key, change) => docs.update(key, change),
+  return documentCollection(docs, {
     prune: async (before) => stmt("DELETE FROM ci_fix_rounds WHERE updated_at < ?").run(before).changes,
     close: async () => {
       if (db.open) db.close();
     },
-  };
+  });
 }

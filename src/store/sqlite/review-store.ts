@@ -5,7 +5,7 @@
  */
 import type Database from "better-sqlite3";
 import { loadFindings, type ReviewState } from "../../review/review-store.js";
-import type { PullRequestKey } from "../keyed-documents.js";
+import { documentCollection, type PullRequestKey } from "../keyed-documents.js";
 import { ReviewDocumentStore, type ReviewDocuments } from "../review-documents.js";
 import { openDatabase, statementCache } from "./database.js";
 import { SqliteDocuments } from "./sqlite-documents.js";
@@ -52,12 +52,10 @@ function reviewDocuments(db: Database.Database): ReviewDocuments {
       ).run({ repo, number, headSha: doc.headSha, fingerprints: JSON.stringify(doc.fingerprints), findings: JSON.stringify(doc.findings), reviewedAt: doc.reviewedAt });
     },
   });
-  return {
-    read: (key) => docs.read(key),
-    update: (key, change) => docs.update(key, change),
+  return documentCollection(docs, {
     prune: async (before) => stmt("DELETE FROM review_state WHERE reviewed_at < ?").run(before).changes,
     close: async () => {
       if (db.open) db.close();
     },
-  };
+  });
 }
