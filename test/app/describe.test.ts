@@ -14,7 +14,7 @@ import type { SummarySubmission } from "../../src/tools/submit-summary.js";
 import { redact } from "../../src/secrets/redact.js";
 import { paddedTo, PEOPLES_TEXT, TOKEN_SHAPES } from "../helpers/peoples-text.js";
 import { tempDir } from "../helpers/git-repo.js";
-import { API, mockInstallationToken, mockJobComments, mockPermission, mockPullConversation, mockRepoConfig, queuedThenCrashed, REPO_PATH, startStack, type Stack } from "./harness.js";
+import { API, mockInstallationToken, mockJobComments, mockPermission, mockPullConversation, mockQueuedComment, mockRepoConfig, queuedThenCrashed, REPO_PATH, startStack, type Stack } from "./harness.js";
 import { deliver, GREET, mockReviewJob, push, type Traffic } from "./review-harness.js";
 
 useNock();
@@ -188,13 +188,9 @@ describe("/describe sent right after a push", () => {
     payload.issue.pull_request = { url: `${API}${REPO_PATH}/pulls/1` };
     // The token minted for the push's event is reused.
     mockPermission("Codertocat", "write");
-    let queuedBody = "";
+    const { posted: queued } = mockQueuedComment(payload.comment.id, 8803);
     const edits: string[] = [];
     nock(API)
-      .post(`${REPO_PATH}/issues/comments/${payload.comment.id}/reactions`, { content: "eyes" })
-      .reply(201, {})
-      .post(`${REPO_PATH}/issues/1/comments`, (b: { body: string }) => ((queuedBody = b.body), true))
-      .reply(201, { id: 8803 })
       .patch(`${REPO_PATH}/issues/comments/8803`, (b) => (edits.push(b.body), true))
       .times(7)
       .optionally()
@@ -203,7 +199,7 @@ describe("/describe sent right after a push", () => {
     await stack.crewbot.background.idle();
     const [describeJob, review] = await stack.crewbot.queue.listRecent();
     expect(describeJob).toMatchObject({ kind: "describe", progressCommentId: 8803 });
-    expect(queuedBody).toMatch(new RegExp(`^⏳ Queued behind job ${review!.id}\\n`));
+    expect(queued.body).toMatch(new RegExp(`^⏳ Queued behind job ${review!.id}\\n`));
 
     // The review waits out its debounce (it goes back to the queue); the describe job runs meanwhile, in the queued comment.
     mockRepoConfig({ repo: "review:\n  debounceSeconds: 600\n" });

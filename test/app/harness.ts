@@ -185,6 +185,17 @@ export function mockRepoConfig(files: { repo?: string; org?: string } = {}): noc
   return files.org !== undefined ? org.reply(200, files.org, raw) : org.reply(404, { message: "Not Found" });
 }
 
+/** The 👀 on a command and the "⏳ Queued behind …" comment it gets (id `id`); `posted.body` is what was posted. */
+export function mockQueuedComment(commandCommentId: number, id: number, number = 1): { posted: { body: string } } {
+  const posted = { body: "" };
+  nock(API)
+    .post(`${REPO_PATH}/issues/comments/${commandCommentId}/reactions`, { content: "eyes" })
+    .reply(201, {})
+    .post(`${REPO_PATH}/issues/${number}/comments`, (b: { body: string }) => ((posted.body = b.body), true))
+    .reply(201, { id });
+  return { posted };
+}
+
 export interface JobCommentsMock {
   /** The id GitHub gives the job's progress comment. */
   progressId: number;

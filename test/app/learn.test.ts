@@ -16,7 +16,7 @@ import { issueCommentCreated } from "../fixtures/payloads.js";
 import { useNock } from "../helpers/github.js";
 import { paddedTo, PEOPLES_LINES, TOKEN_SHAPES } from "../helpers/peoples-text.js";
 import type { FakeReply } from "../helpers/fake-anthropic.js";
-import { API, INSTALLATION_ID, mockInstallationToken, mockJobComments, mockPermission, mockRepoConfig, REPO_PATH, startStack, type Stack } from "./harness.js";
+import { API, INSTALLATION_ID, mockInstallationToken, mockJobComments, mockPermission, mockQueuedComment, mockRepoConfig, REPO_PATH, startStack, type Stack } from "./harness.js";
 
 useNock();
 
@@ -354,17 +354,10 @@ describe("/crewbot learnings queued behind another job", () => {
     const payload = issueCommentCreated("/crewbot learnings", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
     mockInstallationToken();
     mockPermission("Codertocat", "write");
-    let queuedBody = "";
+    const { posted: queued } = mockQueuedComment(payload.comment.id, 8804);
+    mockRepoConfig();
     const edits: string[] = [];
     nock(API)
-      .post(`${REPO_PATH}/issues/comments/${payload.comment.id}/reactions`, { content: "eyes" })
-      .reply(201, {})
-      .post(`${REPO_PATH}/issues/1/comments`, (b: { body: string }) => ((queuedBody = b.body), true))
-      .reply(201, { id: 8804 })
-      .get(`${REPO_PATH}/contents/.github%2Fcrewbot.yml`)
-      .reply(404, { message: "Not Found" })
-      .get("/repos/Codertocat/.github/contents/.github%2Fcrewbot.yml")
-      .reply(404, { message: "Not Found" })
       .get(FILE_PATH)
       .query({ ref: "main" })
       .reply(200, encoded(file(bullet("Ask @octocat about migrations", "22222222"))))
@@ -376,7 +369,7 @@ describe("/crewbot learnings queued behind another job", () => {
     await stack.probot.receive({ id: "learnings-queued", name: "issue_comment", payload } as never);
     await stack.crewbot.background.idle();
     const [job] = await queue.listRecent({ state: "queued" });
-    expect(queuedBody).toMatch(/^⏳ Queued behind job /);
+    expect(queued.body).toMatch(/^⏳ Queued behind job /);
     expect(job).toMatchObject({ progressCommentId: 8804 });
 
     await queue.finish(running.id, "succeeded", "✅ Done", { workerId: "elsewhere", attempt: running.attempts });
