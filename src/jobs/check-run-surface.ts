@@ -5,7 +5,7 @@
  */
 import { CheckRun, finaliseCheckRun } from "../review/check-run.js";
 import { headline, transcriptUrl } from "../report/render.js";
-import { quietReport, type JobSurface } from "./job-surface.js";
+import { outcomeOf, quietReport, type JobSurface } from "./job-surface.js";
 
 export const checkRunSurface: JobSurface = {
   async open(job, _ctx, services, { writer, access }) {
@@ -22,7 +22,7 @@ export const checkRunSurface: JobSurface = {
       services,
       writer,
       async (ending) => {
-        const outcome = ending.outcome ?? headline(ending.terminal);
+        const outcome = outcomeOf(ending);
         if (ending.check === null) return outcome;
         await resumed.catch(() => undefined);
         if (ending.check) {

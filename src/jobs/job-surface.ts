@@ -7,6 +7,7 @@ import type { JobContext } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import type { GitHubWriter } from "../report/github-writer.js";
 import { jobProgress } from "../report/job-comment.js";
+import { headline } from "../report/render.js";
 import { progressFromEvents } from "../report/progress-state.js";
 import type { ProgressState, Terminal } from "../report/types.js";
 import { surfaceKeyOf } from "./job-types.js";
@@ -55,5 +56,8 @@ export function quietReport(job: JobRecord, services: JobServices, writer: GitHu
     },
   };
 }
+
+/** What the queue records of an ending: the job's own words, or its terminal state's headline. */
+export const outcomeOf = (ending: ReportEnding): string => ending.outcome ?? headline(ending.terminal);
 
 export const reasonOf = (t: Terminal): string => ("reason" in t && t.reason) || ("budget" in t && t.budget) || t.kind;

@@ -5,15 +5,12 @@
  */
 import { postedCommentId, type JobRecord } from "../queue/types.js";
 import { postReply } from "../report/progress-reporter.js";
-import { headline } from "../report/render.js";
 import { checkRunSurface } from "./check-run-surface.js";
-import { quietReport, reasonOf, type JobSurface } from "./job-surface.js";
+import { outcomeOf, quietReport, reasonOf, type JobSurface } from "./job-surface.js";
 import { surfaceKeyOf, type SurfaceKey } from "./job-types.js";
-import { earlierComment, finaliseProgressComment, openProgressComment, type ReportEnding } from "./job-report.js";
+import { earlierComment, finaliseProgressComment, openProgressComment } from "./job-report.js";
 import type { JobServices } from "./services.js";
 import { threadReplySurface } from "./thread-reply-surface.js";
-
-const outcomeOf = (ending: ReportEnding): string => ending.outcome ?? headline(ending.terminal);
 
 /** Nothing on GitHub: the outcome is the queue's record and a log line with the job id. */
 const silent: JobSurface = {
