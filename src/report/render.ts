@@ -3,7 +3,8 @@
  * states can pin exactly what users see.
  */
 import { formatTaskList, taskText } from "../plan/task-list.js";
-import { COMMAND_KINDS, jobCommand, type CommandKind } from "../queue/job-kinds.js";
+import { COMMAND_KINDS, jobCommand, type CommandKind, type HelpRow } from "../queue/job-kinds.js";
+import { OWN_COMMAND_NAMES, OWN_COMMANDS } from "../queue/own-commands.js";
 import { formatDuration, formatFigures } from "./format.js";
 import { renderCommands } from "./render-commands.js";
 import { codeSpan, COMMENT_LIMIT, cutMiddle, GITHUB_BODY_LIMIT, neutraliseMentions, safeBlock, safeInline, safeLine } from "../text/github-markdown.js";
@@ -151,18 +152,16 @@ export function renderHelp(options: HelpOptions = {}): string {
     options.autoReview === false
       ? "Automatic reviews of pull requests are turned off in this repository."
       : "Pull requests are also reviewed automatically when opened, reopened, marked ready or pushed to; those reviews report in the `crewbot/review` check.";
-  const jobRows = COMMAND_KINDS.flatMap((kind) => jobCommand(kind).help.map((row) => `| \`${row.usage}\` | ${row.where} | ${row.what}${off(kind)} |`));
+  const row = (r: HelpRow, note = "") => `| \`${r.usage}\` | ${r.where} | ${r.what}${note} |`;
+  const jobRows = COMMAND_KINDS.flatMap((kind) => jobCommand(kind).help.map((r) => row(r, off(kind))));
+  const ownRows = OWN_COMMAND_NAMES.flatMap((word) => OWN_COMMANDS[word].help.map((r) => row(r)));
   return [
     "**crewbot** runs a crew of agents (scout, planner, worker, reviewer) on this repository. Write a command at the start of a comment:",
     "",
     "| Command | Where | What happens |",
     "|---|---|---|",
     ...jobRows,
-    "| `/answer <text>` | where crewbot asked a question | Answers it (or tick one of its options); the job waiting for it goes on. |",
-    "| `/crewbot cancel` | issue or pull request | Cancels the job running here (or waiting for an answer). |",
-    "| `/crewbot learn` | issue or pull request | Proposes what the team taught crewbot in its threads so far, as the `crewbot/learnings` pull request editing `.github/crewbot/learnings.md` (opened once, updated after). |",
-    "| `/crewbot learnings` | issue or pull request | Lists the learnings merged on the default branch, with how many reviews each shaped in the last 30 days and when it was last used. |",
-    "| `/crewbot help` | anywhere | This text. |",
+    ...ownRows,
     "",
     "Instead of the slash, a comment may start by mentioning this app: `@<app> plan …` is `/plan …`, and any other text after the mention is a question, `/ask <text>` (unless the repository turned mentions off).",
     "",

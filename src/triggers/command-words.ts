@@ -1,7 +1,7 @@
 /**
  * Every word that opens a crewbot command, in one table derived from where each is defined: the
- * job kinds a person starts by name (queue/job-kinds.ts), `/answer`, and `/crewbot`'s own
- * subcommands. Slash commands (parse-command.ts) and mentions (parse-mention.ts) both read it.
+ * job kinds a person starts by name (queue/job-kinds.ts), then `/answer` and `/crewbot`'s own
+ * subcommands (queue/own-commands.ts). Slash commands (parse-command.ts) and mentions (parse-mention.ts) both read it.
  *
  * A mention's first word is read here too (DESIGN.md §1): `@crewbot plan …` is `/plan …`,
  * `@crewbot help` is `/crewbot help`, and a word not in the table makes the whole text a question
@@ -10,10 +10,11 @@
  * fails until a new one is decided there.
  */
 import { COMMAND_KINDS, type CommandKind } from "../queue/job-kinds.js";
+import { CREWBOT_SUBCOMMANDS, type CrewbotSubcommand } from "../queue/own-commands.js";
+
+export { CREWBOT_SUBCOMMANDS, type CrewbotSubcommand };
 
 /** `/crewbot <word>`: crewbot's own words, which start no job of their name. */
-export const CREWBOT_SUBCOMMANDS = ["help", "cancel", "learn", "learnings"] as const;
-export type CrewbotSubcommand = (typeof CREWBOT_SUBCOMMANDS)[number];
 export const isCrewbotSubcommand = (word: string): word is CrewbotSubcommand => (CREWBOT_SUBCOMMANDS as readonly string[]).includes(word);
 
 /** What a command word stands for: a job's command (`/plan`), `/answer`, or a `/crewbot` subcommand. */
