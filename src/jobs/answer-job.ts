@@ -52,7 +52,6 @@ export function answerJob(answer: JobAnswer): (job: JobRecord, ctx: JobContext, 
       const { result, budget } = await runJobChain(ctx, services, report, prepared, dirs, {
         chain,
         task: jobTask(job, answer.task),
-        mode: "read-only",
         context: diff,
       });
       const ending = await answerOutcome(result, ctx.signal, budget.limits, { root: prepared.root, sha: prepared.sha, web: webUrl(job.repo.cloneUrl), jobId: job.id }, services);

@@ -90,7 +90,6 @@ export async function describePullRequest(run: DescribeRun): Promise<DescribeOut
   const { result, budget } = await runJobChain(run.ctx, services, run.events, prepared, run.dirs, {
     chain: prepared.chains.get("describe")!,
     task: job.kind === "describe" && job.trigger.request.trim() ? jobTask(job, "Summarise") : "(none)",
-    mode: "read-only",
     context: summaryContext({ number, headSha: prepared.sha, ...sources, files: shown.length > 0 ? shown : files }),
   });
   const figures = { usage: budget.usage, costUsd: budget.costUsd, headSha: prepared.sha };

@@ -9,7 +9,7 @@ import { jobTask } from "./outcome.js";
 import { inJobFrame } from "./job-frame.js";
 import { fromWorker, implementChain, prepareJob, type Prepared } from "./prepare.js";
 import { publishBranch } from "./publish-branch.js";
-import { askOptions, askRequester, beginResume, endWait, nextRun, resumedBudget } from "./question-wait.js";
+import { askOptions, askRequester, beginResume, endWait, nextRun } from "./question-wait.js";
 import type { JobServices } from "./services.js";
 import { webUrl } from "../github/urls.js";
 import { runWriteChain } from "./write-run.js";
@@ -48,12 +48,12 @@ export async function runImplementJob(job: JobRecord, ctx: JobContext, services:
       task: approved ? approvedTask(job, approved.steps) : jobTask(job, "Implement"),
       restMessage: `Remaining changes for: ${job.subject?.title ?? `issue #${job.target.number}`}`,
       plan: approved?.steps,
-      asking: { ...askOptions(prepared.config, next), budget: resumedBudget(prepared.config.budgets, next) },
+      asking: askOptions(prepared.policy, next),
     });
     if (run.setupFailed) return report.finish(run.setupFailed);
     if (run.paused) {
       const questionsAsked = next.kind === "resume" ? next.saved.questionsAsked : 0;
-      return askRequester(job, report, prepared.config, { ...run.paused, sha: prepared.sha, questionsAsked });
+      return askRequester(job, report, prepared.policy, { ...run.paused, sha: prepared.sha, questionsAsked });
     }
     const { work, checks, notes, budget, failed, checkFailed } = run;
 

@@ -5,13 +5,11 @@
 import { BudgetTracker } from "../agent/budget.js";
 import type { AgentEvent } from "../agent/events.js";
 import { runChain, type ChainResult, type RunChainOptions } from "../chain/run-chain.js";
-import type { ChainDefinition } from "../chain/types.js";
 import type { ContextSection } from "../text/prompt.js";
 import { RuleBook } from "../chain/rules.js";
 import { limitReached } from "../installations/limits.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
-import type { Mode } from "../tools/types.js";
 import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
 import type { JobAccess, JobReport } from "./job-report.js";
 import { surfaceOf } from "./job-surfaces.js";
@@ -98,26 +96,24 @@ function jobAccess(octokit: InstallationOctokit, token: string, writer: GitHubWr
   };
 }
 
-export interface JobChainOptions {
-  chain: ChainDefinition;
-  task: string;
-  mode: Mode;
+/**
+ * What a job gives its chain beyond its prepared ground: the chain and task, the step policy's
+ * hooks and the run's own options, passed on as they are. The mode, budgets, models, network and
+ * trust come from the job's policy (jobs/job-policy.ts), never from here.
+ */
+export type JobChainOptions = Pick<RunChainOptions, "chain" | "task" | "betweenTurns" | "completeStep" | "questions" | "resume" | "proof"> & {
   /** Extra handling of the agents' events, after the progress comment's. */
   observe?: (event: AgentEvent) => void;
-  betweenTurns?: RunChainOptions["betweenTurns"];
-  completeStep?: RunChainOptions["completeStep"];
+  /** Context for one step, after the merged learnings its role gets. */
   stepContext?: RunChainOptions["stepContext"];
   /** Extra context for every step (a review's diff), after the repository's and the issue's. */
   context?: ContextSection[];
   /** The job's budget so far (a job resumed after a question); default: a new one. */
   budget?: BudgetTracker;
-  questions?: RunChainOptions["questions"];
-  resume?: RunChainOptions["resume"];
-  proof?: RunChainOptions["proof"];
-}
+};
 
 /**
- * Runs a job's chain in its prepared checkout with the job's budget, signal and progress
+ * Runs a job's chain in its prepared checkout with the job's policy, budget, signal and progress
  * comment. From here on an interruption is final: the agents may have changed things.
  */
 export async function runJobChain(
@@ -129,37 +125,32 @@ export async function runJobChain(
   options: JobChainOptions,
 ): Promise<{ result: ChainResult; budget: BudgetTracker }> {
   await ctx.update({ agentsStarted: true });
-  const { config } = prepared;
-  const budget = options.budget ?? new BudgetTracker(config.budgets);
+  const { policy } = prepared;
+  const { observe, stepContext, context, budget: resumed, ...passed } = options;
+  const budget = resumed ?? new BudgetTracker(policy.budgets);
   for (const event of instructionEvents(prepared.instructions)) report.event(event);
   const result = await runChain({
-    chain: options.chain,
+    ...passed,
     agents: prepared.agents,
-    task: options.task,
-    context: [...prepared.context, ...(options.context ?? [])],
-    mode: options.mode,
-    trust: prepared.trust,
-    ...(options.proof ? { proof: options.proof } : {}),
+    context: [...prepared.context, ...(context ?? [])],
+    mode: policy.mode,
+    trust: policy.trust,
     workspace: { root: prepared.root, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
     sandbox: await services.sandbox(),
     budget,
-    models: config.models,
-    network: config.sandbox.network,
+    models: policy.models,
+    network: policy.network,
     client: services.anthropic(),
     signal: ctx.signal,
     emit: (event) => {
       report.event(event);
-      options.observe?.(event);
+      observe?.(event);
     },
-    betweenTurns: options.betweenTurns,
-    completeStep: options.completeStep,
     // The merged learnings go to the roles that get them only, before the step's own context.
-    stepContext: async (step) => [...learningsFor(step.role, prepared.learnings), ...((await options.stepContext?.(step)) ?? [])],
+    stepContext: async (step) => [...learningsFor(step.role, prepared.learnings), ...((await stepContext?.(step)) ?? [])],
     checkOutput: checkStepOutput,
     skills: prepared.skills?.skills,
     rules: new RuleBook(prepared.rules ?? []),
-    ...(options.questions ? { questions: options.questions } : {}),
-    ...(options.resume ? { resume: options.resume } : {}),
   });
   return { result, budget };
 }

@@ -15,7 +15,10 @@ import { LEARNER_TASK, learnerContext } from "../learnings/learner-input.js";
 import type { Candidate } from "../learnings/types.js";
 import type { JobContext } from "../queue/runner.js";
 import type { LearningsSubmission } from "../tools/submit-learnings.js";
+import type { JobRecord } from "../queue/types.js";
 import type { JobDirs } from "./job-dirs.js";
+import { jobPolicy } from "./job-policy.js";
+import { jobTypeOf } from "./job-types.js";
 import { chainFailure, type Ending } from "./outcome.js";
 import type { JobServices } from "./services.js";
 
@@ -32,6 +35,7 @@ export interface LearnerOutcome {
 }
 
 export async function runLearner(o: {
+  job: JobRecord;
   ctx: JobContext;
   services: JobServices;
   config: CrewbotConfig;
@@ -45,19 +49,21 @@ export async function runLearner(o: {
   const root = path.join(o.dirs.workDir, "learner");
   await mkdir(root, { recursive: true });
   await o.ctx.update({ agentsStarted: true });
-  const budget = new BudgetTracker(o.config.budgets);
+  // Its context is other people's words, and it has no checkout: a stranger's trust (no commands), whatever the job.
+  const policy = jobPolicy(jobTypeOf(o.job), "stranger", o.config, o.job.repo);
+  const budget = new BudgetTracker(policy.budgets);
   const result = await runChain({
     chain: LEARN_CHAIN,
     // No file tools: everything it needs is in its context.
     agents: new Map([[LEARNER, learnerAgent(learner)]]),
     task: LEARNER_TASK,
     context: learnerContext(o.candidates, o.currentFile),
-    mode: "read-only",
-    trust: "stranger",
+    mode: policy.mode,
+    trust: policy.trust,
     workspace: { root: await realpath(root), artifactsDir: o.dirs.artifactsDir, scratchDir: o.dirs.scratchDir },
     sandbox: await o.services.sandbox(),
     budget,
-    models: o.config.models,
+    models: policy.models,
     client: o.services.anthropic(),
     signal: o.ctx.signal,
     emit: o.emit,

@@ -6,7 +6,7 @@ import type { JobRecord } from "../queue/types.js";
 import { chainFailure, jobTask, type Ending } from "./outcome.js";
 import { inJobFrame, runJobChain } from "./job-frame.js";
 import { prepareJob } from "./prepare.js";
-import { askOptions, askRequester, beginResume, endWait, nextRun, resumedBudget } from "./question-wait.js";
+import { askOptions, askRequester, beginResume, endWait, nextRun } from "./question-wait.js";
 import type { JobServices } from "./services.js";
 
 /**
@@ -24,13 +24,11 @@ export async function runPlanJob(job: JobRecord, ctx: JobContext, services: JobS
     const { result, budget } = await runJobChain(ctx, services, report, prepared, dirs, {
       chain: prepared.chains.get("plan")!,
       task: jobTask(job, "Make a plan for"),
-      mode: "read-only",
-      ...askOptions(prepared.config, next),
-      budget: resumedBudget(prepared.config.budgets, next),
+      ...askOptions(prepared.policy, next),
     });
     if (result.paused) {
       const questionsAsked = next.kind === "resume" ? next.saved.questionsAsked : 0;
-      return askRequester(job, report, prepared.config, { result, budget, sha: prepared.sha, questionsAsked });
+      return askRequester(job, report, prepared.policy, { result, budget, sha: prepared.sha, questionsAsked });
     }
     return report.finish(planOutcome(result, ctx.signal, budget.limits));
   });

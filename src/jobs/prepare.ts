@@ -20,7 +20,8 @@ import type { JobRecord } from "../queue/types.js";
 import { makeCheckout } from "../workspace/checkout.js";
 import { readDefaultBranchFiles, SKILL_TREES } from "./default-branch.js";
 import { detectRepoFeatures, featureNotes } from "../workspace/repo-features.js";
-import { resolveCheckoutTrust, trustRefusal, type CheckoutTrust } from "./checkout-trust.js";
+import { resolveCheckoutTrust, trustRefusal } from "./checkout-trust.js";
+import { jobPolicy, type JobPolicy } from "./job-policy.js";
 import type { JobDirs } from "./job-dirs.js";
 import { jobInstructions, touchedFiles } from "./job-instructions.js";
 import { jobTypeOf } from "./job-types.js";
@@ -32,8 +33,8 @@ export interface Prepared extends Definitions {
   root: string;
   /** The commit checked out. */
   sha: string;
-  /** Whose code that is (jobs/checkout-trust.ts): a stranger's gets no bash, setup or check. */
-  trust: CheckoutTrust;
+  /** What the job may do and spend, from its type, whose code the checkout is (a stranger's gets no bash, setup or check) and the config. */
+  policy: JobPolicy;
   /** What the agents read as data: repository instructions, then the issue or PR. */
   context: ContextSection[];
   /** `.github/crewbot.yml` of the default branch (or the organisation's), defaults filled in. */
@@ -85,11 +86,13 @@ export async function prepareJob(
   const { access, report } = opened;
   // Before anything is read or cloned: a write job never runs on a stranger's code.
   const trust = await resolveCheckoutTrust(job, access.octokit, options.headRepo);
-  const refusal = trustRefusal(jobTypeOf(job), trust);
+  const type = jobTypeOf(job);
+  const refusal = trustRefusal(type, trust);
   if (refusal) throw new Error(refusal);
   const config = options.config ?? (await loadRepoConfig(access.octokit, { owner, repo })).config;
   assertCommandOn(job, config);
-  if (config.transcripts.public && !job.repo.private) services.transcripts?.makePublic(job.id);
+  const policy = jobPolicy(type, trust, config, job.repo);
+  if (policy.publicTranscript) services.transcripts?.makePublic(job.id);
   const defaultsDir = path.join(dirs.workDir, "default-branch");
   const ref = options.ref ?? (isPullRequest ? `refs/pull/${number}/head` : job.repo.defaultBranch);
   // A PR's head is fetched for this job only; a large repository's files only for what is checked out.
@@ -118,7 +121,7 @@ export async function prepareJob(
   refuseSkippedRules(defaults.skipped);
   const definitions = await loadDefinitions(defaultsDir);
   const instructions = await jobInstructions(defaultsDir, defaults, job, config, touched, log);
-  const learnings = config.learnings.enabled ? await readRepoLearnings(defaultsDir, defaults, log) : undefined;
+  const learnings = policy.learnings ? await readRepoLearnings(defaultsDir, defaults, log) : undefined;
   const notes = [
     ...featureNotes(await detectRepoFeatures(checkout.path)),
     ...skillNotes(defaults.skipped, definitions.skills?.notes ?? []),
@@ -129,7 +132,7 @@ export async function prepareJob(
   const lacks = notes.length > 0 ? [{ source: "what the checkout lacks", text: notes.join("\n") }] : [];
   const context = [...instructions.sections, ...lacks, ...(await issueContext(access.octokit, job, services.permissions))];
   const applied = learnings?.section ? [...instructions.applied, learningsLine(learnings)] : instructions.applied;
-  return { ...definitions, root: checkout.path, sha: checkout.sha, trust, context, config, notes, instructions: applied, ...(learnings ? { learnings } : {}) };
+  return { ...definitions, root: checkout.path, sha: checkout.sha, policy, context, config, notes, instructions: applied, ...(learnings ? { learnings } : {}) };
 }
 
 /** The transcript's line for the learnings given. */

@@ -6,12 +6,12 @@
 import { BudgetTracker, type Budgets } from "../agent/budget.js";
 import type { Usage } from "../agent/pricing.js";
 import type { ChainPause, ChainResult, RunChainOptions } from "../chain/run-chain.js";
-import type { CrewbotConfig } from "../config/schema.js";
 import type { JobResult, WaitingResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import { NO_ANSWER_OUTCOME, waitingOutcome, type JobWait } from "../queue/wait.js";
 import { renderAnswered, renderQuestion } from "../report/render-question.js";
 import { answerResultText } from "../tools/ask-user.js";
+import type { JobPolicy } from "./job-policy.js";
 import type { JobReport } from "./job-report.js";
 
 /** What a waiting job saves to go on with on any worker. */
@@ -39,12 +39,14 @@ export function nextRun(job: JobRecord, now = Date.now()): NextRun {
   return { kind: "resume", saved, resume: { pause: saved.chain, answer: answerResultText(wait.answer) } };
 }
 
-/** The chain options of this run: `ask_user` when the config allows it, and where to go on from. */
-export function askOptions(config: CrewbotConfig, next: NextRun): Pick<RunChainOptions, "questions" | "resume"> {
+/** The chain options of this run: `ask_user` when the job's policy allows it, where to go on from, and the budget used so far. */
+export function askOptions(policy: Pick<JobPolicy, "questions" | "budgets">, next: NextRun): Pick<RunChainOptions, "questions" | "resume"> & { budget?: BudgetTracker } {
   const asked = next.kind === "resume" ? next.saved.questionsAsked : 0;
+  const budget = resumedBudget(policy.budgets, next);
   return {
-    ...(config.ask.enabled ? { questions: { asked } } : {}),
+    ...(policy.questions.allowed ? { questions: { asked } } : {}),
     ...(next.kind === "resume" ? { resume: next.resume } : {}),
+    ...(budget ? { budget } : {}),
   };
 }
 
@@ -99,14 +101,14 @@ export async function endWait(job: JobRecord, report: JobReport, next: Extract<N
 export async function askRequester(
   job: JobRecord,
   report: JobReport,
-  config: CrewbotConfig,
+  policy: Pick<JobPolicy, "questions">,
   run: { result: ChainResult; budget: BudgetTracker; sha: string; questionsAsked: number },
 ): Promise<WaitingResult> {
   const pause = run.result.paused!;
   const { question, options } = pause.agentPause.question;
   const asker = job.trigger.sender;
   const askedAt = Date.now();
-  const expiresAt = askedAt + Math.round(config.ask.timeoutHours * 3_600_000);
+  const expiresAt = askedAt + Math.round(policy.questions.timeoutHours * 3_600_000);
   const { owner, repo, number } = job.target;
   const body = renderQuestion({ jobId: job.id, asker, agent: pause.agent, question, options, expiresAt });
   const posted = await report.writer.write<{ id: number }>("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner, repo, issue_number: number, body });

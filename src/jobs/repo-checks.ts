@@ -47,7 +47,7 @@ export class RepoChecks {
    * not recorded as the job's results (the final checks run again on the final commit).
    */
   async preview(): Promise<CommandSummary[]> {
-    const results = await this.run("check", this.prepared.config.implement.check, this.prepared.config.sandbox.network, false);
+    const results = await this.run("check", this.prepared.config.implement.check, this.prepared.policy.network, false);
     // The work is committed by now: what the checks leave (build output, changed files) must not
     // end up in the commits of the worker after the reviewer.
     if (results.length > 0) {
@@ -57,16 +57,16 @@ export class RepoChecks {
     return results;
   }
 
-  /** The checks on the committed work, with the network only when `sandbox.network` allows it. */
+  /** The checks on the committed work, with the network only when the job's policy allows it (`sandbox.network`). */
   async check(): Promise<string | undefined> {
-    await this.run("check", this.prepared.config.implement.check, this.prepared.config.sandbox.network);
+    await this.run("check", this.prepared.config.implement.check, this.prepared.policy.network);
     return commandFailure(this.results.filter((r) => r.phase === "check"));
   }
 
   private async run(phase: CommandPhase, commands: readonly string[], network: boolean, record = true): Promise<CommandSummary[]> {
     if (commands.length === 0) return [];
     // Write jobs never start on a stranger's checkout; should one get here, its commands still do not run.
-    assertRunsRepoCommands(this.prepared.trust, `${phase} commands`);
+    assertRunsRepoCommands(this.prepared.policy.trust, `${phase} commands`);
     const results = await runRepoCommands(commands, {
       phase,
       root: this.prepared.root,
@@ -74,7 +74,7 @@ export class RepoChecks {
       artifactsDir: this.dirs.artifactsDir,
       sandbox: await this.services.sandbox(),
       network,
-      timeoutMs: Math.min(COMMAND_TIMEOUT_MS, this.prepared.config.budgets.maxMinutes * 60_000),
+      timeoutMs: Math.min(COMMAND_TIMEOUT_MS, this.prepared.policy.budgets.maxMinutes * 60_000),
       signal: this.ctx.signal,
       onStart: (command) => this.report.set({ agent: phase, step: undefined, lastTool: command }),
     });

@@ -112,7 +112,6 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   const { result, budget } = modelless ? { result: undefined, budget: undefined } : await runJobChain(run.ctx, services, run.events, prepared, run.dirs, {
     chain: prepared.chains.get("review")!,
     task: job.trigger.request.trim() ? jobTask(job, "Review") : "(none)",
-    mode: "read-only",
     context: [...reviewContext(selection, { number, headSha: head.headSha, since, baseLeftOut: incremental?.leftOut }), ...(depsContext ? [depsContext] : [])],
     ...(proofs.session ? { proof: proofs.session } : {}),
   });

@@ -37,7 +37,7 @@ export const ANSWER_CHAIN: ChainDefinition = { name: "thread-answer", steps: [{ 
 function withAnswerer(prepared: Prepared): Prepared {
   const reviewer = prepared.agents.get("reviewer");
   if (!reviewer) throw new Error("no reviewer agent is defined");
-  const model = prepared.config.models.reviewer ?? reviewer.model;
+  const model = prepared.policy.models.reviewer ?? reviewer.model;
   const answerer: AgentDefinition = { ...reviewer, name: ANSWERER, role: "answerer", ...(model ? { model } : {}) };
   return { ...prepared, agents: new Map([...prepared.agents, [ANSWERER, answerer]]) };
 }
@@ -111,7 +111,7 @@ export async function runThreadAnswer(job: JobRecord, ctx: JobContext, services:
     });
     const diffText = diff.length > MAX_DIFF_CHARS ? `${diff.slice(0, MAX_DIFF_CHARS)}\n… (cut: the rest of the diff is in the checkout)` : diff;
     const context = [...(await around(prepared.root, thread.path, thread.line, { jobId: job.id, warn: (line) => services.log.warn(line) })), { source: `the diff of pull request #${job.target.number}`, text: diffText }];
-    const { result, budget } = await runJobChain(ctx, services, report, withAnswerer(prepared), begun.dirs, { chain: ANSWER_CHAIN, task: task(job, thread), mode: "read-only", context });
+    const { result, budget } = await runJobChain(ctx, services, report, withAnswerer(prepared), begun.dirs, { chain: ANSWER_CHAIN, task: task(job, thread), context });
     const failed = chainFailure(result, ctx.signal, budget.limits);
     if (failed) return report.finish(failed);
     const answer = safeBlock(result.output.trim()).slice(0, MAX_ANSWER_CHARS);

@@ -101,7 +101,6 @@ export async function runWriteChain(
   const { result, budget } = await runJobChain(ctx, services, report, prepared, dirs, {
     chain: options.chain,
     task: options.task,
-    mode: "write",
     observe: (event) => work.observe(event),
     betweenTurns: (step) => (step.role === "worker" ? () => work.commitFinished() : undefined),
     completeStep: (step) => (step.role === "worker" && work.numberedPlan ? (n, note) => work.completeStep(n, note) : undefined),

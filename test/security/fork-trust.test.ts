@@ -18,6 +18,7 @@ import type { ChainDefinition } from "../../src/chain/types.js";
 import { DEFAULT_CONFIG } from "../../src/config/schema.js";
 import { checkoutPolicy, checkoutTrust, resolveCheckoutTrust, trustRefusal, type CheckoutTrust } from "../../src/jobs/checkout-trust.js";
 import { JOB_TYPES, writesCheckout, type JobType } from "../../src/jobs/job-types.js";
+import { jobPolicy } from "../../src/jobs/job-policy.js";
 import { fromWorker, implementChain, type Prepared } from "../../src/jobs/prepare.js";
 import { RepoChecks } from "../../src/jobs/repo-checks.js";
 import { ANSWER_CHAIN, ANSWERER } from "../../src/jobs/thread-answer-job.js";
@@ -205,7 +206,7 @@ describe("the repository's commands never run on a stranger's checkout, whoever 
     const root = await tempDir("crewbot-stranger-");
     const marker = path.join(root, "ran");
     const config = { ...DEFAULT_CONFIG, implement: { ...DEFAULT_CONFIG.implement, setup: [`touch ${marker}`], check: [`touch ${marker}`] } };
-    const prepared = { root, trust: "stranger", config } as Prepared;
+    const prepared = { root, policy: jobPolicy("implement-issue", "stranger", config, { private: false }), config } as Prepared;
     const services = { sandbox: async () => ({ available: false, allowUnsandboxed: true }) } as never;
     const ctx = { signal: new AbortController().signal } as never;
     const report = { set: () => undefined } as never;
