@@ -55,10 +55,10 @@ export async function runLearner(o: {
     mode: "read-only",
     trust: "stranger",
     workspace: { root: await realpath(root), artifactsDir: o.dirs.artifactsDir, scratchDir: o.dirs.scratchDir },
-    sandbox: await o.services.sandbox(),
+    sandbox: await o.services.runtime.sandbox(),
     budget,
     models: o.config.models,
-    client: o.services.anthropic(),
+    client: o.services.runtime.anthropic(),
     signal: o.ctx.signal,
     emit: o.emit,
   });
