@@ -141,23 +141,10 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
 
 /** What every job uses, by port: GitHub, where the agents run, the stores it writes, the operator's settings, what it reports. */
 function jobServices(app: Probot, root: Root, transcripts: Transcripts, modelSettings: ModelSettings, proposeLearnings: RecordsPort["proposeLearnings"]): JobServices {
-  const { env, log, metrics, stores, appSlug } = root;
+  const { env, log, metrics, stores } = root;
   const sandbox = probedSandbox(env, log, metrics);
   return {
-    github: {
-      octokitFor: async (installationId) => {
-        const octokit = (await app.auth(installationId)) as InstallationOctokit;
-        octokit.hook.after("request", (response) => metrics.githubRateLimit(installationId, response.headers["x-ratelimit-remaining"]));
-        return octokit;
-      },
-      tokenFor: async (octokit, options) => (await installationToken(octokit, options)).token,
-      writerFor: writersFor(root),
-      botIdentity: botIdentityResolver(env, appSlug),
-      permissions: root.permissions,
-      ...(root.appId !== undefined ? { appId: root.appId } : {}),
-      appSlug,
-      noreplyDomain: noreplyDomain(env),
-    },
+    github: githubPort(app, root),
     runtime: {
       anthropic: () => createClient({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, env, retry: modelSettings.retry }),
       sandbox: () => sandbox,
@@ -168,6 +155,25 @@ function jobServices(app: Probot, root: Root, transcripts: Transcripts, modelSet
     records: { reviews: stores.reviews, learnings: stores.learnings, ciFixRounds: stores.ciFixRounds, proposeLearnings },
     operator: { limits: root.limits, usage: stores.installations, publicUrl: root.publicUrl },
     observe: { log, metrics, transcripts: transcripts.recorder },
+  };
+}
+
+/** GitHub for the jobs: installation clients (their rate limit counted), tokens, the one writer, and who the app is. */
+function githubPort(app: Probot, root: Root): GitHubPort {
+  const { env, metrics, appSlug } = root;
+  return {
+    octokitFor: async (installationId) => {
+      const octokit = (await app.auth(installationId)) as InstallationOctokit;
+      octokit.hook.after("request", (response) => metrics.githubRateLimit(installationId, response.headers["x-ratelimit-remaining"]));
+      return octokit;
+    },
+    tokenFor: async (octokit, options) => (await installationToken(octokit, options)).token,
+    writerFor: writersFor(root),
+    botIdentity: botIdentityResolver(env, appSlug),
+    permissions: root.permissions,
+    appId: root.appId,
+    appSlug,
+    noreplyDomain: noreplyDomain(env),
   };
 }
 
