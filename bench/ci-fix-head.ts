@@ -116,7 +116,7 @@ export async function ciFixHeadBench(): Promise<string> {
     const jobs = await crewbot.queue.listRecent();
     const superseded = jobs.filter((j) => /^⏹ Superseded/.test(j.outcome ?? "")).length;
     const done = jobs.filter((j) => !/^⏹ Superseded/.test(j.outcome ?? ""));
-    const rounds = (await crewbot.services.ciFixRounds?.get(`${REPO_OWNER}/${REPO_NAME}`.toLowerCase(), 2))?.rounds ?? 0;
+    const rounds = (await crewbot.services.records.ciFixRounds.get(`${REPO_OWNER}/${REPO_NAME}`.toLowerCase(), 2))?.rounds ?? 0;
     const conversations = fake.requests.filter((r) => r.body.messages.length === 1);
     const covered = WORKFLOWS.filter((w) => conversations.some((r) => JSON.stringify(r.body.messages).includes(`${w.name}: 1 error`))).map((w) => w.name);
     const lastFailure = Math.max(...WORKFLOWS.map((w) => w.failsAt));

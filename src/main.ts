@@ -42,7 +42,7 @@ export async function start(options: StartOptions & Parameters<typeof run>[1] = 
       crewbot = composeCrewbot(app, { env, runner: options.runner, stores, clock: options.clock, writeSpacingMs: options.writeSpacingMs });
       await crewbotApp(crewbot.triggers)(app, appOptions);
       appOptions.addHandler((req, res) => crewbot!.web.handle(req, res)); // /jobs, /auth/*
-      appOptions.addHandler(metricsHandler(crewbot.services.metrics, () => health(crewbot!), metricsAccess(env), crewbot.services.log));
+      appOptions.addHandler(metricsHandler(crewbot.services.observe.metrics, () => health(crewbot!), metricsAccess(env), crewbot.services.observe.log));
     },
     // GHE_HOST for every request and every installation token, the webhook handlers' and jobs' alike.
     { ...options, env, Octokit: githubOctokit(env, options.Octokit) },
@@ -64,7 +64,7 @@ export async function start(options: StartOptions & Parameters<typeof run>[1] = 
 
 /** What `/healthz` checks (the queue answers) and shows (whether commands can be sandboxed). */
 async function health(crewbot: Crewbot): Promise<{ sandbox: Record<string, unknown> }> {
-  const [, sandbox] = await Promise.all([queueDepth(crewbot.queue).queued(), crewbot.services.sandbox()]);
+  const [, sandbox] = await Promise.all([queueDepth(crewbot.queue).queued(), crewbot.services.runtime.sandbox()]);
   return { sandbox: sandboxHealth(sandbox) };
 }
 

@@ -48,7 +48,7 @@ export async function startWorker(options: WorkerOptions = {}): Promise<StartedW
   let server: Server | undefined;
   const port = env.CREWBOT_WORKER_PORT ? Number(env.CREWBOT_WORKER_PORT) : undefined;
   if (port !== undefined) {
-    const handle = metricsHandler(crewbot.services.metrics, async () => ({ sandbox: sandboxHealth(await crewbot.services.sandbox()) }), metricsAccess(env), crewbot.services.log);
+    const handle = metricsHandler(crewbot.services.observe.metrics, async () => ({ sandbox: sandboxHealth(await crewbot.services.runtime.sandbox()) }), metricsAccess(env), crewbot.services.observe.log);
     server = createServer((req, res) => {
       handle(req, res).then((done) => done || res.writeHead(404).end("not found"), () => res.writeHead(500).end());
     });

@@ -18,7 +18,7 @@ import { openSqliteStores, type OpenedStores } from "../store/open-stores.js";
 import type { InstallationOctokit } from "../github/types.js";
 import { runJob } from "../jobs/run-job.js";
 import { finaliseInterrupted as finaliseOnSurface } from "../jobs/job-surfaces.js";
-import type { JobServices } from "../jobs/services.js";
+import type { GitHubPort, JobServices, RecordsPort, RuntimePort } from "../jobs/services.js";
 import { JobRunner, type JobHandler } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import type { LearnRequest } from "../learnings/types.js";
@@ -107,15 +107,16 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const who = { appId: appIdOf(env), appSlug: appSlugOf(app, env), permissions: new PermissionCache() };
   const root: Root = { env, operatorSecrets, log, dataDir, publicUrl, limits, stores, metrics, ...who, writes: { clock: options.clock, writeSpacingMs: options.writeSpacingMs } };
   const transcripts = openTranscripts({ env, dataDir, secrets: operatorSecrets, log, autoPrune: false, store: stores.transcripts }); // pruned by the retention sweep
-  const services = jobServices(app, root, transcripts, modelSettings);
+  // The runner is made after the services it runs jobs with; a proposal is only asked for once jobs run.
+  const services = jobServices(app, root, transcripts, modelSettings, (request) => enqueueLearnings(request, stores.queue, runner, log));
 
   // A configured model the endpoint does not list is logged once by name; never fatal.
-  if (hasApiKey(env)) void checkModelsInBackground(services.anthropic, configuredModels, log);
+  if (hasApiKey(env)) void checkModelsInBackground(services.runtime.anthropic, configuredModels, log);
   const retentionDays = limits.retentionDays ?? 30;
-  const retention = startRetention({ days: retentionDays, log, targets: retentionTargets(stores, transcripts, services, stores.kind === "sqlite", retentionDays) });
+  const retention = startRetention({ days: retentionDays, log, targets: retentionTargets(stores, transcripts, services.runtime, stores.kind === "sqlite", retentionDays) });
 
   const { runner, jobFiles } = jobRunner(root, services, transcripts, options.runner);
-  services.proposeLearnings = (request) => enqueueLearnings(request, stores.queue, runner, log);
+  services.records.proposeLearnings = (request) => enqueueLearnings(request, stores.queue, runner, log);
   const background = new Background(log);
   const triggers = triggerDeps(root, services, runner, background);
   const web = createWebHandler({ env, publicUrl, queue: stores.queue, store: transcripts.store, dataDir, secrets: operatorSecrets, log, ...(jobFiles ? { jobFiles } : {}) });
@@ -138,12 +139,29 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   };
 }
 
-/** What every job uses: GitHub (clients, tokens, the one writer), the model, the sandbox, the stores it writes. */
-function jobServices(app: Probot, root: Root, transcripts: Transcripts, modelSettings: ModelSettings): JobServices {
-  const { env, log, metrics, stores, appSlug } = root;
+/** What every job uses, by port: GitHub, where the agents run, the stores it writes, the operator's settings, what it reports. */
+function jobServices(app: Probot, root: Root, transcripts: Transcripts, modelSettings: ModelSettings, proposeLearnings: RecordsPort["proposeLearnings"]): JobServices {
+  const { env, log, metrics, stores } = root;
   const sandbox = probedSandbox(env, log, metrics);
   return {
-    appId: root.appId,
+    github: githubPort(app, root),
+    runtime: {
+      anthropic: () => createClient({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, env, retry: modelSettings.retry }),
+      sandbox: () => sandbox,
+      mirrors: new MirrorStore({ dataDir: root.dataDir }),
+      dataDir: root.dataDir,
+      npmRegistry: registrySettings(env),
+    },
+    records: { reviews: stores.reviews, learnings: stores.learnings, ciFixRounds: stores.ciFixRounds, proposeLearnings },
+    operator: { limits: root.limits, usage: stores.installations, publicUrl: root.publicUrl },
+    observe: { log, metrics, transcripts: transcripts.recorder },
+  };
+}
+
+/** GitHub for the jobs: installation clients (their rate limit counted), tokens, the one writer, and who the app is. */
+function githubPort(app: Probot, root: Root): GitHubPort {
+  const { env, metrics, appSlug } = root;
+  return {
     octokitFor: async (installationId) => {
       const octokit = (await app.auth(installationId)) as InstallationOctokit;
       octokit.hook.after("request", (response) => metrics.githubRateLimit(installationId, response.headers["x-ratelimit-remaining"]));
@@ -151,29 +169,16 @@ function jobServices(app: Probot, root: Root, transcripts: Transcripts, modelSet
     },
     tokenFor: async (octokit, options) => (await installationToken(octokit, options)).token,
     writerFor: writersFor(root),
-    anthropic: () => createClient({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, env, retry: modelSettings.retry }),
-    sandbox: () => sandbox,
-    mirrors: new MirrorStore({ dataDir: root.dataDir }),
-    dataDir: root.dataDir,
-    npmRegistry: registrySettings(env),
-    publicUrl: root.publicUrl,
-    permissions: root.permissions,
     botIdentity: botIdentityResolver(env, appSlug),
+    permissions: root.permissions,
+    appId: root.appId,
     appSlug,
     noreplyDomain: noreplyDomain(env),
-    reviews: stores.reviews,
-    learnings: stores.learnings,
-    ciFixRounds: stores.ciFixRounds,
-    transcripts: transcripts.recorder,
-    metrics,
-    limits: root.limits,
-    usage: stores.installations,
-    log,
   };
 }
 
 /** The one writer per write, over one write gate per installation (spacing and budget). */
-function writersFor(root: Root): JobServices["writerFor"] {
+function writersFor(root: Root): GitHubPort["writerFor"] {
   const { stores, operatorSecrets, log, writes } = root;
   const gates = new Map<number, WriteGate>();
   // A given clock also times the shared budget: the store's own time would not move with a fake one.
@@ -226,7 +231,7 @@ function triggerDeps(root: Root, services: JobServices, runner: JobRunner, backg
   const { stores, limits, log } = root;
   const { queue, installations } = stores;
   // Replies to people who start nothing: once per person and issue an hour, counted for every process on Redis.
-  const actDeps = { queue, runner, writerFor: services.writerFor, replies: new ReplyLimiter(stores.shared?.replyCounters), background, publicUrl: root.publicUrl, log };
+  const actDeps = { queue, runner, writerFor: services.github.writerFor, replies: new ReplyLimiter(stores.shared?.replyCounters), background, publicUrl: root.publicUrl, log };
   return {
     log,
     act: createAct(actDeps),
@@ -272,17 +277,17 @@ async function configuredModels(): Promise<string[]> {
 }
 
 /** What the retention sweep deletes, oldest first in the data flow: jobs, reviews, usage, transcripts, job dirs, mirrors. */
-function retentionTargets(stores: OpenedStores, transcripts: Transcripts, services: JobServices, sqlite: boolean, days: number): RetentionTarget[] {
+function retentionTargets(stores: OpenedStores, transcripts: Transcripts, runtime: RuntimePort, sqlite: boolean, days: number): RetentionTarget[] {
   return [
-    jobsTarget(stores.queue, services.dataDir),
+    jobsTarget(stores.queue, runtime.dataDir),
     reviewsTarget(stores.reviews),
     { name: "learning candidates and uses", prune: (before: number) => stores.learnings.prune(before) },
-    ...(stores.ciFixRounds ? [{ name: "ci-fix rounds", prune: (before: number) => stores.ciFixRounds!.prune(before) }] : []),
-    ...(sqlite ? sqliteInstallationsTargets(services.dataDir) : []),
+    { name: "ci-fix rounds", prune: (before: number) => stores.ciFixRounds.prune(before) },
+    ...(sqlite ? sqliteInstallationsTargets(runtime.dataDir) : []),
     { name: "transcripts", prune: (_before, now) => transcripts.prune(now) },
-    jobDirsTarget(services.dataDir, activeIn(stores.queue)),
+    jobDirsTarget(runtime.dataDir, activeIn(stores.queue)),
     ...(stores.jobFiles ? [{ name: "shared job files", prune: (before: number) => stores.jobFiles!.prune(before) }] : []),
-    { name: "mirrors", prune: async () => (await services.mirrors.pruneMirrors(days * DAY_MS)).length },
+    { name: "mirrors", prune: async () => (await runtime.mirrors.pruneMirrors(days * DAY_MS)).length },
   ];
 }
 

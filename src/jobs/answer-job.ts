@@ -12,7 +12,7 @@ import { diffBetween, mergeBase } from "../workspace/diff.js";
 import { inJobFrame, runJobChain } from "./job-frame.js";
 import { chainFailure, jobTask, type Ending } from "./outcome.js";
 import { prepareJob, type PrepareOptions } from "./prepare.js";
-import type { JobServices } from "./services.js";
+import type { JobServices, ObservePort } from "./services.js";
 
 /** The pull request's diff in the context keeps this much; the rest is in the checkout. */
 const MAX_DIFF_CHARS = 100_000;
@@ -43,7 +43,7 @@ export function answerJob(answer: JobAnswer): (job: JobRecord, ctx: JobContext, 
         Object.assign(options, {
           ref: head.headSha,
           headRepo: head.headRepo,
-          withMirror: async (mirror: string) => void diff.push(await pullDiff(mirror, job, head, services)),
+          withMirror: async (mirror: string) => void diff.push(await pullDiff(mirror, job, head, services.observe)),
         });
       }
       const prepared = await prepareJob(job, { access, report }, services, dirs, options);
@@ -54,18 +54,18 @@ export function answerJob(answer: JobAnswer): (job: JobRecord, ctx: JobContext, 
         task: jobTask(job, answer.task),
         context: diff,
       });
-      const ending = await answerOutcome(result, ctx.signal, budget.limits, { root: prepared.root, sha: prepared.sha, web: webUrl(job.repo.cloneUrl), jobId: job.id }, services);
+      const ending = await answerOutcome(result, ctx.signal, budget.limits, { root: prepared.root, sha: prepared.sha, web: webUrl(job.repo.cloneUrl), jobId: job.id }, services.observe);
       return report.finish(ending);
     });
 }
 
-async function pullDiff(mirror: string, job: JobRecord, head: { headSha: string; baseRef: string }, services: Pick<JobServices, "log">): Promise<ContextSection> {
+async function pullDiff(mirror: string, job: JobRecord, head: { headSha: string; baseRef: string }, observe: Pick<ObservePort, "log">): Promise<ContextSection> {
   const source = `the diff of pull request #${job.target.number}`;
   try {
     const diff = await diffBetween(mirror, await mergeBase(mirror, `refs/heads/${head.baseRef}`, head.headSha), head.headSha);
     return { source, text: diff.length > MAX_DIFF_CHARS ? `${diff.slice(0, MAX_DIFF_CHARS)}\n… (cut: the rest of the diff is in the checkout)` : diff };
   } catch (error) {
-    services.log.warn(`job ${job.id}: the pull request's diff could not be read (the answer goes on without it): ${(error as Error).message}`);
+    observe.log.warn(`job ${job.id}: the pull request's diff could not be read (the answer goes on without it): ${(error as Error).message}`);
     return { source, text: "(the diff could not be read; the checkout holds the pull request's head)" };
   }
 }
@@ -78,23 +78,23 @@ interface Read {
   jobId: string;
 }
 
-async function answerOutcome(result: ChainResult, signal: AbortSignal, limits: Budgets, read: Read, services: Pick<JobServices, "log">): Promise<Ending> {
+async function answerOutcome(result: ChainResult, signal: AbortSignal, limits: Budgets, read: Read, observe: Pick<ObservePort, "log">): Promise<Ending> {
   const failed = chainFailure(result, signal, limits);
   if (failed) return failed;
   const text = result.output.trim();
   if (text === "") return { terminal: { kind: "failed", reason: "the agent gave no answer" } };
-  return { terminal: { kind: "done" }, patch: { answer: await withPermalinks(text, read, services) } };
+  return { terminal: { kind: "done" }, patch: { answer: await withPermalinks(text, read, observe) } };
 }
 
 /** The answer with each citation a permalink at `sha`, or plain text with the reason it is not one. */
-export async function withPermalinks(text: string, read: Read, services: Pick<JobServices, "log">): Promise<string> {
+export async function withPermalinks(text: string, read: Read, observe: Pick<ObservePort, "log">): Promise<string> {
   const paths = [...new Set(citationsIn(text).map((c) => c.path))];
   const checked = paths.slice(0, MAX_CITED_FILES);
   let files: Map<string, BlobLines> | undefined;
   try {
     files = await blobLines(read.root, read.sha, checked);
   } catch (error) {
-    services.log.warn(`job ${read.jobId}: the answer's citations could not be checked, so none is linked: ${(error as Error).message}`);
+    observe.log.warn(`job ${read.jobId}: the answer's citations could not be checked, so none is linked: ${(error as Error).message}`);
   }
   const at = read.sha.slice(0, 7);
   const check = (c: Citation): string | undefined => {

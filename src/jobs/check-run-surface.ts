@@ -10,10 +10,10 @@ import { outcomeOf, quietReport, type JobSurface } from "./job-surface.js";
 export const checkRunSurface: JobSurface = {
   async open(job, _ctx, services, { writer, access }) {
     const { owner, repo } = job.target;
-    const link = transcriptUrl(services.publicUrl, job.id);
+    const link = transcriptUrl(services.operator.publicUrl, job.id);
     const check = new CheckRun(writer, { owner, repo, headSha: job.review!.headSha, detailsUrl: link, externalId: job.id });
     // Run again after its process died: the check run it started is the one it goes on with.
-    const resumed = job.attempts > 1 ? check.resume(access.octokit, services.appId) : Promise.resolve();
+    const resumed = job.attempts > 1 ? check.resume(access.octokit, services.github.appId) : Promise.resolve();
     resumed.catch(() => undefined); // awaited when the work begins; a failure then ends the job
     // The check run links the transcript: the job's events are recorded once its work begins.
     let recording = false;
@@ -35,7 +35,7 @@ export const checkRunSurface: JobSurface = {
         const summary = [problems ?? headline(terminal), `\n[Transcript](${link})`].join("\n");
         const conclusion = terminal.kind === "cancelled" ? "cancelled" : "failure";
         await check.complete(conclusion, { title: headline(terminal).replace(/^\S+ /, ""), summary }).catch((err: unknown) => {
-          services.log.warn(`job ${job.id}: could not complete the check run: ${(err as Error).message}`);
+          services.observe.log.warn(`job ${job.id}: could not complete the check run: ${(err as Error).message}`);
         });
         return outcome;
       },
@@ -50,7 +50,7 @@ export const checkRunSurface: JobSurface = {
         await resumed;
         await check.start();
         recording = true;
-        services.transcripts?.begin(job, [access.token]);
+        services.observe.transcripts.begin(job, [access.token]);
       },
       async finish(ending) {
         const ended = await report.finish(ending);
@@ -59,5 +59,5 @@ export const checkRunSurface: JobSurface = {
       },
     };
   },
-  finaliseInterrupted: finaliseCheckRun,
+  finaliseInterrupted: (job, services) => finaliseCheckRun(job, services.github),
 };

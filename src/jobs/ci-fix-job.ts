@@ -73,7 +73,7 @@ interface RoundGiven {
  * (the heartbeat aborts its signal): a round with an instant model reaches its push sooner.
  */
 async function stoppedFromOutside(job: JobRecord, ctx: JobContext, services: JobServices): Promise<boolean> {
-  await ctx.heartbeat().catch((error: Error) => services.log.warn(`job ${job.id}: could not ask the queue whether the round was stopped: ${error.message}`));
+  await ctx.heartbeat().catch((error: Error) => services.observe.log.warn(`job ${job.id}: could not ask the queue whether the round was stopped: ${error.message}`));
   return ctx.signal.aborted;
 }
 
@@ -95,12 +95,11 @@ interface ReadyRound {
 /** The job ended quietly, or deferred while the head's other suites run; else the round it may run. */
 async function readyRound(job: JobRecord, ctx: JobContext, services: JobServices): Promise<{ ended: JobResult } | { round: ReadyRound }> {
   const request = job.ciFix;
-  const rounds = services.ciFixRounds;
+  const rounds = services.records.ciFixRounds;
   const quiet = (outcome: string, state: "cancelled" | "failed" = "cancelled") => ({ ended: quietEnd(job, services, outcome, state) });
   if (!request) return quiet("❌ Failed: a ci-fix job without its check suite", "failed");
-  if (!rounds) return quiet("❌ Failed: this process has no store for ci-fix rounds", "failed");
   const { owner, repo, number, installationId } = job.target;
-  const octokit = await services.octokitFor(installationId);
+  const octokit = await services.github.octokitFor(installationId);
   let config: CrewbotConfig;
   try {
     ({ config } = await loadRepoConfig(octokit, { owner, repo }));
@@ -118,12 +117,12 @@ async function readyRound(job: JobRecord, ctx: JobContext, services: JobServices
   if (gone) return quiet(gone);
 
   // The head's other suites: wait while some still run (no round taken, nothing written meanwhile).
-  const ignoreApps = await ownCheckApps(services);
+  const ignoreApps = await ownCheckApps(services.github);
   const waitMinutes = config.implement.ciFix.waitMinutes;
   const deadline = job.createdAt + waitMinutes * 60_000;
   const head = headDecision(await headSuites({ octokit, owner, repo, ignoreApps }, request.headSha), request.suiteId, Date.now(), deadline);
   if (head.kind === "wait") {
-    services.log.info(`job ${job.id}: waits for the head's check suites ${head.running.map((s) => s.id).join(", ")}`);
+    services.observe.log.info(`job ${job.id}: waits for the head's check suites ${head.running.map((s) => s.id).join(", ")}`);
     return { ended: { state: "deferred", runAt: head.runAt, outcome: waitingLine(head.running, request.headSha, deadline) } };
   }
   const readFailures: ReadyRound["readFailures"] = (options) => suitesFailures({ ...options, owner, repo, ignoreApps }, head.failed);
@@ -132,7 +131,7 @@ async function readyRound(job: JobRecord, ctx: JobContext, services: JobServices
 
 /** A job that ends without a comment: only its log line and the job list say why. */
 function quietEnd(job: JobRecord, services: JobServices, outcome: string, state: "cancelled" | "failed"): JobResult {
-  services.log.info(`job ${job.id}: ${outcome}`);
+  services.observe.log.info(`job ${job.id}: ${outcome}`);
   return { state, outcome };
 }
 
@@ -140,7 +139,7 @@ function quietEnd(job: JobRecord, services: JobServices, outcome: string, state:
 async function stopRounds(job: JobRecord, services: JobServices, round: ReadyRound, claim: Extract<RoundClaim, { kind: "exhausted" }>): Promise<JobResult> {
   if (!claim.announce) return quietEnd(job, services, `⏹ Cancelled: no ci-fix rounds left (${claim.rounds} used); the stop was announced before`, "cancelled");
   const { owner, repo, number, installationId } = job.target;
-  const writer = services.writerFor(installationId, round.octokit);
+  const writer = services.github.writerFor(installationId, round.octokit);
   const names = checkNames(await round.readFailures({ octokit: round.octokit, maxDetailed: 0 }).catch(() => []));
   await writer.write("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner, repo, issue_number: number, body: stopComment(job, round.request, claim.rounds, names) });
   return quietEnd(job, services, `⏸ Stopped: the checks still fail after ${claim.rounds} automatic fix round${claim.rounds === 1 ? "" : "s"}`, "failed");
@@ -186,7 +185,7 @@ async function fixRound(run: RoundRun, given: RoundGiven): Promise<JobResult> {
   // A round stopped from outside (a later suite of the head, a cancel) pushes nothing of its half-done tree.
   if (await stoppedFromOutside(job, ctx, services)) return report.finish({ ...(stoppedEnding(ctx.signal) ?? written.failed ?? { terminal: { kind: "cancelled" } }), patch: { notes: [...roundNotes, ...written.notes] } });
   const outcome = { ...written, failed: supersededEnding(written.failed, ctx.signal) };
-  const { pushed, ending } = await publishToPullRequest({ job, report, access, prepared, dirs, publicUrl: services.publicUrl, headRef: pr.head.ref, run: outcome, unchanged: "the worker changed no files" });
+  const { pushed, ending } = await publishToPullRequest({ job, report, access, prepared, dirs, publicUrl: services.operator.publicUrl, headRef: pr.head.ref, run: outcome, unchanged: "the worker changed no files" });
   given.pushed = pushed.pushed;
   // A refused push changed nothing on GitHub: no new head comes of it, so the round is not spent.
   given.giveBack = pushed.refused !== undefined;

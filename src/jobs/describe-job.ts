@@ -65,15 +65,15 @@ export type AutoSummaryRun = PullRequestRun & { events: Pick<JobReport, "event">
 export async function summaryAfterReview(run: AutoSummaryRun): Promise<DescribeOutcome | undefined> {
   if (run.config.review.summary !== "auto") return undefined;
   const { job, services } = run;
-  const dirs = await makeJobDirs(services.dataDir, `${job.id}-summary`);
+  const dirs = await makeJobDirs(services.runtime.dataDir, `${job.id}-summary`);
   try {
     const outcome = await describePullRequest({ ...run, dirs });
-    if (outcome.failed) services.log.warn(`job ${job.id}: no summary written: ${outcome.failed.terminal.kind === "failed" ? outcome.failed.terminal.reason : outcome.failed.terminal.kind}`);
-    if (outcome.block === "too-long") services.log.warn(`job ${job.id}: no summary written: ${outcome.why}`);
+    if (outcome.failed) services.observe.log.warn(`job ${job.id}: no summary written: ${outcome.failed.terminal.kind === "failed" ? outcome.failed.terminal.reason : outcome.failed.terminal.kind}`);
+    if (outcome.block === "too-long") services.observe.log.warn(`job ${job.id}: no summary written: ${outcome.why}`);
     if (outcome.block === "hand-edited") await sayHandEditedOnce(job, run.writer, outcome.why ?? "it was edited by hand");
     return outcome;
   } catch (error) {
-    services.log.warn(`job ${job.id}: no summary written: ${(error as Error).message}`);
+    services.observe.log.warn(`job ${job.id}: no summary written: ${(error as Error).message}`);
     return undefined;
   } finally {
     await cleanJobDirs(dirs).catch(() => undefined);

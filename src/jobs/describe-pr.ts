@@ -58,7 +58,7 @@ async function readSources(run: DescribeRun, pull: PullFacts) {
       const { data } = (await run.octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}", { owner, repo, issue_number: n })) as { data: { title: string; body?: string | null } };
       issues.push({ number: n, title: data.title, body: data.body ?? "" });
     } catch (error) {
-      run.services.log.warn(`job ${run.job.id}: linked issue #${n} not read (${(error as Error).message}); the summary goes on without it`);
+      run.services.observe.log.warn(`job ${run.job.id}: linked issue #${n} not read (${(error as Error).message}); the summary goes on without it`);
     }
   }
   return { commits: messages, issues };
@@ -105,6 +105,6 @@ export async function describePullRequest(run: DescribeRun): Promise<DescribeOut
     return last.kind === "write" ? last.body : undefined;
   });
   const splice = last as Splice;
-  if (edited.rereads > 0) services.log.info(`job ${job.id}: the description changed ${edited.rereads} time(s) while the summary was written; spliced into the newer text`);
+  if (edited.rereads > 0) services.observe.log.info(`job ${job.id}: the description changed ${edited.rereads} time(s) while the summary was written; spliced into the newer text`);
   return { ...figures, block: splice.kind, ...("why" in splice ? { why: splice.why } : {}), rereads: edited.rereads, answeredAt };
 }

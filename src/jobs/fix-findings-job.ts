@@ -65,7 +65,7 @@ export async function runFixFindingsJob(job: JobRecord, ctx: JobContext, service
     if (run.setupFailed) return report.finish(run.setupFailed);
     const { notes } = run;
     const unchanged = "the worker changed no files: no finding was fixed";
-    const { pushed, ending } = await publishToPullRequest({ job, report, access, prepared, dirs, publicUrl: services.publicUrl, headRef: pr.head.ref, run, unchanged });
+    const { pushed, ending } = await publishToPullRequest({ job, report, access, prepared, dirs, publicUrl: services.operator.publicUrl, headRef: pr.head.ref, run, unchanged });
     if (pushed.pushed) notes.push(...(await fixedNotes(prepared.root, prepared.sha, pushed.sha, findings)));
     if (open.length > findings.length) notes.push(`${open.length - findings.length} more open findings were left for another click.`);
     return report.finish({ ...ending, patch: { notes, commands: run.checks.results } });

@@ -35,7 +35,7 @@ export async function runImplementJob(job: JobRecord, ctx: JobContext, services:
   return inJobFrame(job, ctx, services, async (report, dirs, access) => {
     const next = nextRun(job);
     if (next.kind === "no-answer" || next.kind === "still-waiting") return endWait(job, report, next);
-    beginResume(job, report, next, services.log);
+    beginResume(job, report, next, services.observe.log);
     // Going on after an answer: the same commit as before the question, on a fresh checkout.
     const prepared = await prepareJob(job, { access, report }, services, dirs, next.kind === "resume" ? { ref: next.saved.sha } : {});
     const configured = implementChain(prepared);
@@ -57,7 +57,7 @@ export async function runImplementJob(job: JobRecord, ctx: JobContext, services:
     }
     const { work, checks, notes, budget, failed, checkFailed } = run;
 
-    const pushed = await publishBranch({ job, report, access, prepared, dirs, publicUrl: services.publicUrl, branch });
+    const pushed = await publishBranch({ job, report, access, prepared, dirs, publicUrl: services.operator.publicUrl, branch });
     work.useRemoteShas(pushed.remade);
     if (pushed.refused) {
       work.unpublished();
@@ -110,7 +110,7 @@ async function openPullRequest(
       head: branch,
       base: job.repo.defaultBranch,
       draft,
-      body: renderPullRequestBody({ ...body, notes, issueNumber: job.target.number, transcript: transcriptUrl(services.publicUrl, job.id) }),
+      body: renderPullRequestBody({ ...body, notes, issueNumber: job.target.number, transcript: transcriptUrl(services.operator.publicUrl, job.id) }),
     });
   const draft = prepared.config.implement.draft;
   try {

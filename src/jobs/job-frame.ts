@@ -43,18 +43,18 @@ export interface OpenFrame {
  */
 export async function inOpenFrame(job: JobRecord, ctx: JobContext, services: JobServices, body: (frame: OpenFrame) => Promise<JobResult>): Promise<JobResult> {
   const { installationId } = job.target;
-  const octokit = await services.octokitFor(installationId);
-  const token = await services.tokenFor(octokit);
-  const writer = services.writerFor(installationId, octokit, [token]);
+  const octokit = await services.github.octokitFor(installationId);
+  const token = await services.github.tokenFor(octokit);
+  const writer = services.github.writerFor(installationId, octokit, [token]);
   const access = jobAccess(octokit, token, writer, services);
   const report = await surfaceOf(job).open(job, ctx, services, { writer, access });
   let dirs: JobDirs | undefined;
   const begin: OpenFrame["begin"] = async () => {
-    const limit = await limitReached(services.limits, services.usage, installationId);
+    const limit = await limitReached(services.operator.limits, services.operator.usage, installationId);
     if (limit) return { limit };
-    await services.usage.recordStart(installationId, job.id, Date.now());
+    await services.operator.usage.recordStart(installationId, job.id, Date.now());
     await report.begin?.();
-    dirs = await makeJobDirs(services.dataDir, job.id);
+    dirs = await makeJobDirs(services.runtime.dataDir, job.id);
     return { dirs };
   };
   try {
@@ -64,8 +64,8 @@ export async function inOpenFrame(job: JobRecord, ctx: JobContext, services: Job
   } finally {
     if (dirs) await cleanJobDirs(dirs).catch(() => undefined);
     const { usage, costUsd } = report.state;
-    services.metrics.jobUsage(job.kind, usage, costUsd);
-    if (costUsd > 0) await services.usage.recordCost(installationId, job.id, costUsd).catch(() => undefined);
+    services.observe.metrics.jobUsage(job.kind, usage, costUsd);
+    if (costUsd > 0) await services.operator.usage.recordCost(installationId, job.id, costUsd).catch(() => undefined);
   }
 }
 
@@ -89,7 +89,7 @@ function jobAccess(octokit: InstallationOctokit, token: string, writer: GitHubWr
     octokit,
     token,
     gitToken: async (options) => {
-      const current = await services.tokenFor(octokit, options);
+      const current = await services.github.tokenFor(octokit, options);
       writer.addSecret(current);
       return current;
     },
@@ -136,11 +136,11 @@ export async function runJobChain(
     mode: policy.mode,
     trust: policy.trust,
     workspace: { root: prepared.root, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
-    sandbox: await services.sandbox(),
+    sandbox: await services.runtime.sandbox(),
     budget,
     models: policy.models,
     network: policy.network,
-    client: services.anthropic(),
+    client: services.runtime.anthropic(),
     signal: ctx.signal,
     emit: (event) => {
       report.event(event);

@@ -65,15 +65,15 @@ export interface JobReport {
  * the job's), stored with the job.
  */
 export async function openProgressComment(job: JobRecord, ctx: JobContext, services: JobServices, writer: GitHubWriter): Promise<JobReport> {
-  const reporter = jobReporter(job, writer, services.log, { editIntervalMs: services.limits.editIntervalMs });
-  const progress: ProgressTracker = progressFromEvents(jobProgress(job, services.publicUrl));
+  const reporter = jobReporter(job, writer, services.observe.log, { editIntervalMs: services.operator.limits.editIntervalMs });
+  const progress: ProgressTracker = progressFromEvents(jobProgress(job, services.operator.publicUrl));
 
   const existing = postedCommentId(job) ?? (await earlierComment(job, writer, services));
   if (existing === undefined && job.trigger.commentId !== undefined) {
     await reporter.acknowledge({ commentId: job.trigger.commentId, kind: job.trigger.commentKind ?? "issue_comment" });
   }
   const commentId = await reporter.start(progress.state, existing);
-  await removeTriggerLabel(job, writer, services.log);
+  await removeTriggerLabel(job, writer, services.observe.log);
   if (commentId !== undefined && commentId !== job.progressCommentId) await ctx.update({ progressCommentId: commentId });
   // Links add up (transcript, then branch, then PR): a patch never drops one set before.
   const withLinks = (patch: Partial<ProgressState> = {}): Partial<ProgressState> =>
@@ -82,7 +82,7 @@ export async function openProgressComment(job: JobRecord, ctx: JobContext, servi
   return {
     writer,
     event: (event) => {
-      services.transcripts?.append(job.id, event);
+      services.observe.transcripts.append(job.id, event);
       reporter.update(progress.apply(event));
     },
     set: (patch) => reporter.update(progress.set(withLinks(patch))),
@@ -96,7 +96,7 @@ export async function openProgressComment(job: JobRecord, ctx: JobContext, servi
       const state = progress.set({ ...withLinks(patch), terminal });
       // Another worker took the job over: its comment is theirs now.
       const lostLease = (ctx.signal.reason as { kind?: string } | undefined)?.kind === "lease-lost";
-      if (!lostLease) await services.transcripts?.end(job.id, terminal, statusLine(state));
+      if (!lostLease) await services.observe.transcripts.end(job.id, terminal, statusLine(state));
       if (!lostLease) await reporter.finish(state);
       return { state: endState(terminal), outcome: statusLine(state) };
     },
@@ -105,12 +105,12 @@ export async function openProgressComment(job: JobRecord, ctx: JobContext, servi
 
 /** A job that died with its process: its progress comment (found by its marker when its id was never stored) ends, not left spinning. */
 export async function finaliseProgressComment(job: JobRecord, services: JobServices): Promise<void> {
-  const writer = services.writerFor(job.target.installationId, await services.octokitFor(job.target.installationId));
+  const writer = services.github.writerFor(job.target.installationId, await services.github.octokitFor(job.target.installationId));
   const progressCommentId = postedCommentId(job) ?? (await postedProgressComment(job, writer, services, "it stays as it was"));
   if (progressCommentId === undefined) return;
   const cancelled = job.outcome?.startsWith("⏹");
   const terminal = cancelled ? ({ kind: "cancelled" } as const) : ({ kind: "failed", reason: "interrupted" } as const);
-  await endJobComment({ ...job, progressCommentId }, writer, services.publicUrl, terminal, services.log);
+  await endJobComment({ ...job, progressCommentId }, writer, services.operator.publicUrl, terminal, services.observe.log);
 }
 
 /**
@@ -124,12 +124,11 @@ export async function earlierComment(job: JobRecord, writer: GitHubWriter, servi
 }
 
 /** The job's progress comment found by its marker (its id was never stored); a failed search is a log line, and `otherwise` says what follows. */
-export async function postedProgressComment(job: JobRecord, writer: GitHubWriter, services: Pick<JobServices, "appSlug" | "log">, otherwise: string): Promise<number | undefined> {
-  if (!services.appSlug) return undefined;
+export async function postedProgressComment(job: JobRecord, writer: GitHubWriter, services: Pick<JobServices, "github" | "observe">, otherwise: string): Promise<number | undefined> {
   try {
-    return await findJobComment(job, writer, `${await services.appSlug()}[bot]`);
+    return await findJobComment(job, writer, `${await services.github.appSlug()}[bot]`);
   } catch (err) {
-    services.log.warn(`job ${job.id}: could not look for its progress comment (${otherwise}): ${(err as Error).message}`);
+    services.observe.log.warn(`job ${job.id}: could not look for its progress comment (${otherwise}): ${(err as Error).message}`);
     return undefined;
   }
 }

@@ -37,11 +37,11 @@ export interface JobSurface {
  * `recording`) and are counted (usage, cost), and `end` shows the ending its surface's way.
  */
 export function quietReport(job: JobRecord, services: JobServices, writer: GitHubWriter, end: (ending: ReportEnding, state: ProgressState) => Promise<string>, recording = () => true): JobReport {
-  const progress = progressFromEvents(jobProgress(job, services.publicUrl));
+  const progress = progressFromEvents(jobProgress(job, services.operator.publicUrl));
   return {
     writer,
     event: (event) => {
-      if (recording()) services.transcripts?.append(job.id, event);
+      if (recording()) services.observe.transcripts.append(job.id, event);
       progress.apply(event);
     },
     set: (patch) => void progress.set(patch),
@@ -51,7 +51,7 @@ export function quietReport(job: JobRecord, services: JobServices, writer: GitHu
     pause: () => Promise.reject(new Error(`a ${surfaceKeyOf(job)} job cannot wait for an answer`)),
     async finish(ending) {
       const outcome = await end(ending, progress.set({ ...ending.patch, terminal: ending.terminal }));
-      if (recording()) await services.transcripts?.end(job.id, ending.terminal, outcome);
+      if (recording()) await services.observe.transcripts.end(job.id, ending.terminal, outcome);
       return { state: endState(ending.terminal), outcome };
     },
   };

@@ -15,11 +15,11 @@ import { threadReplySurface } from "./thread-reply-surface.js";
 /** Nothing on GitHub: the outcome is the queue's record and a log line with the job id. */
 const silent: JobSurface = {
   async open(job, _ctx, services, { writer, access }) {
-    services.transcripts?.begin(job, [access.token]);
+    services.observe.transcripts.begin(job, [access.token]);
     return quietReport(job, services, writer, async (ending) => {
       const outcome = outcomeOf(ending);
-      const log = ending.terminal.kind === "done" ? services.log.info : services.log.warn;
-      log.call(services.log, `job ${job.id}: ${job.kind} on ${job.target.owner}/${job.target.repo}: ${outcome}`);
+      const log = ending.terminal.kind === "done" ? services.observe.log.info : services.observe.log.warn;
+      log.call(services.observe.log, `job ${job.id}: ${job.kind} on ${job.target.owner}/${job.target.repo}: ${outcome}`);
       return outcome;
     });
   },
@@ -32,13 +32,13 @@ const silent: JobSurface = {
  */
 const reply: JobSurface = {
   async open(job, ctx, services, { writer, access }) {
-    services.transcripts?.begin(job, [access.token]);
+    services.observe.transcripts.begin(job, [access.token]);
     const { owner, repo, number } = job.target;
     const queued = postedCommentId(job) ?? (await earlierComment(job, writer, services));
     if (queued !== undefined && queued !== job.progressCommentId) await ctx.update({ progressCommentId: queued });
     return quietReport(job, services, writer, async (ending, state) => {
       const body = state.answer ?? `crewbot could not do this: ${reasonOf(ending.terminal)}`;
-      if (queued === undefined) await postReply(writer, { owner, repo, number }, body, services.log);
+      if (queued === undefined) await postReply(writer, { owner, repo, number }, body, services.observe.log);
       else await writer.write("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner, repo, comment_id: queued, body });
       return outcomeOf(ending);
     });
@@ -49,7 +49,7 @@ const reply: JobSurface = {
 
 const progressComment: JobSurface = {
   async open(job, ctx, services, { writer, access }) {
-    services.transcripts?.begin(job, [access.token]); // redacted with the job's token too
+    services.observe.transcripts.begin(job, [access.token]); // redacted with the job's token too
     return openProgressComment(job, ctx, services, writer);
   },
   finaliseInterrupted: finaliseProgressComment,

@@ -21,7 +21,6 @@ import { repoKey } from "../review/review-store.js";
 import { DAY_MS } from "../learnings/proposal.js";
 
 export const LEARNINGS_OFF = `learnings are turned off for this repository (learnings.enabled: false in ${CONFIG_PATH})`;
-export const NO_STORE = "this crewbot keeps no learnings (its store has none)";
 
 /** How often a review used a learning, for `/crewbot learnings`: the last 30 days. */
 export const USAGE_WINDOW_MS = 30 * DAY_MS;
@@ -38,8 +37,7 @@ async function learningsRepo(job: JobRecord, octokit: InstallationOctokit): Prom
 async function learningsGround(job: JobRecord, octokit: InstallationOctokit, services: JobServices): Promise<{ off: string } | { config: CrewbotConfig; store: LearningsStore; repo: LearningsRepo }> {
   const { config } = await loadRepoConfig(octokit, job.target);
   if (!config.learnings.enabled) return { off: LEARNINGS_OFF };
-  if (!services.learnings) return { off: NO_STORE };
-  return { config, store: services.learnings, repo: await learningsRepo(job, octokit) };
+  return { config, store: services.records.learnings, repo: await learningsRepo(job, octokit) };
 }
 
 export async function runLearnJob(job: JobRecord, ctx: JobContext, services: JobServices): Promise<JobResult> {

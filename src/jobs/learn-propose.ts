@@ -77,7 +77,7 @@ export async function proposeLearnings(run: ProposeRun): Promise<ProposeOutcome>
     if (learner.failed) return { failed: learner.failed, notes: [], costUsd };
     checked = checkedLearnings(fresh, learner.submission!);
   }
-  for (const why of checked.refused) run.services.log.warn(`job ${job.id}: ${why}`);
+  for (const why of checked.refused) run.services.observe.log.warn(`job ${job.id}: ${why}`);
   const removed = new Set(ground.stale.map((s) => s.learning.id).filter((id) => startIds.has(id)));
   const notes = [...checked.refused.map((why) => `Not proposed: ${why}.`), ...(checked.leftOut.length > 0 ? [`${checked.leftOut.length} candidate(s) the learner found nothing general in stay candidates.`] : [])];
   if (checked.added.length === 0 && removed.size === 0) {

@@ -61,10 +61,10 @@ export async function runLearner(o: {
     mode: policy.mode,
     trust: policy.trust,
     workspace: { root: await realpath(root), artifactsDir: o.dirs.artifactsDir, scratchDir: o.dirs.scratchDir },
-    sandbox: await o.services.sandbox(),
+    sandbox: await o.services.runtime.sandbox(),
     budget,
     models: policy.models,
-    client: o.services.anthropic(),
+    client: o.services.runtime.anthropic(),
     signal: o.ctx.signal,
     emit: o.emit,
   });

@@ -1,5 +1,5 @@
 /**
- * What writers teach crewbot, recorded as sightings of learning candidates (`services.learnings`):
+ * What writers teach crewbot, recorded as sightings of learning candidates (`services.records.learnings`):
  * only from people with write permission (asked through the permission cache the triggers share),
  * never from a bot, nothing at all with `learnings.enabled: false`. A candidate that becomes due
  * (`learnings.proposeAfter` sightings) asks for the learnings pull request; nothing here ever
@@ -32,16 +32,16 @@ const isBotLogin = (login: string) => /\[bot\]$/i.test(login);
  */
 export async function recordSightings(services: JobServices, at: SightingsAt, sightings: readonly CandidateSighting[]): Promise<number> {
   const { job, octokit, config } = at;
-  const store = services.learnings;
-  if (!config.learnings.enabled || !store || sightings.length === 0) return 0;
+  const store = services.records.learnings;
+  if (!config.learnings.enabled || sightings.length === 0) return 0;
   const { owner, repo, number, installationId } = job.target;
   let added = 0;
   let due: string | undefined;
   for (const sighting of sightings) {
     try {
       if (isBotLogin(sighting.by)) continue;
-      if (!canWrite(await services.permissions.get(octokit, owner, repo, sighting.by))) {
-        services.log.info(`job ${job.id}: @${sighting.by} has no write permission: what they wrote teaches crewbot nothing`);
+      if (!canWrite(await services.github.permissions.get(octokit, owner, repo, sighting.by))) {
+        services.observe.log.info(`job ${job.id}: @${sighting.by} has no write permission: what they wrote teaches crewbot nothing`);
         continue;
       }
       const result = await store.addSighting(repoKey(owner, repo), sighting);
@@ -49,14 +49,14 @@ export async function recordSightings(services: JobServices, at: SightingsAt, si
       added++;
       if (isDue(result, config.learnings.proposeAfter)) due ??= `a candidate repeated ${result.count ?? result.sightings.length} times (${result.source})`;
     } catch (error) {
-      services.log.warn(`job ${job.id}: a ${sighting.source} sighting was not recorded: ${(error as Error).message}`);
+      services.observe.log.warn(`job ${job.id}: a ${sighting.source} sighting was not recorded: ${(error as Error).message}`);
     }
   }
-  if (due && services.proposeLearnings) {
+  if (due) {
     try {
-      await services.proposeLearnings({ installationId, owner, repo, number, reason: due });
+      await services.records.proposeLearnings({ installationId, owner, repo, number, reason: due });
     } catch (error) {
-      services.log.warn(`job ${job.id}: the learnings pull request could not be asked for: ${(error as Error).message}`);
+      services.observe.log.warn(`job ${job.id}: the learnings pull request could not be asked for: ${(error as Error).message}`);
     }
   }
   return added;
@@ -119,10 +119,10 @@ export interface RepliedThread {
  */
 export async function recordThreadReply(services: JobServices, at: SightingsAt, thread: RepliedThread): Promise<void> {
   const { job } = at;
-  if (!at.config.learnings.enabled || !services.learnings) return;
+  if (!at.config.learnings.enabled) return;
   try {
     const fingerprint = FINGERPRINT.exec(thread.topBody)?.[1];
-    const state = fingerprint ? await services.reviews.get(repoKey(job.target.owner, job.target.repo), job.target.number) : undefined;
+    const state = fingerprint ? await services.records.reviews.get(repoKey(job.target.owner, job.target.repo), job.target.number) : undefined;
     const when = Date.parse(job.trigger.commentCreatedAt ?? "");
     const reply: ThreadReply = {
       ...{ body: job.trigger.request, by: job.trigger.sender, at: Number.isFinite(when) ? when : Date.now(), number: job.target.number },
@@ -131,6 +131,6 @@ export async function recordThreadReply(services: JobServices, at: SightingsAt, 
     };
     await recordSightings(services, at, threadReplySightings(reply, fingerprint !== undefined));
   } catch (error) {
-    services.log.warn(`job ${job.id}: the reply was not recorded as a learning candidate: ${(error as Error).message}`);
+    services.observe.log.warn(`job ${job.id}: the reply was not recorded as a learning candidate: ${(error as Error).message}`);
   }
 }

@@ -18,7 +18,7 @@ export async function runPlanJob(job: JobRecord, ctx: JobContext, services: JobS
   return inJobFrame(job, ctx, services, async (report, dirs, access) => {
     const next = nextRun(job);
     if (next.kind === "no-answer" || next.kind === "still-waiting") return endWait(job, report, next);
-    beginResume(job, report, next, services.log);
+    beginResume(job, report, next, services.observe.log);
     // Going on after an answer: the same commit as before the question, on a fresh checkout.
     const prepared = await prepareJob(job, { access, report }, services, dirs, next.kind === "resume" ? { ref: next.saved.sha } : {});
     const { result, budget } = await runJobChain(ctx, services, report, prepared, dirs, {

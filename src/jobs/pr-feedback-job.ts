@@ -36,8 +36,8 @@ export async function runFeedbackJob(job: JobRecord, ctx: JobContext, services: 
     if (refusal) return report.finish({ terminal: { kind: "failed", reason: refusal } });
     const prepared = await prepareJob(job, { access, report }, services, dirs, { headRepo });
     // The failing checks of the PR's head are part of what the person is looking at (crewbot's own review check aside).
-    const failures = await headFailures({ octokit: access.octokit, owner, repo, artifactsDir: dirs.artifactsDir, ignoreApps: await ownCheckApps(services) }, pr.head.sha).catch((err: unknown) => {
-      services.log.warn(`job ${job.id}: the failing checks of ${pr.head.sha.slice(0, 7)} could not be read: ${(err as Error).message}`);
+    const failures = await headFailures({ octokit: access.octokit, owner, repo, artifactsDir: dirs.artifactsDir, ignoreApps: await ownCheckApps(services.github) }, pr.head.sha).catch((err: unknown) => {
+      services.observe.log.warn(`job ${job.id}: the failing checks of ${pr.head.sha.slice(0, 7)} could not be read: ${(err as Error).message}`);
       return [];
     });
     prepared.context.push(...failureSections(failures, pr.head.sha, prepared.root));
@@ -49,12 +49,12 @@ export async function runFeedbackJob(job: JobRecord, ctx: JobContext, services: 
       restMessage: `Address feedback: ${job.trigger.request.split("\n")[0]?.trim() || "review comments"}`,
     });
     if (run.setupFailed) return report.finish(run.setupFailed);
-    const { pushed, ending } = await publishToPullRequest({ job, report, access, prepared, dirs, publicUrl: services.publicUrl, headRef: pr.head.ref, run, unchanged: "the worker changed no files" });
+    const { pushed, ending } = await publishToPullRequest({ job, report, access, prepared, dirs, publicUrl: services.operator.publicUrl, headRef: pr.head.ref, run, unchanged: "the worker changed no files" });
     const final = await report.finish({ ...ending, patch: { notes: run.notes, commands: run.checks.results } });
     if (job.trigger.commentKind === "review_comment" && job.trigger.commentId !== undefined) {
       const answer = pushed.pushed ? `Done in ${pushed.sha.slice(0, 7)}. ${final.outcome}` : final.outcome;
       await replyInThread(job, report.writer, pr.head.sha, neutraliseMentions(answer)).catch((err: unknown) => {
-        services.log.warn(`job ${job.id}: could not answer in the review thread (the progress comment has the outcome): ${(err as Error).message}`);
+        services.observe.log.warn(`job ${job.id}: could not answer in the review thread (the progress comment has the outcome): ${(err as Error).message}`);
       });
     }
     return final;

@@ -92,11 +92,11 @@ export async function prepareJob(
   const config = options.config ?? (await loadRepoConfig(access.octokit, { owner, repo })).config;
   assertCommandOn(job, config);
   const policy = jobPolicy(type, trust, config, job.repo);
-  if (policy.publicTranscript) services.transcripts?.makePublic(job.id);
+  if (policy.publicTranscript) services.observe.transcripts.makePublic(job.id);
   const defaultsDir = path.join(dirs.workDir, "default-branch");
   const ref = options.ref ?? (isPullRequest ? `refs/pull/${number}/head` : job.repo.defaultBranch);
   // A PR's head is fetched for this job only; a large repository's files only for what is checked out.
-  const lease = await services.mirrors.sync({
+  const lease = await services.runtime.mirrors.sync({
     owner,
     repo,
     cloneUrl: job.repo.cloneUrl,
@@ -106,7 +106,7 @@ export async function prepareJob(
     pulls: isPullRequest ? [number] : [],
     hydrate: [ref, ...(options.hydrate ?? [])],
   });
-  const log = { jobId: job.id, warn: (line: string) => services.log.warn(line) };
+  const log = { jobId: job.id, warn: (line: string) => services.observe.log.warn(line) };
   let checkout;
   let defaults;
   let touched;
@@ -130,7 +130,7 @@ export async function prepareJob(
   ];
   if (notes.length > 0) report?.set({ notes });
   const lacks = notes.length > 0 ? [{ source: "what the checkout lacks", text: notes.join("\n") }] : [];
-  const context = [...instructions.sections, ...lacks, ...(await issueContext(access.octokit, job, services.permissions))];
+  const context = [...instructions.sections, ...lacks, ...(await issueContext(access.octokit, job, services.github.permissions))];
   const applied = learnings?.section ? [...instructions.applied, learningsLine(learnings)] : instructions.applied;
   return { ...definitions, root: checkout.path, sha: checkout.sha, policy, context, config, notes, instructions: applied, ...(learnings ? { learnings } : {}) };
 }

@@ -8,7 +8,7 @@ import type { JobDirs } from "./job-dirs.js";
 import type { JobReport } from "./job-report.js";
 import type { Ending } from "./outcome.js";
 import type { Prepared } from "./prepare.js";
-import type { JobServices } from "./services.js";
+import type { RuntimePort } from "./services.js";
 
 /** Longest any one setup or check command may run (and never longer than the job's own time budget). */
 export const COMMAND_TIMEOUT_MS = 10 * 60_000;
@@ -22,7 +22,8 @@ export class RepoChecks {
     private readonly report: JobReport,
     private readonly prepared: Prepared,
     private readonly dirs: JobDirs,
-    private readonly services: JobServices,
+    /** Where the commands run: only the sandbox. */
+    private readonly runtime: Pick<RuntimePort, "sandbox">,
     /** The job's notes: files setup changed and that were put back are told there. */
     private readonly notes: string[],
   ) {}
@@ -72,7 +73,7 @@ export class RepoChecks {
       root: this.prepared.root,
       scratchDir: this.dirs.scratchDir,
       artifactsDir: this.dirs.artifactsDir,
-      sandbox: await this.services.sandbox(),
+      sandbox: await this.runtime.sandbox(),
       network,
       timeoutMs: Math.min(COMMAND_TIMEOUT_MS, this.prepared.policy.budgets.maxMinutes * 60_000),
       signal: this.ctx.signal,

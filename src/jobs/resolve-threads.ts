@@ -14,7 +14,7 @@ import { parseDiff, type DiffFile } from "../review/diff-lines.js";
 import type { StoredFinding } from "../review/review-store.js";
 import { dismissers, linesChanged, planThreads, sameBot, threadFingerprint, threadLines, type Resolution, type ReviewThread, type ThreadPlan } from "../review/thread-plan.js";
 import { diffBetween, isAncestor } from "../workspace/diff.js";
-import type { JobServices } from "./services.js";
+import type { GitHubPort, JobServices, ObservePort } from "./services.js";
 
 export interface ThreadsRead {
   threads: ReviewThread[];
@@ -31,19 +31,19 @@ export interface ThreadOutcome extends ThreadPlan {
 }
 
 /** crewbot's bot login as GraphQL and REST name it (`crewbot[bot]`). */
-export async function botSlug(services: Pick<JobServices, "botIdentity" | "appSlug">, octokit: InstallationOctokit): Promise<string> {
-  return services.appSlug ? `${await services.appSlug()}[bot]` : (await services.botIdentity(octokit)).name;
+export async function botSlug(github: Pick<GitHubPort, "appSlug">): Promise<string> {
+  return `${await github.appSlug()}[bot]`;
 }
 
 /** The PR's threads and which of crewbot's a writer dismissed; undefined (logged) when GitHub could not say. */
 export async function readThreads(job: JobRecord, octokit: InstallationOctokit, services: JobServices): Promise<ThreadsRead | undefined> {
   const { owner, repo, number } = job.target;
   try {
-    const slug = await botSlug(services, octokit);
+    const slug = await botSlug(services.github);
     const threads = await fetchReviewThreads(octokit, owner, repo, number);
     const dismissed = new Set<string>();
     const refused = new Set<string>();
-    const writer = async (login: string) => canWrite(await services.permissions.get(octokit, owner, repo, login));
+    const writer = async (login: string) => canWrite(await services.github.permissions.get(octokit, owner, repo, login));
     for (const thread of threads) {
       for (const login of dismissers(thread, slug)) {
         if (await writer(login)) {
@@ -55,7 +55,7 @@ export async function readThreads(job: JobRecord, octokit: InstallationOctokit, 
     }
     return { threads, slug, dismissed, refused };
   } catch (error) {
-    services.log.warn(`job ${job.id}: the review threads could not be read (none resolved, dismissals not known): ${(error as Error).message}`);
+    services.observe.log.warn(`job ${job.id}: the review threads could not be read (none resolved, dismissals not known): ${(error as Error).message}`);
     return undefined;
   }
 }
@@ -132,7 +132,7 @@ export async function answerRefusedResolutions(
   job: JobRecord,
   writer: GitHubWriter,
   threads: readonly ReviewThread[],
-  o: { slug: string; headSha: string; failOn: string; log: JobServices["log"] },
+  o: { slug: string; headSha: string; failOn: string; log: ObservePort["log"] },
 ): Promise<number> {
   const { owner, repo, number } = job.target;
   let replied = 0;
@@ -168,15 +168,15 @@ export function refusedThreadsOf(plan: Pick<ThreadPlan, "refused">, fingerprints
 }
 
 /** Resolves the planned threads one write at a time; a refusal is logged and the rest go on. */
-export async function resolveThreads(job: JobRecord, writer: GitHubWriter, plan: ThreadPlan, services: Pick<JobServices, "log">): Promise<ThreadOutcome> {
+export async function resolveThreads(job: JobRecord, writer: GitHubWriter, plan: ThreadPlan, services: Pick<JobServices, "observe">): Promise<ThreadOutcome> {
   let resolved = 0;
   for (const thread of plan.resolve) {
     try {
       if (await resolveReviewThread(writer, thread.id)) resolved++;
     } catch (error) {
-      services.log.warn(`job ${job.id}: review thread ${thread.id} (${thread.path}) could not be resolved: ${(error as Error).message}`);
+      services.observe.log.warn(`job ${job.id}: review thread ${thread.id} (${thread.path}) could not be resolved: ${(error as Error).message}`);
     }
   }
-  if (resolved > 0) services.log.info(`job ${job.id}: resolved ${resolved} review thread${resolved === 1 ? "" : "s"} whose lines the new commits changed`);
+  if (resolved > 0) services.observe.log.info(`job ${job.id}: resolved ${resolved} review thread${resolved === 1 ? "" : "s"} whose lines the new commits changed`);
   return { ...plan, resolved };
 }

@@ -42,7 +42,7 @@ export function dependencyPaths(files: readonly DiffFile[]): string[] {
  */
 export function dependencyPassSkipped(run: Pick<PullRequestRun, "config" | "job" | "services">, headRepo: string | null): string | null {
   if (!run.config.review.dependencies.enabled) return "review.dependencies.enabled: false";
-  const registry = run.services.npmRegistry;
+  const registry = run.services.runtime.npmRegistry;
   if (!registry) return "no npm registry is configured";
   if (checkoutTrust(run.job.target, headRepo) === "stranger" && !isPublicRegistry(registry)) {
     return "a fork's pull request is not checked against the operator's own npm registry";
@@ -96,16 +96,16 @@ export async function inspectDetected(run: PullRequestRun, detected: DetectedDep
   if (detected.changes.length === 0) return { review: { packages: [] }, problems: detected.problems };
   try {
     const review = await inspectDependencies(detected.changes, {
-      registry: services.npmRegistry!,
-      cacheDir: path.join(services.dataDir, "npm-tarballs"),
+      registry: services.runtime.npmRegistry!,
+      cacheDir: path.join(services.runtime.dataDir, "npm-tarballs"),
       maxPackages: config.review.dependencies.maxPackages,
       signal: ctx.signal,
-      log: { warn: (message) => services.log.warn(`job ${job.id}: dependencies: ${message}`) },
+      log: { warn: (message) => services.observe.log.warn(`job ${job.id}: dependencies: ${message}`) },
     });
     return { review, problems: detected.problems };
   } catch (error) {
     if (ctx.signal.aborted) throw error;
-    services.log.warn(`job ${job.id}: the dependency review failed: ${(error as Error).message}`);
+    services.observe.log.warn(`job ${job.id}: the dependency review failed: ${(error as Error).message}`);
     const packages: PackageReport[] = detected.changes.map((change) => ({ change, facts: [], notInspected: "the dependency review failed (see the job's log)" }));
     return { review: { packages }, problems: detected.problems };
   }

@@ -83,7 +83,7 @@ function beforeReview(job: JobRecord, config: CrewbotConfig): { skip?: string; r
  */
 async function openBeforeSkip(job: JobRecord, octokit: InstallationOctokit, services: JobServices): Promise<Pick<ReviewOutcome, "open" | "refused">> {
   const { owner, repo, number } = job.target;
-  const state = await services.reviews.get(repoKey(owner, repo), number);
+  const state = await services.records.reviews.get(repoKey(owner, repo), number);
   if (!state) return { open: [] };
   const read = await readThreads(job, octokit, services);
   const plan = read && planWithoutMirror(read);
@@ -95,7 +95,7 @@ async function sayResolutionsRefused(job: JobRecord, writer: GitHubWriter, failO
   if (!gateSet(failOn) || !gate.refused || gate.refused.threads.length === 0) return;
   const held = new Set(blocking(failOn, gate.open ?? []).flatMap((f: OpenFinding) => (f.fingerprint ? [f.fingerprint] : [])));
   const threads = refusedThreadsOf({ refused: gate.refused.threads }, held);
-  await answerRefusedResolutions(job, writer, threads, { slug: gate.refused.slug, headSha: job.review!.headSha, failOn, log: services.log });
+  await answerRefusedResolutions(job, writer, threads, { slug: gate.refused.slug, headSha: job.review!.headSha, failOn, log: services.observe.log });
 }
 
 /** A skipped automatic review: its reason (a rule, a limit) in a completed check run, with what holds the gate open. */
@@ -116,7 +116,7 @@ async function runAutomaticReview(job: JobRecord, ctx: JobContext, services: Job
     const { config } = await loadRepoConfig(octokit, job.target);
     if (!config.review.auto) {
       // Off means off: not even a skipped check run on every push of every PR.
-      services.log.info(`job ${job.id}: automatic review not run: review.auto is false (no check run)`);
+      services.observe.log.info(`job ${job.id}: automatic review not run: review.auto is false (no check run)`);
       return report.finish({ terminal: { kind: "done" }, check: null, outcome: "✅ Skipped: automatic reviews are off (review.auto: false); no check run" });
     }
     const before = beforeReview(job, config);
@@ -128,7 +128,7 @@ async function runAutomaticReview(job: JobRecord, ctx: JobContext, services: Job
     const outcome = await reviewPullRequest({ ...run, full: false });
     const terminal: Terminal = outcome.failed?.terminal ?? { kind: "done" };
     await sayResolutionsRefused(job, report.writer, failOn, outcome, services);
-    const done = reviewReport(outcome, terminal, head, Date.now() - started, transcriptUrl(services.publicUrl, job.id), config);
+    const done = reviewReport(outcome, terminal, head, Date.now() - started, transcriptUrl(services.operator.publicUrl, job.id), config);
     // The button only where a click can push (not a fork's branch) and there is an open thread to fix.
     const fixable = config.review.fixAction && checkoutTrust(job.target, head.headRepo) === "trusted" && terminal.kind === "done" && (outcome.threads?.open ?? outcome.inline) > 0;
     const ended = await report.finish({ terminal, check: { ...renderReviewCheck(done), actions: fixable ? [FIX_ACTION] : [] }, outcome: outcomeLine(done) });

@@ -141,8 +141,8 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   Object.assign(outcome, threadFacts(dropped, sent.request.comments.length));
   const posted = postedFingerprints([sent.request.body, ...sent.request.comments.map((c) => c.body)]);
   const postedNow = sent.fresh.map((x) => storedFinding(x.finding, x.fingerprint, head.headSha, outcome.review?.url));
-  await services.reviews.record(repoKey(owner, repo), number, head.headSha, [...posted], { posted: postedNow, fixed: [...fixedNow] });
-  await recordLearningUses(services.learnings, repoKey(owner, repo), job.id, learned.uses, services.log);
+  await services.records.reviews.record(repoKey(owner, repo), number, head.headSha, [...posted], { posted: postedNow, fixed: [...fixedNow] });
+  await recordLearningUses(services.records.learnings, repoKey(owner, repo), job.id, learned.uses, services.observe.log);
   Object.assign(outcome, gate(postedNow));
   return outcome;
 }
@@ -169,7 +169,7 @@ interface ReviewCheckout {
 async function checkOut(run: ReviewRun): Promise<ReviewCheckout> {
   const { job, services, head } = run;
   const { owner, repo, number } = job.target;
-  const state = await services.reviews.get(repoKey(owner, repo), number);
+  const state = await services.records.reviews.get(repoKey(owner, repo), number);
   let diffs: Diffs | undefined;
   // Only a PR crewbot reviewed before has threads of its own to resolve or keep closed.
   const threads = state ? await readThreads(job, run.octokit, services) : undefined;
@@ -190,7 +190,7 @@ async function checkOut(run: ReviewRun): Promise<ReviewCheckout> {
     withMirror: async (mirror) => {
       if (threads) threadPlan = await planWithMirror(mirror, threads, head.headSha);
       if (state) fixedNow = await fixedFindings(mirror, state.findings, head.headSha);
-      if (threads && state && run.config.learnings.enabled) sightings = await suggestionSightings(mirror, threads, state.findings, head.headSha, job, { log: services.log, authorOf: commitAuthorOf(run.octokit, job.target) });
+      if (threads && state && run.config.learnings.enabled) sightings = await suggestionSightings(mirror, threads, state.findings, head.headSha, job, { log: services.observe.log, authorOf: commitAuthorOf(run.octokit, job.target) });
       const base = await mergeBase(mirror, `refs/heads/${head.baseRef}`, head.headSha);
       if (proofs.session) await exportBase(mirror, base, proofs.session, run);
       diffs = await diffsToReview(mirror, base, run, state);
@@ -246,9 +246,9 @@ function findingsToPost(
   // no such order) before anything drops one; a refuted finding becomes a suggestion.
   const viaTool = reviewer?.submission?.tool === "submit_review";
   const ran = session?.proofs ?? [];
-  if (!viaTool && ran.length > 0) services.log.warn(`job ${job.id}: ${ran.length} proof(s) left out: the reviewer gave its review as text, not through submit_review`);
+  if (!viaTool && ran.length > 0) services.observe.log.warn(`job ${job.id}: ${ran.length} proof(s) left out: the reviewer gave its review as text, not through submit_review`);
   const proved = withProofs(submitted.findings, viaTool ? ran : []);
-  if (proved.unmatched.length > 0) services.log.warn(`job ${job.id}: ${proved.unmatched.length} proof(s) name no finding of the review (index ${proved.unmatched.map((p) => p.finding).join(", ")})`);
+  if (proved.unmatched.length > 0) services.observe.log.warn(`job ${job.id}: ${proved.unmatched.length} proof(s) name no finding of the review (index ${proved.unmatched.map((p) => p.finding).join(", ")})`);
   // The dependency findings join before the closed threads and the fingerprints drop what was posted or dismissed.
   const reviewed = { ...submitted, findings: [...proved.findings, ...(deps ? dependencyFindings(deps.review) : [])] };
   // A thread resolved (by a push or a person) or dismissed by a writer: its finding is never posted again.
@@ -260,7 +260,7 @@ function findingsToPost(
 function appliedLearnings(run: ReviewRun, review: ParsedReview, prepared: Pick<Prepared, "learnings">): LearningsApplied {
   const learned = learningsApplied(review, new Set((prepared.learnings?.learnings ?? []).map((l) => l.id)));
   if (learned.unknown.length > 0) {
-    run.services.log.warn(`job ${run.job.id}: the reviewer named learnings it was not given (${learned.unknown.join(", ")}); left out of the counts`);
+    run.services.observe.log.warn(`job ${run.job.id}: the reviewer named learnings it was not given (${learned.unknown.join(", ")}); left out of the counts`);
   }
   return learned;
 }
@@ -289,7 +289,7 @@ async function proofSessionFor(run: ReviewRun): Promise<{ session?: ProofSession
   if (run.config.review.prove === "off") return { why: "review.prove: off" };
   if (checkoutTrust(run.job.target, run.head.headRepo) === "stranger") return { why: "the pull request comes from a fork" };
   if (run.config.review.proofBudget.max === 0) return { why: "review.proofBudget.max: 0" };
-  const sandbox = await run.services.sandbox();
+  const sandbox = await run.services.runtime.sandbox();
   if (!sandbox.available) return { why: `no OS sandbox: ${sandbox.reason ?? "unavailable"}` };
   return { session: { budget: run.config.review.proofBudget, base: { sha: "" }, workDir: path.join(run.dirs.workDir, "proofs"), proofs: [] } };
 }
@@ -301,7 +301,7 @@ async function exportBase(mirror: string, sha: string, session: ProofSession, ru
     session.base.tree = (await makeCheckout({ mirror, ref: sha, dest: path.join(run.dirs.workDir, "proof-base") })).path;
   } catch (error) {
     session.base.error = (error as Error).message;
-    run.services.log.warn(`job ${run.job.id}: the merge base ${sha.slice(0, 7)} could not be checked out for proofs (${session.base.error}); proofs of a change of behaviour will end in error`);
+    run.services.observe.log.warn(`job ${run.job.id}: the merge base ${sha.slice(0, 7)} could not be checked out for proofs (${session.base.error}); proofs of a change of behaviour will end in error`);
   }
 }
 
@@ -335,7 +335,7 @@ async function postReview(
     return await send(built);
   } catch (error) {
     if ((error as { status?: number }).status !== 422 || built.request.comments.length === 0) throw error;
-    run.services.log.warn(`job ${run.job.id}: review refused (422: ${(error as Error).message}); posting it once more with every finding in the body`);
+    run.services.observe.log.warn(`job ${run.job.id}: review refused (422: ${(error as Error).message}); posting it once more with every finding in the body`);
     return send(withoutInline());
   }
 }

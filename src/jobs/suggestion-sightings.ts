@@ -17,7 +17,7 @@ import { suggestionApplied } from "../review/suggestion-applied.js";
 import { dismissers, isOwnThread, linesChanged, sameBot, threadFingerprint, threadLines, type ReviewThread } from "../review/thread-plan.js";
 import { commitsTouching, diffBetween } from "../workspace/diff.js";
 import { diffsTo, type ThreadsRead } from "./resolve-threads.js";
-import type { JobServices } from "./services.js";
+import type { ObservePort } from "./services.js";
 
 /** Who refused a thread's suggestion: the person who resolved it, or those who dismissed it. */
 function refusers(thread: ReviewThread, read: ThreadsRead): string[] {
@@ -88,7 +88,7 @@ export async function suggestionSightings(
   findings: readonly StoredFinding[],
   head: string,
   job: JobRecord,
-  o: { log: JobServices["log"]; authorOf: CommitAuthor },
+  o: { log: ObservePort["log"]; authorOf: CommitAuthor },
 ): Promise<CandidateSighting[]> {
   const byPrint = new Map(findings.flatMap((f) => (f.suggestion ? [[f.fingerprint, f] as const] : [])));
   if (byPrint.size === 0) return [];

@@ -110,7 +110,7 @@ export async function runThreadAnswer(job: JobRecord, ctx: JobContext, services:
       withMirror: async (mirror) => void (diff = await diffBetween(mirror, await mergeBase(mirror, `refs/heads/${head.baseRef}`, head.headSha), head.headSha)),
     });
     const diffText = diff.length > MAX_DIFF_CHARS ? `${diff.slice(0, MAX_DIFF_CHARS)}\n… (cut: the rest of the diff is in the checkout)` : diff;
-    const context = [...(await around(prepared.root, thread.path, thread.line, { jobId: job.id, warn: (line) => services.log.warn(line) })), { source: `the diff of pull request #${job.target.number}`, text: diffText }];
+    const context = [...(await around(prepared.root, thread.path, thread.line, { jobId: job.id, warn: (line) => services.observe.log.warn(line) })), { source: `the diff of pull request #${job.target.number}`, text: diffText }];
     const { result, budget } = await runJobChain(ctx, services, report, withAnswerer(prepared), begun.dirs, { chain: ANSWER_CHAIN, task: task(job, thread), context });
     const failed = chainFailure(result, ctx.signal, budget.limits);
     if (failed) return report.finish(failed);

@@ -7,7 +7,7 @@ import type { JobRecord } from "../queue/types.js";
 import type { GitHubWriter } from "../report/github-writer.js";
 import { headline, transcriptUrl } from "../report/render.js";
 import { quietReport, type JobSurface } from "./job-surface.js";
-import type { JobServices } from "./services.js";
+import type { ObservePort } from "./services.js";
 
 /** The thread replied in: its first comment and where it sits. */
 export interface ThreadPlace {
@@ -33,7 +33,7 @@ async function reply(writer: GitHubWriter, job: JobRecord, thread: ThreadPlace, 
 }
 
 /** One short reply: there is no answer, and why (the writer redacts it). A refused write is logged. */
-async function sayNoAnswer(writer: GitHubWriter, job: JobRecord, thread: ThreadPlace, why: string, link: string, log: JobServices["log"]): Promise<void> {
+async function sayNoAnswer(writer: GitHubWriter, job: JobRecord, thread: ThreadPlace, why: string, link: string, log: ObservePort["log"]): Promise<void> {
   await reply(writer, job, thread, `${why} — crewbot could not answer here. [Transcript](${link})`).catch((err: unknown) => {
     log.warn(`job ${job.id}: could not post the failure in the thread: ${(err as Error).message}`);
   });
@@ -41,8 +41,8 @@ async function sayNoAnswer(writer: GitHubWriter, job: JobRecord, thread: ThreadP
 
 export const threadReplySurface: JobSurface = {
   async open(job, _ctx, services, { writer, access }) {
-    const link = transcriptUrl(services.publicUrl, job.id);
-    services.transcripts?.begin(job, [access.token]);
+    const link = transcriptUrl(services.operator.publicUrl, job.id);
+    services.observe.transcripts.begin(job, [access.token]);
     return quietReport(job, services, writer, async ({ terminal }, state) => {
       const place = placedThread(job);
       if (terminal.kind === "done" && place) {
@@ -50,9 +50,9 @@ export const threadReplySurface: JobSurface = {
         return `✅ Answered in the thread: ${url}`;
       }
       const why = headline(terminal);
-      services.log.warn(`job ${job.id}: no answer in the review thread: ${why}`);
+      services.observe.log.warn(`job ${job.id}: no answer in the review thread: ${why}`);
       // Whoever replied learns there is no answer, and why — also when the thread itself could not be read.
-      if (place && terminal.kind !== "cancelled") await sayNoAnswer(writer, job, place, why, link, services.log);
+      if (place && terminal.kind !== "cancelled") await sayNoAnswer(writer, job, place, why, link, services.observe.log);
       return why;
     });
   },
@@ -61,8 +61,8 @@ export const threadReplySurface: JobSurface = {
   async finaliseInterrupted(job, services) {
     const thread = placedThread(job);
     if (!thread || !job.review?.headSha || job.outcome?.startsWith("⏹")) return;
-    const octokit = await services.octokitFor(job.target.installationId);
+    const octokit = await services.github.octokitFor(job.target.installationId);
     const why = headline({ kind: "failed", reason: "interrupted" });
-    await sayNoAnswer(services.writerFor(job.target.installationId, octokit), job, thread, why, transcriptUrl(services.publicUrl, job.id), services.log);
+    await sayNoAnswer(services.github.writerFor(job.target.installationId, octokit), job, thread, why, transcriptUrl(services.operator.publicUrl, job.id), services.observe.log);
   },
 };

@@ -76,26 +76,26 @@ export async function runWriteChain(
   options: WriteRunOptions,
 ): Promise<WriteRun> {
   // No sandbox, no commands: refused before anything runs, so nothing is pushed either.
-  const sandbox = await services.sandbox();
+  const sandbox = await services.runtime.sandbox();
   const { implement, sandbox: sandboxConfig } = prepared.config;
   const refusal = commandsRefusal(sandbox, { network: implement.setup.length > 0 || sandboxConfig.network });
   if (refusal !== undefined) {
-    services.log.warn(`job ${job.id}: not run: ${refusal.reason}; ${refusal.remedy}`);
+    services.observe.log.warn(`job ${job.id}: not run: ${refusal.reason}; ${refusal.remedy}`);
     return { setupFailed: { terminal: { kind: "failed", reason: refusal.reason }, patch: { notes: [refusal.remedy] } } };
   }
   const notes: string[] = [...prepared.notes]; // what the checkout lacks (submodules, LFS) comes first
   if (runsUnsandboxed(sandbox)) {
-    services.log.warn(`job ${job.id}: ${UNSANDBOXED_NOTE}`);
+    services.observe.log.warn(`job ${job.id}: ${UNSANDBOXED_NOTE}`);
     report.event({ type: "log", level: "warn", message: UNSANDBOXED_NOTE });
     notes.push(UNSANDBOXED_NOTE);
   }
-  const checks = new RepoChecks(ctx, report, prepared, dirs, services, notes);
+  const checks = new RepoChecks(ctx, report, prepared, dirs, services.runtime, notes);
   const setupFailed = await checks.setup();
   if (setupFailed) return { setupFailed };
 
   const allowWorkflowEdits = prepared.config.implement.allowWorkflowEdits;
-  const author = await services.botIdentity(access.octokit);
-  const work = new StepCommits({ job, report, secrets: [access.token], checkout: prepared.root, author, allowWorkflowEdits, notes, noreplyDomain: services.noreplyDomain });
+  const author = await services.github.botIdentity(access.octokit);
+  const work = new StepCommits({ job, report, secrets: [access.token], checkout: prepared.root, author, allowWorkflowEdits, notes, noreplyDomain: services.github.noreplyDomain });
   if (options.plan) work.usePlan({ steps: options.plan, filesToModify: [] });
 
   const { result, budget } = await runJobChain(ctx, services, report, prepared, dirs, {

@@ -57,16 +57,16 @@ export function learningCounts(uses: LearningsApplied["uses"]): LearningCounts |
   return { applied: uses.length, suppressed: uses.reduce((n, u) => n + u.suppressed, 0), shaped: uses.reduce((n, u) => n + u.shaped, 0) };
 }
 
-/** Records the uses of one review (its job), when a store keeps them; a store's failure costs the counts only, said in the log. */
+/** Records the uses of one review (its job); a store's failure costs the counts only, said in the log. */
 export async function recordLearningUses(
-  store: LearningsStore | undefined,
+  store: LearningsStore,
   repo: string,
   jobId: string,
   uses: LearningsApplied["uses"],
   log: { warn(message: string): void },
   now = Date.now(),
 ): Promise<void> {
-  if (!store || uses.length === 0) return;
+  if (uses.length === 0) return;
   try {
     await store.recordUses(repo, uses.map((u) => ({ ...u, jobId, at: now })));
   } catch (error) {

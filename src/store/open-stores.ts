@@ -37,8 +37,8 @@ export interface OpenedStores {
   reviews: ReviewStore;
   /** Learning candidates and the uses of merged learnings, per repository, in the same store. */
   learnings: PrunableLearningsStore;
-  /** Automatic ci-fix rounds per pull request, in the same store; absent in stand-ins that run no ci-fix. */
-  ciFixRounds?: CiFixRounds;
+  /** Automatic ci-fix rounds per pull request, in the same store. */
+  ciFixRounds: CiFixRounds;
   /** The installations ledger: coverage, usage, limits. */
   installations: InstallationStore & UsageLedger;
   /** Transcript entries (every process reads the same ones on Redis). */

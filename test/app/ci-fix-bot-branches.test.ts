@@ -81,7 +81,7 @@ describe("ci-fix on Renovate's pull request", () => {
         `- Changed on \`renovate/lodash-4.x\` (${pushed.slice(0, 7)}): \`greet.txt\``,
       ].join("\n"),
     );
-    expect(await stack.crewbot.services.ciFixRounds!.get("codertocat/hello-world", 2)).toEqual({ rounds: 1, stopped: false });
+    expect(await stack.crewbot.services.records.ciFixRounds.get("codertocat/hello-world", 2)).toEqual({ rounds: 1, stopped: false });
   });
 
   it("after its rounds, a rebase by Renovate starts none again: the failure on the new head gets the one stop comment", async () => {
@@ -115,7 +115,7 @@ describe("ci-fix on Renovate's pull request", () => {
     );
     expect(gitSync(stack.remoteDir, "rev-parse", RENOVATE_BRANCH).trim()).toBe(rebased);
     expect(stack.fake.requests).toHaveLength(2);
-    expect(await stack.crewbot.services.ciFixRounds!.get("codertocat/hello-world", 2)).toEqual({ rounds: 1, stopped: true });
+    expect(await stack.crewbot.services.records.ciFixRounds.get("codertocat/hello-world", 2)).toEqual({ rounds: 1, stopped: true });
   });
 
   it("a rebase while the worker runs: nothing is pushed over Renovate's branch, and the comment says why", async () => {
@@ -136,7 +136,7 @@ describe("ci-fix on Renovate's pull request", () => {
     expect(job.outcome).toMatch(/^❌ Failed: pushing to renovate\/lodash-4\.x was rejected: the branch has commits crewbot does not have \(crewbot never force-pushes\) · /);
     expect(figures(edits.at(-1)!, job.id)).toBe(refusedComment("pushing to renovate/lodash-4.x was rejected: the branch has commits crewbot does not have (crewbot never force-pushes)", sha));
     // Nothing reached the branch: the round is given back for the rebased head.
-    expect(await stack.crewbot.services.ciFixRounds!.get("codertocat/hello-world", 2)).toEqual({ rounds: 0, stopped: false });
+    expect(await stack.crewbot.services.records.ciFixRounds.get("codertocat/hello-world", 2)).toEqual({ rounds: 0, stopped: false });
   });
 
   it("a rebase whose suite fails while a round runs: the round stops and pushes nothing, the next one fixes the rebased head", async () => {
@@ -173,7 +173,7 @@ describe("ci-fix on Renovate's pull request", () => {
     expect(second.at(-1)).toContain(`Automatic fix, round 1 of 2: the check that failed on ${rebased.slice(0, 7)}: \`test\``);
     // Only the second round's commit, on top of Renovate's rebased one.
     expect(gitSync(stack.remoteDir, "log", "-1", "--format=%P|%an", RENOVATE_BRANCH)).toBe(`${rebased}|crewbot[bot]\n`);
-    expect(await stack.crewbot.services.ciFixRounds!.get("codertocat/hello-world", 2)).toEqual({ rounds: 1, stopped: false });
+    expect(await stack.crewbot.services.records.ciFixRounds.get("codertocat/hello-world", 2)).toEqual({ rounds: 1, stopped: false });
   }, 60_000);
 
   it("a branch rule that refuses crewbot's push is told in the comment, and the commits are kept", async () => {
@@ -239,7 +239,7 @@ describe("a Renovate pull request whose branch the config does not list", () => 
     expect(job.state).toBe("cancelled");
     expect(job.outcome).toBe("⏹ Cancelled: branch renovate/lodash-4.x is not one of crewbot's (implement.ciFix.branches names none)");
     expect(stack.fake.requests).toEqual([]);
-    expect(await stack.crewbot.services.ciFixRounds!.get("codertocat/hello-world", 2)).toBeUndefined();
+    expect(await stack.crewbot.services.records.ciFixRounds.get("codertocat/hello-world", 2)).toBeUndefined();
   });
 
   it("a pull request from a fork, though the suite's branch is listed: no job", async () => {

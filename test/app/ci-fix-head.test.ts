@@ -69,7 +69,7 @@ describe("a ci-fix round covers the head", () => {
     expect(firstWait.state).toBe("queued");
     expect(firstWait.outcome).toMatch(new RegExp(`^⏳ Waiting for 2 more check suites of ${sha.slice(0, 7)} \\(github-actions\\) to finish, until \\d\\d:\\d\\d UTC at most$`));
     expect(firstWait.runAt).toBeGreaterThan(Date.now() + 20_000);
-    expect(await stack.crewbot.services.ciFixRounds!.get("codertocat/hello-world", 2)).toBeUndefined();
+    expect(await stack.crewbot.services.records.ciFixRounds.get("codertocat/hello-world", 2)).toBeUndefined();
 
     // lint fails: its job replaces the waiting one, which ends without a word on GitHub; build still runs.
     mockLook(sha, suitesAt(sha, 2));
@@ -93,7 +93,7 @@ describe("a ci-fix round covers the head", () => {
     for (const w of WORKFLOWS) expect(prompt).toContain(`${w.name}: 1 error`);
     expect(edits.at(-1)).toContain(`Automatic fix, round 1 of 2: the checks that failed on ${sha.slice(0, 7)}: \`test\`, \`lint\`, \`build\``);
     expect(gitSync(stack.remoteDir, "show", `${BRANCH}:greet.txt`)).toBe("hi\n");
-    expect(await stack.crewbot.services.ciFixRounds!.get("codertocat/hello-world", 2)).toEqual({ rounds: 1, stopped: false });
+    expect(await stack.crewbot.services.records.ciFixRounds.get("codertocat/hello-world", 2)).toEqual({ rounds: 1, stopped: false });
   }, 60_000);
 
   it("waits no longer than implement.ciFix.waitMinutes, then fixes what failed and says what it did not wait for", async () => {
@@ -152,6 +152,6 @@ describe("a ci-fix round covers the head", () => {
     expect(gitSync(stack.remoteDir, "rev-list", "--count", `${sha}..${BRANCH}`).trim()).toBe("1");
     expect(gitSync(stack.remoteDir, "log", "--format=%s", `${sha}..${BRANCH}`)).toBe("Fix failing checks: test, lint\n");
     expect(gitSync(stack.remoteDir, "show", `${BRANCH}:greet.txt`)).toBe("hi\n");
-    expect(await stack.crewbot.services.ciFixRounds!.get("codertocat/hello-world", 2)).toEqual({ rounds: 1, stopped: false });
+    expect(await stack.crewbot.services.records.ciFixRounds.get("codertocat/hello-world", 2)).toEqual({ rounds: 1, stopped: false });
   }, 60_000);
 });

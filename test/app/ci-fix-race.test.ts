@@ -119,7 +119,7 @@ describe("one ci-fix round per head", () => {
     expect(stack.fake.requests).toHaveLength(2); // the newer round's worker only
     expect(commitsOn(stack, sha)).toBe("Fix failing checks: test, lint\n");
     expect(gitSync(stack.remoteDir, "show", `${BRANCH}:greet.txt`)).toBe("newer round\n");
-    expect(await stack.crewbot.services.ciFixRounds!.get("codertocat/hello-world", 2)).toEqual({ rounds: 1, stopped: false });
+    expect(await stack.crewbot.services.records.ciFixRounds.get("codertocat/hello-world", 2)).toEqual({ rounds: 1, stopped: false });
   }, 60_000);
 
   it("the last suite's webhook while the older round's instant worker runs: the older round pushes nothing and gives its round back; the newer one fixes the head", async () => {
@@ -161,7 +161,7 @@ describe("one ci-fix round per head", () => {
     // One push on the head: the newer round's.
     expect(commitsOn(stack, sha)).toBe("Fix failing checks: test, lint\n");
     expect(gitSync(stack.remoteDir, "show", `${BRANCH}:greet.txt`)).toBe("newer round\n");
-    expect(await stack.crewbot.services.ciFixRounds!.get("codertocat/hello-world", 2)).toEqual({ rounds: 1, stopped: false });
+    expect(await stack.crewbot.services.records.ciFixRounds.get("codertocat/hello-world", 2)).toEqual({ rounds: 1, stopped: false });
   }, 60_000);
 
   it("a round that pushed owns its head: a later suite's job on that head, while GitHub still shows it, runs no second round and writes nothing", async () => {
@@ -185,7 +185,7 @@ describe("one ci-fix round per head", () => {
     expect(ended).toMatchObject({ state: "cancelled", outcome: `⏹ Cancelled: round 1 already ran on ${sha.slice(0, 7)}` });
     expect(stack.fake.requests).toHaveLength(2); // the first round's worker only
     expect(gitSync(stack.remoteDir, "rev-parse", BRANCH).trim()).toBe(pushed);
-    expect(await stack.crewbot.services.ciFixRounds!.get("codertocat/hello-world", 2)).toEqual({ rounds: 1, stopped: false });
+    expect(await stack.crewbot.services.records.ciFixRounds.get("codertocat/hello-world", 2)).toEqual({ rounds: 1, stopped: false });
   }, 60_000);
 
   it("a push GitHub refuses (someone pushed to the branch meanwhile) gives the round back", async () => {
@@ -212,6 +212,6 @@ describe("one ci-fix round per head", () => {
 
     expect(ended.outcome).toMatch(/^❌ Failed: pushing to crewbot\/issue-1-greet was rejected: the branch has commits crewbot does not have/);
     expect(gitSync(stack.remoteDir, "rev-parse", BRANCH).trim()).toBe(moved);
-    expect(await stack.crewbot.services.ciFixRounds!.get("codertocat/hello-world", 2)).toEqual({ rounds: 0, stopped: false });
+    expect(await stack.crewbot.services.records.ciFixRounds.get("codertocat/hello-world", 2)).toEqual({ rounds: 0, stopped: false });
   }, 60_000);
 });

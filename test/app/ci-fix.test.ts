@@ -149,7 +149,7 @@ describe("ci-fix on crewbot's own pull request", () => {
     mockHeadCheckSuites(sha3, [checkSuite({ id: 9003, headSha: sha3 }), checkSuite({ id: 9004, headSha: sha3 })]);
     const job4 = await stack.runToEnd("check_suite", checkSuiteCompleted({ suiteId: 9004, headSha: sha3, headBranch: BRANCH, cloneUrl: stack.cloneUrl }), "suite-4");
     expect(job4.outcome).toMatch(/^⏹ Cancelled: no ci-fix rounds left/);
-    expect(await stack.crewbot.services.ciFixRounds!.get("codertocat/hello-world", 2)).toEqual({ rounds: 2, stopped: true });
+    expect(await stack.crewbot.services.records.ciFixRounds.get("codertocat/hello-world", 2)).toEqual({ rounds: 2, stopped: true });
   });
 
   it("runs implement-and-review from the worker on, with setup and check commands, like /implement", async () => {
@@ -194,7 +194,7 @@ describe("ci-fix on crewbot's own pull request", () => {
     expect(job.outcome).toMatch(new RegExp(`^❌ Failed: the suite failed on ${sha.slice(0, 7)}, but GitHub lists no failed check run in it to fix`));
     expect(edits.at(-1)).toMatch(/^❌ Failed: the suite failed/);
     expect(stack.fake.requests).toEqual([]);
-    expect(await stack.crewbot.services.ciFixRounds!.get("codertocat/hello-world", 2)).toEqual({ rounds: 0, stopped: false });
+    expect(await stack.crewbot.services.records.ciFixRounds.get("codertocat/hello-world", 2)).toEqual({ rounds: 0, stopped: false });
   });
 
   it("with implement.ciFix.rounds: 0 runs nothing and writes nothing", async () => {
@@ -293,7 +293,7 @@ describe("a newer push or suite while a ci-fix waits", () => {
     expect(ended.state).toBe("cancelled");
     expect(ended.outcome).toBe("⏹ Superseded: the branch moved on to 1111111 after the failed suite");
     expect(stack.fake.requests).toEqual([]);
-    expect(await stack.crewbot.services.ciFixRounds!.get("codertocat/hello-world", 2)).toBeUndefined();
+    expect(await stack.crewbot.services.records.ciFixRounds.get("codertocat/hello-world", 2)).toBeUndefined();
   });
 
   it("a newer failed suite stops a running round, which gives its round back and says so; the newer one runs", async () => {
@@ -334,7 +334,7 @@ describe("a newer push or suite while a ci-fix waits", () => {
     expect(newer.outcome).toMatch(/^✅ Done/);
     // The newer round covers the head: both suites' failures.
     expect(second.at(-1)).toContain(`Automatic fix, round 1 of 2: the checks that failed on ${sha.slice(0, 7)}: \`ci-one tests\`, \`ci-two tests\``);
-    expect(await stack.crewbot.services.ciFixRounds!.get("codertocat/hello-world", 2)).toEqual({ rounds: 1, stopped: false });
+    expect(await stack.crewbot.services.records.ciFixRounds.get("codertocat/hello-world", 2)).toEqual({ rounds: 1, stopped: false });
   }, 60_000);
 
   it("a newer failed suite replaces the waiting one in the queue", async () => {

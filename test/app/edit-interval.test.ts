@@ -24,7 +24,7 @@ it.each([
     { env: { CREWBOT_EDIT_INTERVAL_S: seconds } },
   );
   try {
-    expect(stack.crewbot.services.limits.editIntervalMs).toBe(Number(seconds) * 1000);
+    expect(stack.crewbot.services.operator.limits.editIntervalMs).toBe(Number(seconds) * 1000);
     const payload = issueCommentCreated("/plan", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
     mockInstallationToken();
     mockPermission("Codertocat", "admin");

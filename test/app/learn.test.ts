@@ -102,7 +102,7 @@ async function learnCommand(stack: Stack, n: number, o: { first?: boolean; confi
 async function stackWithLearnings(options: Parameters<typeof startStack>[1] = {}) {
   const script: FakeReply[] = [];
   const stack = await startStack(script, options);
-  const store = stack.crewbot.services.learnings!;
+  const store = stack.crewbot.services.records.learnings;
   return { stack, store, script };
 }
 
@@ -323,8 +323,8 @@ describe("a due candidate", () => {
     await store.addSighting(KEY, sighting(40, "raw sql string", "src/db/users.ts", "false positive"));
     await store.addSighting(KEY, sighting(41, "magic number", "src/config/defaults.ts", "not a bug"));
     const request = { installationId: INSTALLATION_ID, owner: "Codertocat", repo: "Hello-World", number: 40, reason: "a candidate repeated 2 times" };
-    await stack.crewbot.services.proposeLearnings!(request);
-    await stack.crewbot.services.proposeLearnings!({ ...request, number: 41 });
+    await stack.crewbot.services.records.proposeLearnings(request);
+    await stack.crewbot.services.records.proposeLearnings({ ...request, number: 41 });
     const queued = await stack.crewbot.queue.listRecent();
     expect(queued.map((j) => [j.kind, j.target.number, j.learn])).toEqual([["learn", 40, { action: "propose", automatic: true, reason: "a candidate repeated 2 times" }]]);
 

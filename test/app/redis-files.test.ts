@@ -88,7 +88,7 @@ describe("REDIS_URL, an app and two workers with their own data dirs", () => {
       if (j && ["succeeded", "failed", "cancelled"].includes(j.state)) throw new Error(`the job ended: ${j.outcome}`);
       return j?.state === "queued" && j.wait && !j.wait.answer ? j : undefined;
     });
-    const first = workers.find((w) => existsSync(path.join(w.crewbot.services.dataDir, "jobs", job.id, "artifacts", "local", "notes", "db.md")))!;
+    const first = workers.find((w) => existsSync(path.join(w.crewbot.services.runtime.dataDir, "jobs", job.id, "artifacts", "local", "notes", "db.md")))!;
     const other = workers.find((w) => w !== first)!;
     await first.stop(); // gone, with its data dir's copy of the scratch file out of reach
 

@@ -65,7 +65,7 @@ describe("merged learnings in a review", () => {
       learnings: [{ id: "0a1b2c3d", suppressed: 2 }, { id: SECOND }, { id: "eeeeeeee", suppressed: 5 }],
     });
     const stack = await startStack([{ content: [review] }], { files: { "README.md": "# Hi\n", ".github/crewbot/learnings.md": MERGED } });
-    const store = stack.crewbot.services.learnings!;
+    const store = stack.crewbot.services.records.learnings;
     const head = await repository(stack);
     const t: Traffic = { reviews: [], checks: [], rejected: [] };
     mockReviewJob(stack, t, { checkId: 560, review: true });
@@ -101,7 +101,7 @@ describe("merged learnings in a review", () => {
   it("are not given with learnings.enabled: false, and nothing is counted", async () => {
     const review = use("submit_review", { summary: "Fine.", findings: [], learnings: [{ id: "0a1b2c3d", suppressed: 1 }] });
     const stack = await startStack([{ content: [review] }], { files: { "README.md": "# Hi\n", ".github/crewbot/learnings.md": MERGED } });
-    const store = stack.crewbot.services.learnings!;
+    const store = stack.crewbot.services.records.learnings;
     const head = await repository(stack);
     const t: Traffic = { reviews: [], checks: [], rejected: [] };
     mockReviewJob(stack, t, { checkId: 561, config: "learnings:\n  enabled: false\n" });

@@ -214,9 +214,9 @@ describe("a REST call answered 401", () => {
     const dataDir = await tempDir("crewbot-data-");
     const crewbot = composeCrewbot(app, { env: { CREWBOT_DATA_DIR: dataDir, LOG_LEVEL: "silent" } });
     try {
-      const octokit = await crewbot.services.octokitFor(INSTALLATION_ID);
+      const octokit = await crewbot.services.github.octokitFor(INSTALLATION_ID);
       await mintedEarlier(octokit);
-      const writer = crewbot.services.writerFor(INSTALLATION_ID, octokit);
+      const writer = crewbot.services.github.writerFor(INSTALLATION_ID, octokit);
       const res = await writer.write("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner: "o", repo: "r", comment_id: 7, body: `final ${fresh}` });
       expect(res.status).toBe(200);
       expect(seen).toEqual([`token ${revoked}`, `token ${fresh}`]);

@@ -5,12 +5,12 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { recordSightings, threadReplySightings, type ThreadReply } from "../../src/jobs/learning-sightings.js";
-import type { JobServices } from "../../src/jobs/services.js";
 import type { CandidateSighting, LearnRequest } from "../../src/learnings/types.js";
 import type { JobRecord } from "../../src/queue/types.js";
 import type { StoredFinding } from "../../src/review/review-store.js";
 import { SqliteLearningsStore } from "../../src/store/sqlite/learnings.js";
 import { tempDataDir } from "../queue/helpers.js";
+import { stubServices } from "../helpers/stub-services.js";
 
 const stores: SqliteLearningsStore[] = [];
 afterEach(async () => void (await Promise.all(stores.splice(0).map((s) => s.close()))));
@@ -29,15 +29,17 @@ async function world(o: { failPropose?: boolean } = {}) {
   const proposed: LearnRequest[] = [];
   const asked: string[] = [];
   const warnings: string[] = [];
-  const services = {
-    learnings,
-    permissions: { get: async (_o: unknown, _owner: string, _repo: string, login: string) => (asked.push(login), PERMISSIONS[login] ?? "none") },
-    proposeLearnings: async (r: LearnRequest) => {
-      proposed.push(r);
-      if (o.failPropose) throw new Error("the queue is down");
+  const services = stubServices({
+    records: {
+      learnings,
+      proposeLearnings: async (r: LearnRequest) => {
+        proposed.push(r);
+        if (o.failPropose) throw new Error("the queue is down");
+      },
     },
-    log: { info: () => undefined, warn: (line: string) => void warnings.push(line), debug: () => undefined, error: () => undefined },
-  } as unknown as JobServices;
+    github: { permissions: { get: async (_o: unknown, _owner: string, _repo: string, login: string) => (asked.push(login), PERMISSIONS[login] ?? "none") } as never },
+    observe: { log: { info: () => undefined, warn: (line: string) => void warnings.push(line), debug: () => undefined, error: () => undefined } as never },
+  });
   const at = (enabled = true, proposeAfter = 2) => ({ job, octokit: {} as never, config: { learnings: { enabled, proposeAfter, staleDays: 90 } } });
   return { learnings, services, proposed, asked, warnings, at };
 }
@@ -45,7 +47,7 @@ async function world(o: { failPropose?: boolean } = {}) {
 describe("recordSightings", () => {
   it("keeps a writer's sighting, never a reader's or a bot's", async () => {
     const w = await world();
-    const added = await w.services.learnings!.candidates("octo/hello");
+    const added = await w.services.records.learnings.candidates("octo/hello");
     expect(added).toEqual([]);
     expect(await recordSightings(w.services, w.at(), [sighting({ by: "reader" }), sighting({ by: "dependabot[bot]", url: thread(2) }), sighting({ by: "admin", url: thread(3) })])).toBe(1);
     const [c] = await w.learnings.candidates("octo/hello");

@@ -2,12 +2,13 @@ import { describe, expect, it } from "vitest";
 import { dependencyPassSkipped, dependencyPaths } from "../../src/jobs/review-dependencies.js";
 import { ConfigSchema } from "../../src/config/schema.js";
 import type { DiffFile } from "../../src/review/diff-lines.js";
+import { stubServices } from "../helpers/stub-services.js";
 
 const target = { owner: "octo", repo: "hello", isPullRequest: true };
 const run = (registry: { url: string; token?: string } | undefined, yml: Record<string, unknown> = {}) => ({
   config: ConfigSchema.parse(yml),
   job: { target } as never,
-  services: { ...(registry ? { npmRegistry: registry } : {}) } as never,
+  services: stubServices({ runtime: registry ? { npmRegistry: registry } : { npmRegistry: undefined } }),
 });
 const PUBLIC = { url: "https://registry.npmjs.org/" };
 const INTERNAL = { url: "https://npm.internal.example/", token: "npm_x" };
