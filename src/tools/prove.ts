@@ -37,7 +37,10 @@ const schema = z
     behaviourChange: z
       .boolean()
       .optional()
-      .describe("True when the finding is about behaviour the pull request changed: then the command must also pass on the merge base."),
+      .describe(
+        "A flag on the finding: true marks it a regression, behaviour that worked before this pull request. crewbot then also runs the command on the merge base " +
+          "and counts the finding reproduced only when it passes there. Leave it out for a problem of the new code itself.",
+      ),
   })
   .strict();
 
@@ -46,8 +49,9 @@ type ProveInput = z.infer<typeof schema>;
 const DESCRIPTION =
   "Back one finding with a reproducer: files to add (a test, a script) and a command that FAILS while the problem is there. " +
   "crewbot runs it in the sandbox with no network, in a throwaway copy of the pull request's head with your files added, and again on the merge base; " +
-  "the checkout is not changed. The finding is reproduced when the command fails on the head (and, with behaviourChange: true, passes on the base). " +
-  "`finding` is the finding's 0-based index in the submit_review call you make afterwards. A reproducer that does not reproduce downgrades its finding to a suggestion.";
+  "the checkout is not changed. The finding is reproduced when the command fails on the head (and, for a finding flagged behaviourChange, passes on the base). " +
+  "`finding` is the finding's 0-based index in the submit_review call you make afterwards. A reproducer that does not reproduce downgrades its finding to a suggestion. " +
+  "Where the repository has no test runner, a plain `node` script is fine: `node repro.mjs`, failing through node:assert or a non-zero exit.";
 
 function refuse(p: string, why: string): never {
   throw new ToolError(`Refused reproducer file ${JSON.stringify(p)}: ${why}.`);

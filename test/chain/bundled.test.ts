@@ -35,6 +35,12 @@ describe("bundled definitions", () => {
     });
   });
 
+  it("the reviewer's prompt calls behaviourChange a flag and names a plain node reproducer as fine without a test runner", () => {
+    const prompt = agents.get("reviewer")!.prompt;
+    expect(prompt).toContain("`behaviourChange: true` is a flag on the finding");
+    expect(prompt).toMatch(/no test runner, a plain `node repro\.mjs`/);
+  });
+
   it("chains have the documented steps and validate against the bundled agents", () => {
     const shape = Object.fromEntries([...chains.values()].map((c) => [c.name, c.steps.map((s) => (s.parallel ? s.parallel.map((i) => i.agent) : s.agent))]));
     expect(shape).toEqual({
