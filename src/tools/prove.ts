@@ -14,6 +14,7 @@ import { copyTree, CopyStopped, type CopyBounds } from "./copy-tree.js";
 import { withToolErrors } from "./errors.js";
 import { OutputCollector } from "./output.js";
 import { hasGitSegment, isInside } from "./paths.js";
+import { runForModel } from "./proof-output.js";
 import { runCommand, type CommandRun } from "./run-command.js";
 import { ToolError, type Tool, type ToolContext } from "./types.js";
 import type { CopyLimits, Proof, ProofOutcome, ProofRun, ReproducerFile } from "./proof-session.js";
@@ -148,10 +149,10 @@ export function proofOutcome(behaviourChange: boolean, head: ProofRun, base: Pro
   return { outcome: "reproduced", reason: `the command failed on the head (exit code ${head.exitCode}) and passed on the base` };
 }
 
+/** What the model reads back: the outcome, each run's exit code and first failure (proof-output.ts), the budget left. */
 function report(proof: Proof, left: number): string {
-  const run = (name: string, r: ProofRun | undefined) =>
-    r === undefined ? [] : [`## ${name}: ${r.problem ?? `exit code ${r.exitCode}`}`, r.tail.trim() === "" ? "(no output)" : r.tail.replace(/\n$/, ""), ...(r.artifact ? [`(full output: ${r.artifact})`] : [])];
-  return [`Finding ${proof.finding}: ${proof.outcome.toUpperCase()} — ${proof.reason}.`, ...run("head", proof.head), ...run("base", proof.base), `(${left} proof${left === 1 ? "" : "s"} left in this review's budget)`].join("\n");
+  const runs = [...runForModel("head", proof.head), ...(proof.base ? runForModel("base", proof.base) : [])];
+  return [`Finding ${proof.finding}: ${proof.outcome.toUpperCase()} — ${proof.reason}.`, ...runs, `(${left} proof${left === 1 ? "" : "s"} left in this review's budget)`].join("\n");
 }
 
 async function prove(input: ProveInput, ctx: ToolContext): Promise<Proof> {

@@ -48,6 +48,10 @@ describe.skipIf(!sandbox.available)(`prove${skipNote}`, () => {
     const proof = session.proofs[0]!;
     expect(proof).toMatchObject({ finding: 0, outcome: "reproduced", behaviourChange: true, head: { exitCode: 1 }, base: { exitCode: 0 } });
     expect(proof.head.tail).toMatch(/AssertionError|Expected values to be strictly equal/);
+    // The model reads exit codes and the first failure; the record keeps the tail as it ran.
+    expect(res.output).toMatch(/^## head: exit code 1\n(not ok|✖)/m);
+    expect(res.output).toMatch(/^## base: exit code 0$/m);
+    expect(res.output).not.toMatch(/proof-1\/(head|base)|node:internal/);
     expect(await treeHash(ws.root)).toBe(before);
     expect(await readdir(path.join(ws.root, "test")).catch(() => "absent")).toBe("absent");
     // The copies are gone; the record of the proof stays with the job's artifacts.
