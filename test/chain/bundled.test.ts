@@ -39,6 +39,7 @@ describe("bundled definitions", () => {
     const prompt = agents.get("reviewer")!.prompt;
     expect(prompt).toContain("`behaviourChange: true` is a flag on the finding");
     expect(prompt).toMatch(/no test runner, a plain `node repro\.mjs`/);
+    expect(prompt).toMatch(/overview of the repository .* start from it/);
   });
 
   it("chains have the documented steps and validate against the bundled agents", () => {
