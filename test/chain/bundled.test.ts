@@ -40,6 +40,8 @@ describe("bundled definitions", () => {
     expect(prompt).toContain("`behaviourChange: true` is a flag on the finding");
     expect(prompt).toMatch(/no test runner, a plain `node repro\.mjs`/);
     expect(prompt).toMatch(/overview of the repository .* start from it/);
+    expect(prompt).toMatch(/may lie outside the diff, in an unchanged file too/);
+    expect(prompt).toMatch(/as its `unprovable`/);
   });
 
   it("chains have the documented steps and validate against the bundled agents", () => {
