@@ -108,5 +108,5 @@ export async function repoOverview(root: string, facts: OverviewFacts): Promise<
     `Learnings file (${LEARNINGS_PATH}, default branch): ${facts.learnings > 0 ? `${plural(facts.learnings, "learning")}, given in this context` : "none"}.`,
   ];
   const text = lines.join("\n");
-  return { source: "overview of the repository at the pull request's head (crewbot's summary of its files and package.json)", text: cut(text, OVERVIEW_MAX_CHARS) };
+  return { source: "pull request head: overview of the repository (crewbot's summary of its files and package.json)", text: cut(text, OVERVIEW_MAX_CHARS) };
 }

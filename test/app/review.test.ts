@@ -70,7 +70,7 @@ describe("automatic reviews of a pull request", () => {
     expect(context1).toContain('+const line10 = \\"10\\";');
     expect(context1).not.toContain("lockfileVersion");
     // Its first message starts from an overview of the repository, not from ls and cat package.json.
-    expect(context1).toContain("overview of the repository at the pull request's head");
+    expect(context1).toContain("pull request head: overview of the repository");
     expect(context1).toContain("Files: ");
 
     // A push: only the new commit is reviewed; the repeated finding is not posted again.

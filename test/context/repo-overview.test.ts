@@ -45,7 +45,7 @@ describe("repoOverview", () => {
       ".github/workflows/ci.yml": "",
     });
     const { source, text } = await repoOverview(root, { learnings: 3 });
-    expect(source).toMatch(/^overview of the repository/);
+    expect(source).toMatch(/^pull request head: overview of the repository/);
     expect(text).toContain("Files: 6 tracked at the head.");
     expect(text).toContain("Top-level folders (files): src/ (2), .github/ (1), lib/ (1).");
     expect(text).toContain("Top-level files: index.js, package.json.");
