@@ -14,6 +14,7 @@ import { outputsNamed, PARALLEL_AT_ONCE, renderTask, stepAgents } from "./chains
 import { buildStepPrompt, type ContextSection } from "../text/prompt.js";
 import { roleOf, ROLES, roleTools, type RoleName } from "./roles.js";
 import { skillsContext } from "./skills.js";
+import { systemPromptFor } from "./system-prompt.js";
 import type { AgentDefinition, ChainDefinition, ChainStep } from "./types.js";
 
 /** A previous step's output above this size is handed over as a file, not inline. */
@@ -252,12 +253,13 @@ async function runItem(
   const questions = how.key === undefined && mode === "read-only" && options.questions !== undefined && beforeWriting(options, index) ? options.questions : undefined;
   const resumed = options.resume?.pause;
   const resume = resumed && resumed.index === index && how.key === undefined ? { pause: resumed.agentPause, answer: options.resume!.answer } : undefined;
+  const tools = stepTools(mode, agent, options, emit, { numberedPlan: completeStep !== undefined, questions: questions !== undefined });
   const result = await run({
     agent: agent.name,
     model,
-    system: agent.prompt,
+    system: systemPromptFor(agent.prompt, tools.map((t) => t.name)),
     prompt: buildStepPrompt(context, task),
-    tools: stepTools(mode, agent, options, emit, { numberedPlan: completeStep !== undefined, questions: questions !== undefined }),
+    tools,
     toolContext: { ...toolContext(mode, options), ...(completeStep ? { completeStep } : {}), ...(questions ? { questionsAsked: questions.asked } : {}) },
     ...(resume ? { resume } : {}),
     budget: options.budget,

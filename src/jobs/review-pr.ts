@@ -17,6 +17,7 @@ import { parseDiff, positionKey, type DiffFile } from "../review/diff-lines.js";
 import { postedFingerprints } from "../review/fingerprint.js";
 import { withinPullRequest, type IncrementalDiff } from "../review/incremental-diff.js";
 import { reviewContext } from "../review/review-context.js";
+import { repoOverview } from "../context/repo-overview.js";
 import { selectFiles } from "../review/select-files.js";
 import { withoutClosedFindings, type ReviewThread, type ThreadPlan } from "../review/thread-plan.js";
 import { countProofs, withProofs } from "../review/proofs.js";
@@ -112,7 +113,11 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   const { result, budget } = modelless ? { result: undefined, budget: undefined } : await runJobChain(run.ctx, services, run.events, prepared, run.dirs, {
     chain: prepared.chains.get("review")!,
     task: job.trigger.request.trim() ? jobTask(job, "Review") : "(none)",
-    context: [...reviewContext(selection, { number, headSha: head.headSha, since, baseLeftOut: incremental?.leftOut }), ...(depsContext ? [depsContext] : [])],
+    context: [
+      await repoOverview(prepared.root, { learnings: prepared.learnings?.learnings.length ?? 0 }),
+      ...reviewContext(selection, { number, headSha: head.headSha, since, baseLeftOut: incremental?.leftOut }),
+      ...(depsContext ? [depsContext] : []),
+    ],
     ...(proofs.session ? { proof: proofs.session } : {}),
   });
   const figures = budget ? { usage: budget.usage, costUsd: budget.costUsd, estimate: budget.estimate } : {};

@@ -6,7 +6,7 @@
  * one; `Not reproduced` for one a reproducer refuted. Pure.
  */
 import type { Finding, Severity } from "./types.js";
-import { codeBlock, codeSpan } from "../text/github-markdown.js";
+import { codeBlock, codeSpan, safeInline } from "../text/github-markdown.js";
 import type { Proof } from "../tools/proof-session.js";
 
 /** What the proofs did to a review's findings, for the check run and the job's line. */
@@ -85,6 +85,8 @@ export function proofSection(f: Finding, proofsRan: boolean): string {
   }
   if (!proofsRan || !gated(f.severity) || f.fact) return "";
   if (proof?.outcome === "error") return `_unverified: the reproducer could not run (${proof.reason})._`;
+  // The reviewer's reason is model text: one line, escaped, capped.
+  if (f.unprovable) return `_unverified: no reproducer_ — ${safeInline(f.unprovable)}`;
   return "_unverified: no reproducer._";
 }
 

@@ -13,6 +13,7 @@ export function reviewOf(output: StepOutput): ParsedReview {
     if (f.suggestion !== undefined) finding.suggestion = f.suggestion;
     if (f.learning) finding.learning = f.learning;
     if (f.kind) finding.kind = f.kind;
+    if (f.unprovable) finding.unprovable = f.unprovable;
     return finding;
   });
   const learnings = value.learnings?.map((l) => ({ id: l.id, suppressed: l.suppressed ?? 0 }));

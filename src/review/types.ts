@@ -22,6 +22,8 @@ export interface Finding {
   refuted?: Severity;
   /** The id of the repository learning the reviewer says shaped it (submit_review). */
   learning?: string;
+  /** Why the reviewer could not back it with a reproducer (submit_review), shown with its `unverified` mark. */
+  unprovable?: string;
 
   /** Read by crewbot itself (the dependency pass, from published tarballs), not the reviewer's claim: no reproducer applies. */
   fact?: true;

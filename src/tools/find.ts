@@ -46,6 +46,11 @@ export function displayPath(ctx: Pick<ToolContext, "root" | "localDir">, abs: st
   return isInside(ctx.root, abs) ? path.relative(ctx.root, abs) || "." : abs;
 }
 
+/** The searched folder named plainly: "in the checkout" rather than "in .". */
+export function where(shown: string): string {
+  return shown === "." || shown === "" ? "in the checkout" : `under ${shown}`;
+}
+
 export const findTool: Tool<FindInput> = {
   name: "find",
   description:
@@ -61,7 +66,7 @@ export const findTool: Tool<FindInput> = {
     const files = (await globFiles(r.abs, [input.pattern], [], ctx.signal))
       .map((f) => displayPath(ctx, path.join(r.abs, f)))
       .sort(byName);
-    if (files.length === 0) return { output: `No files match ${input.pattern} in ${shown}.`, isError: false };
+    if (files.length === 0) return { output: `No file ${where(shown)} matches ${input.pattern}.`, isError: false };
     const capper = new LineCapper(FIND_MAX_RESULTS);
     for (const f of files) capper.add(f);
     let output = capper.text();

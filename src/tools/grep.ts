@@ -3,7 +3,7 @@ import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { z } from "zod";
 import { buildEnv } from "./env.js";
-import { displayPath, globFiles } from "./find.js";
+import { displayPath, globFiles, where } from "./find.js";
 import { byName } from "./ls.js";
 import { LineCapper, formatBytes, truncateLine } from "./output.js";
 import { assertSafeGlob, resolvePath } from "./paths.js";
@@ -107,7 +107,7 @@ export async function searchWithRg(q: GrepQuery): Promise<GrepHits> {
   if (res.timedOut) hits.notes.push(`The search timed out after ${RG_TIMEOUT_MS / 1000} s; results are partial.`);
   if (res.exitCode === 2 && hits.lines.length === 0) {
     const msg = stderr.trim();
-    throw new ToolError(/regex/i.test(msg) ? `Invalid regex ${JSON.stringify(q.pattern)}:\n${msg}` : `grep failed: ${msg || "rg exited with status 2"}`);
+    throw new ToolError(/regex/i.test(msg) ? `Invalid regex ${q.pattern}:\n${msg}` : `grep failed: ${msg || "rg exited with status 2"}`);
   }
   return hits;
 }
@@ -121,7 +121,7 @@ function compile(pattern: string, ignoreCase: boolean): RegExp {
     try {
       return new RegExp(pattern, flags);
     } catch (err) {
-      throw new ToolError(`Invalid regex ${JSON.stringify(pattern)}: ${(err as Error).message}`);
+      throw new ToolError(`Invalid regex ${pattern}: ${(err as Error).message}`);
     }
   }
 }
@@ -203,7 +203,8 @@ export function createGrepTool(opts: { backend?: GrepBackend } = {}): Tool<GrepI
       const backend = opts.backend ?? (findExecutable("rg") !== undefined ? "rg" : "js");
       const hits = backend === "rg" ? await searchWithRg(query) : await searchWithJs(query);
       if (hits.lines.length === 0) {
-        return { output: [`No matches for ${JSON.stringify(input.pattern)} in ${shown}.`, ...hits.notes].join("\n"), isError: false };
+        // The pattern as the model wrote it: JSON.stringify would double every backslash of a regex.
+        return { output: [`No matches for ${input.pattern} ${st.isFile() ? `in ${shown}` : where(shown)}.`, ...hits.notes].join("\n"), isError: false };
       }
       const capper = new LineCapper(GREP_MAX_MATCHES);
       for (const line of hits.lines) capper.add(truncateLine(line, GREP_LINE_CHARS));

@@ -24,8 +24,8 @@ export function byName(a: string, b: string): number {
 export const lsTool: Tool<LsInput> = {
   name: "ls",
   description:
-    "List a directory of the checkout, sorted by name. Directories end with '/', symlinks show 'name -> target'. " +
-    `.git is hidden. At most ${LS_MAX_ENTRIES} entries.`,
+    "List a directory of the checkout, sorted by name, dot-files included (.github/, .env.example, …; only .git is left out). " +
+    `Directories end with '/', symlinks show 'name -> target'. At most ${LS_MAX_ENTRIES} entries.`,
   schema,
   readOnly: true,
   run: withToolErrors(async (input, ctx) => {

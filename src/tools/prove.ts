@@ -14,6 +14,7 @@ import { copyTree, CopyStopped, type CopyBounds } from "./copy-tree.js";
 import { withToolErrors } from "./errors.js";
 import { OutputCollector } from "./output.js";
 import { hasGitSegment, isInside } from "./paths.js";
+import { runForModel } from "./proof-output.js";
 import { runCommand, type CommandRun } from "./run-command.js";
 import { ToolError, type Tool, type ToolContext } from "./types.js";
 import type { CopyLimits, Proof, ProofOutcome, ProofRun, ReproducerFile } from "./proof-session.js";
@@ -37,7 +38,10 @@ const schema = z
     behaviourChange: z
       .boolean()
       .optional()
-      .describe("True when the finding is about behaviour the pull request changed: then the command must also pass on the merge base."),
+      .describe(
+        "A flag on the finding: true marks it a regression, behaviour that worked before this pull request. crewbot then also runs the command on the merge base " +
+          "and counts the finding reproduced only when it passes there. Leave it out for a problem of the new code itself.",
+      ),
   })
   .strict();
 
@@ -46,8 +50,9 @@ type ProveInput = z.infer<typeof schema>;
 const DESCRIPTION =
   "Back one finding with a reproducer: files to add (a test, a script) and a command that FAILS while the problem is there. " +
   "crewbot runs it in the sandbox with no network, in a throwaway copy of the pull request's head with your files added, and again on the merge base; " +
-  "the checkout is not changed. The finding is reproduced when the command fails on the head (and, with behaviourChange: true, passes on the base). " +
-  "`finding` is the finding's 0-based index in the submit_review call you make afterwards. A reproducer that does not reproduce downgrades its finding to a suggestion.";
+  "the checkout is not changed. The finding is reproduced when the command fails on the head (and, for a finding flagged behaviourChange, passes on the base). " +
+  "`finding` is the finding's 0-based index in the submit_review call you make afterwards. A reproducer that does not reproduce downgrades its finding to a suggestion. " +
+  "Where the repository has no test runner, a plain `node` script is fine: `node repro.mjs`, failing through node:assert or a non-zero exit.";
 
 function refuse(p: string, why: string): never {
   throw new ToolError(`Refused reproducer file ${JSON.stringify(p)}: ${why}.`);
@@ -144,10 +149,10 @@ export function proofOutcome(behaviourChange: boolean, head: ProofRun, base: Pro
   return { outcome: "reproduced", reason: `the command failed on the head (exit code ${head.exitCode}) and passed on the base` };
 }
 
+/** What the model reads back: the outcome, each run's exit code and first failure (proof-output.ts), the budget left. */
 function report(proof: Proof, left: number): string {
-  const run = (name: string, r: ProofRun | undefined) =>
-    r === undefined ? [] : [`## ${name}: ${r.problem ?? `exit code ${r.exitCode}`}`, r.tail.trim() === "" ? "(no output)" : r.tail.replace(/\n$/, ""), ...(r.artifact ? [`(full output: ${r.artifact})`] : [])];
-  return [`Finding ${proof.finding}: ${proof.outcome.toUpperCase()} — ${proof.reason}.`, ...run("head", proof.head), ...run("base", proof.base), `(${left} proof${left === 1 ? "" : "s"} left in this review's budget)`].join("\n");
+  const runs = [...runForModel("head", proof.head), ...(proof.base ? runForModel("base", proof.base) : [])];
+  return [`Finding ${proof.finding}: ${proof.outcome.toUpperCase()} — ${proof.reason}.`, ...runs, `(${left} proof${left === 1 ? "" : "s"} left in this review's budget)`].join("\n");
 }
 
 async function prove(input: ProveInput, ctx: ToolContext): Promise<Proof> {

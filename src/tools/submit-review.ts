@@ -12,7 +12,14 @@ export type Severity = (typeof SEVERITIES)[number];
 const finding = z
   .object({
     path: z.string().trim().min(1, { error: "path must not be empty" }).describe("File path relative to the repository root."),
-    line: z.number().int().min(1).describe("Line in the NEW version of the file (after the change)."),
+    line: z
+      .number()
+      .int()
+      .min(1)
+      .describe(
+        "Line in the NEW version of the file (after the change). It may lie outside the diff, in a changed or an unchanged file, when that is where the problem is " +
+          "(e.g. an unchanged package.json that lacks a script): such a finding is posted in the review's body instead of inline.",
+      ),
     endLine: z.number().int().min(1).optional().describe("Last line of a range (inclusive), when the finding spans several lines."),
     severity: z.enum(SEVERITIES).describe("critical: must be fixed before merging; warning: should be fixed; suggestion: optional."),
     body: z.string().trim().min(1, { error: "body must not be empty" }).describe("What is wrong, why it matters, and how to fix it."),
@@ -27,6 +34,14 @@ const finding = z
       .optional()
       .describe('The kind of finding in a few plain words, without names from this code (e.g. "raw sql string", "missing null check"): how the team\'s answers to it are remembered.'),
     learning: z.string().trim().optional().describe("The id of a repository learning ([L:<id>]) that shaped this finding (its severity, its wording)."),
+    unprovable: z
+      .string()
+      .trim()
+      .max(300, { error: "unprovable: at most 300 characters" })
+      .optional()
+      .describe(
+        "For a critical or warning finding you cannot back with prove: why, in one sentence (e.g. \"it needs Node 6 and only Node 20 runs here\"). Shown beside its unverified mark.",
+      ),
   })
   .strict();
 

@@ -69,6 +69,9 @@ describe("automatic reviews of a pull request", () => {
     const context1 = JSON.stringify(stack.fake.requests[0]!.body.messages);
     expect(context1).toContain('+const line10 = \\"10\\";');
     expect(context1).not.toContain("lockfileVersion");
+    // Its first message starts from an overview of the repository, not from ls and cat package.json.
+    expect(context1).toContain("pull request head: overview of the repository");
+    expect(context1).toContain("Files: ");
 
     // A push: only the new commit is reviewed; the repeated finding is not posted again.
     const second = await push(stack, { "greet.js": GREET.replace("const line10 = 10;", 'const line10 = "10";').replace("const line20 = 20;", "const line20 = window;") }, "second");
@@ -84,7 +87,8 @@ describe("automatic reviews of a pull request", () => {
     const context2 = JSON.stringify(stack.fake.requests[1]!.body.messages);
     expect(context2).toContain("since the last review");
     expect(context2).toContain("+const line20 = window;");
-    expect(context2).not.toContain("util.js");
+    // Not in the diff (the repository overview names the file among the top-level files).
+    expect(context2).not.toContain("+++ b/util.js");
     expect(t.checks[1]!.body.output.summary).toContain(`Incremental review: the commits ${first.slice(0, 7)}..${second.slice(0, 7)}`);
 
     // A force-push: the last reviewed commit is gone from the branch, so the whole PR is reviewed again.

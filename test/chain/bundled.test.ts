@@ -35,6 +35,15 @@ describe("bundled definitions", () => {
     });
   });
 
+  it("the reviewer's prompt calls behaviourChange a flag and names a plain node reproducer as fine without a test runner", () => {
+    const prompt = agents.get("reviewer")!.prompt;
+    expect(prompt).toContain("`behaviourChange: true` is a flag on the finding");
+    expect(prompt).toMatch(/no test runner, a plain `node repro\.mjs`/);
+    expect(prompt).toMatch(/overview of the repository .* start from it/);
+    expect(prompt).toMatch(/may lie outside the diff, in an unchanged file too/);
+    expect(prompt).toMatch(/as its `unprovable`/);
+  });
+
   it("chains have the documented steps and validate against the bundled agents", () => {
     const shape = Object.fromEntries([...chains.values()].map((c) => [c.name, c.steps.map((s) => (s.parallel ? s.parallel.map((i) => i.agent) : s.agent))]));
     expect(shape).toEqual({

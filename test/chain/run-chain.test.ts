@@ -85,6 +85,13 @@ describe("runChain", () => {
     });
     expect(calls[0]!.prompt).toMatch(/<context>[\s\S]*diff for reviewer[\s\S]*<\/context>/);
   });
+
+  it("sends the reviewer, who has submit_review, its system prompt without the text fallback", async () => {
+    const { calls } = await setup("review", [() => done("## Summary\nok")]);
+    expect(calls[0]!.tools.map((t) => t.name)).toContain("submit_review");
+    expect(calls[0]!.system).toContain("call `submit_review` once");
+    expect(calls[0]!.system).not.toMatch(/Only if you have no `submit_review` tool|<!--/);
+  });
 });
 
 describe("runChain hand-offs and results", () => {

@@ -112,6 +112,13 @@ describe("findings with proof in the review", () => {
     expect(built.request.body).toContain("- **Warning** `lib.mjs:40` — Elsewhere.\n\n  🔬 **Reproduced**: `node test/add.test.mjs`");
   });
 
+  it("a finding the reviewer could not prove says why beside its unverified mark, as one escaped line", () => {
+    const f = { ...finding("warning", "Object spread needs Node 8.3; engines says >=6."), unprovable: "needs Node 6,\nand only Node 20 runs here <img src=x> @mallory" };
+    expect(proofSection(f, true)).toBe("_unverified: no reproducer_ — needs Node 6, and only Node 20 runs here &lt;img src=x> @\u200bmallory");
+    expect(countProofs([f])).toEqual({ reproduced: 0, unverified: 1, refuted: 0 });
+    expect(proofSection({ ...finding("suggestion", "x"), unprovable: "no runner" }, true)).toBe("");
+  });
+
   it("proofSection is empty for a suggestion without a proof", () => {
     expect(proofSection(finding("suggestion", "x"), true)).toBe("");
   });

@@ -71,6 +71,11 @@ describe.each(backends)("grep (%s)", (backend) => {
     expect(r.output).toMatch(/^No matches/);
   });
 
+  it("echoes a pattern with no matches as given, not escaped again, and names the folder plainly", async () => {
+    expect((await grep(backend, { pattern: "\\d+\\.nothing\\(" })).output).toBe("No matches for \\d+\\.nothing\\( in the checkout.");
+    expect((await grep(backend, { pattern: "nothing-here", path: "src" })).output).toBe("No matches for nothing-here under src.");
+  });
+
   it("caps at 200 matches and says there are more", async () => {
     const r = await grep(backend, { pattern: "needle \\d+", path: "many.txt" });
     const lines = r.output.split("\n");

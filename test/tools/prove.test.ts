@@ -2,6 +2,7 @@ import { lstat, mkdir, readdir, readFile, realpath, writeFile } from "node:fs/pr
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { toolsFor } from "../../src/tools/index.js";
+import { toolSpec } from "../../src/tools/schema.js";
 import { COPY_LIMITS, proofOutcome, proveTool } from "../../src/tools/prove.js";
 import type { ProofSession } from "../../src/tools/proof-session.js";
 import { roleTools } from "../../src/chain/roles.js";
@@ -47,6 +48,10 @@ describe.skipIf(!sandbox.available)(`prove${skipNote}`, () => {
     const proof = session.proofs[0]!;
     expect(proof).toMatchObject({ finding: 0, outcome: "reproduced", behaviourChange: true, head: { exitCode: 1 }, base: { exitCode: 0 } });
     expect(proof.head.tail).toMatch(/AssertionError|Expected values to be strictly equal/);
+    // The model reads exit codes and the first failure; the record keeps the tail as it ran.
+    expect(res.output).toMatch(/^## head: exit code 1\n(not ok|✖)/m);
+    expect(res.output).toMatch(/^## base: exit code 0$/m);
+    expect(res.output).not.toMatch(/proof-1\/(head|base)|node:internal/);
     expect(await treeHash(ws.root)).toBe(before);
     expect(await readdir(path.join(ws.root, "test")).catch(() => "absent")).toBe("absent");
     // The copies are gone; the record of the proof stays with the job's artifacts.
@@ -144,6 +149,20 @@ describe.skipIf(!sandbox.available)(`prove${skipNote}`, () => {
     expect(toolsFor("write", { trust: "trusted", sandbox, roleTools: roleTools("reviewer"), prove: true }).tools.map((t) => t.name)).not.toContain("prove");
   });
 
+});
+
+describe("prove's words to the model", () => {
+  const spec = toolSpec(proveTool);
+  const flag = (spec.input_schema.properties as Record<string, { description?: string }>).behaviourChange!.description!;
+
+  it("calls behaviourChange a flag on the finding, not a condition the command must meet", () => {
+    expect(flag).toMatch(/^A flag on the finding: true marks it a regression/);
+    expect(flag).not.toMatch(/the command must/);
+  });
+
+  it("names a plain node script as fine where the repository has no test runner", () => {
+    expect(spec.description).toMatch(/no test runner, a plain `node` script is fine/);
+  });
 });
 
 describe("proofOutcome", () => {

@@ -119,6 +119,18 @@ describe("ls", () => {
     expect([...lines].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(lines);
   });
 
+  it("shows dot-folders and dot-files, and says so in its description", async () => {
+    await mkdir(path.join(ws.root, ".github", "workflows"), { recursive: true });
+    try {
+      const lines = (await lsTool.run({}, ws.ctx("read-only"))).output.split("\n");
+      expect(lines).toContain(".github/");
+      expect(lines).toContain(".env.example");
+      expect(lsTool.description).toMatch(/dot-files included/);
+    } finally {
+      await rm(path.join(ws.root, ".github"), { recursive: true });
+    }
+  });
+
   it("lists a subdirectory", async () => {
     expect((await lsTool.run({ path: "src" }, ws.ctx("read-only"))).output).toBe("a.ts\nlib/");
   });
@@ -158,9 +170,14 @@ describe("find", () => {
     expect((await findTool.run({ pattern: "*.ts", path: "src/lib" }, ws.ctx("read-only"))).output).toBe("src/lib/b.ts");
   });
 
+  it("names the folder it searched plainly when nothing matches", async () => {
+    expect((await findTool.run({ pattern: ".github/**" }, ws.ctx("read-only"))).output).toBe("No file in the checkout matches .github/**.");
+    expect((await findTool.run({ pattern: "*.py", path: "src/lib" }, ws.ctx("read-only"))).output).toBe("No file under src/lib matches *.py.");
+  });
+
   it("never lists .git even when asked by name", async () => {
-    expect((await findTool.run({ pattern: "**/config" }, ws.ctx("read-only"))).output).toMatch(/^No files match/);
-    expect((await findTool.run({ pattern: ".git/**" }, ws.ctx("read-only"))).output).toMatch(/^No files match/);
+    expect((await findTool.run({ pattern: "**/config" }, ws.ctx("read-only"))).output).toMatch(/^No file in the checkout matches/);
+    expect((await findTool.run({ pattern: ".git/**" }, ws.ctx("read-only"))).output).toMatch(/^No file in the checkout matches/);
   });
 
   it.each([

@@ -10,6 +10,7 @@ import { toolsFor } from "../../src/tools/index.js";
 import { validateInput } from "../../src/tools/schema.js";
 import { renderPlanSubmission, submitPlanTool } from "../../src/tools/submit-plan.js";
 import { submitReviewTool } from "../../src/tools/submit-review.js";
+import { toolSpec } from "../../src/tools/schema.js";
 import { ToolError, type SandboxInfo } from "../../src/tools/types.js";
 import { closeAll, harness, readTool, toolContext, toolUse } from "../agent/harness.js";
 
@@ -93,6 +94,18 @@ describe("submit_review", () => {
     expect(reviewOf({ text: "", submission: result.final }).findings.map((f) => f.kind)).toEqual(["raw sql string", undefined]);
     const long = validateInput(submitReviewTool, { summary: "s", findings: [{ path: "a.ts", line: 1, severity: "warning", body: "x", kind: "k".repeat(61) }] });
     expect(long).toMatchObject({ ok: false, message: expect.stringContaining("kind: at most 60 characters") });
+  });
+
+  it("carries why a finding cannot be proved (at most 300 characters), and tells the model a line outside the diff is fine", async () => {
+    const input = { summary: "s", findings: [{ path: "package.json", line: 5, severity: "warning" as const, body: "Spread needs Node 8.3.", unprovable: " only Node 20 runs here " }] };
+    const parsed = validateInput(submitReviewTool, input);
+    expect(parsed).toMatchObject({ ok: true });
+    const result = await submitReviewTool.run((parsed as { value: typeof input }).value, ctx);
+    expect(reviewOf({ text: "", submission: result.final }).findings[0]).toMatchObject({ path: "package.json", unprovable: "only Node 20 runs here" });
+    const long = validateInput(submitReviewTool, { summary: "s", findings: [{ ...input.findings[0], unprovable: "u".repeat(301) }] });
+    expect(long).toMatchObject({ ok: false, message: expect.stringContaining("unprovable: at most 300 characters") });
+    const finding = ((toolSpec(submitReviewTool).input_schema.properties as any).findings.items.properties) as Record<string, { description: string }>;
+    expect(finding.line!.description).toMatch(/may lie outside the diff.*posted in the review's body/);
   });
 
   it("refuses a finding without a line or with an unknown severity", () => {
