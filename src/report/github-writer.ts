@@ -125,7 +125,8 @@ export class GitHubWriter {
   private readonly octokit: OctokitLike;
   private readonly secrets: string[];
   private readonly gate: WriteGate;
-  private readonly clock: Clock;
+  /** The clock its waits run on (its gate's): what else writes through it waits on the same time. */
+  readonly clock: Clock;
   private readonly maxRetries: number;
   private readonly maxWaitMs: number;
   private readonly log: ReportLog;

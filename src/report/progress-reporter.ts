@@ -7,7 +7,7 @@
  * time shown is brought up to date by edits made for another reason), at least `editIntervalMs`
  * after the previous one; the terminal edit is sent at once.
  */
-import { type Clock, type GitHubWriter, httpStatus, realClock, type ReportLog, silentLog, type WriteOptions, WriteSuperseded } from "./github-writer.js";
+import { type Clock, type GitHubWriter, httpStatus, type ReportLog, silentLog, type WriteOptions, WriteSuperseded } from "./github-writer.js";
 import { renderProgress } from "./render.js";
 import { jobMarker, type ProgressState } from "./types.js";
 
@@ -29,6 +29,7 @@ export interface ProgressReporterOptions {
   jobId: string;
   /** The job's progress comment from an earlier attempt (restart, queued job): edited, not reposted. */
   commentId?: number;
+  /** Default: the writer's, so its edit interval and retries run on the time its writes are spaced by. */
   clock?: Clock;
   /** Default 10 000 (`CREWBOT_EDIT_INTERVAL_S`): the least time between two progress edits (DESIGN.md §2). */
   editIntervalMs?: number;
@@ -99,7 +100,7 @@ export class ProgressReporter {
     this.writer = options.writer;
     this.target = options.target;
     this.id = options.commentId;
-    this.clock = options.clock ?? realClock;
+    this.clock = options.clock ?? options.writer.clock;
     this.render = options.render ?? renderProgress;
     this.log = options.log ?? silentLog;
     this.interval = options.editIntervalMs ?? DEFAULT_EDIT_INTERVAL_MS;

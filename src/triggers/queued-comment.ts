@@ -18,8 +18,9 @@ export interface QueuedCommentDeps {
   log: TriggerLog;
 }
 
-/** How often, a second apart, a started job's comment is looked at before the queued one is left as it is. */
+/** How often, `LOOK_SPACING_MS` apart, a started job's comment is looked at before the queued one is left as it is. */
 const LOOKS_AT_A_STARTED_JOB = 10;
+const LOOK_SPACING_MS = 1000;
 
 /** A job waiting behind another says so at once (👀 and its progress comment), then edits it when it runs. */
 export async function announceQueued(job: JobRecord, behind: string, writer: GitHubWriter, deps: QueuedCommentDeps): Promise<void> {
@@ -46,7 +47,8 @@ async function storeQueuedComment(job: JobRecord, id: number, writer: GitHubWrit
     if (own !== undefined) return deleteComment(now, id, writer, deps.log);
     if (now.state !== "running") return endJobComment({ ...now, progressCommentId: id }, writer, deps.publicUrl, endedAs(now), deps.log);
     if (look >= LOOKS_AT_A_STARTED_JOB) return deps.log.warn({ jobId: job.id, commentId: id }, "queued comment left as it is: its started job stored no comment");
-    await new Promise((r) => setTimeout(r, 1000));
+    // On the writer's clock, the app's one time for its GitHub waits (a fake one in tests).
+    await writer.clock.sleep(LOOK_SPACING_MS);
   }
 }
 

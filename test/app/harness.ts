@@ -211,7 +211,10 @@ export interface JobCommentsMock {
   config?: { repo?: string; org?: string } | false;
   /** A pull request's job also reads its review comments and reviews (default none) after the conversation. */
   pull?: Omit<PullConversation, "number">;
-  /** Edits that may come before the terminal one (default 6); 0 fails the test on any edit but the last. */
+  /**
+   * Edits that may come before the terminal one (default 60: on the fake clock the edit interval
+   * passes at once, so nearly every change is its own edit); 0 fails the test on any edit but the last.
+   */
   extraEdits?: number;
 }
 
@@ -254,7 +257,7 @@ export function mockJobComments(o: JobCommentsMock): nock.Scope {
   if (conversation !== false && o.pull) mockPullConversation({ ...o.pull, number: n });
   const record = (body: { body: string }) => (o.edits.push(body.body), true);
   scope = scope.patch(`${REPO_PATH}/issues/comments/${o.progressId}`, record).reply(200, {}); // the terminal edit always comes
-  const extra = o.extraEdits ?? 6;
+  const extra = o.extraEdits ?? 60;
   return extra === 0 ? scope : scope.patch(`${REPO_PATH}/issues/comments/${o.progressId}`, record).times(extra).optionally().reply(200, {});
 }
 

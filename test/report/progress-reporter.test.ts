@@ -236,6 +236,25 @@ describe("ProgressReporter", () => {
     expect(clock.sleeps.filter((ms) => ms === 5000)).toHaveLength(2);
   });
 
+  // A timeout far below the real waits (a 10 s interval, a 5 s retry): they run on the writer's clock.
+  it("given no clock, waits its edit interval and its final retry on its writer's clock", { timeout: 2000 }, async () => {
+    const clock = fakeClock();
+    const writer = new GitHubWriter({ octokit: newOctokit(), clock });
+    const reporter = new ProgressReporter({ writer, target: { owner: "o", repo: "r", number: 7 }, jobId: "job-1", commentId: 500 });
+    recordEdits(1); // start
+    await reporter.start(state(0));
+    const progress = recordEdits(1);
+    reporter.update(state(1));
+    await reporter.idle();
+    expect(progress).toHaveLength(1);
+    nock(API).patch(COMMENT).reply(502, { message: "Bad Gateway" });
+    const bodies = recordEdits(1);
+    expect(await reporter.finish(final)).toBe(true);
+    expect(bodies).toEqual([renderProgress(final)]);
+    expect(clock.sleeps).toContain(10_000);
+    expect(clock.sleeps).toContain(5000);
+  });
+
   it("logs a final edit that keeps failing, with the job id, and does not throw", async () => {
     const { reporter, logs } = setup({ commentId: 500 });
     recordEdits(1);

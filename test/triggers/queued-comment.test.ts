@@ -6,12 +6,13 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { JobQueue } from "../../src/queue/job-queue.js";
 import { COMMENT_BEING_POSTED, type JobRecord } from "../../src/queue/types.js";
-import { GitHubWriter } from "../../src/report/github-writer.js";
+import { type Clock, GitHubWriter } from "../../src/report/github-writer.js";
 import { RedisQueue } from "../../src/store/redis/job-queue.js";
 import { SqliteQueue } from "../../src/store/sqlite/job-queue.js";
 import { announceQueued } from "../../src/triggers/queued-comment.js";
 import { LIMITS, newJob, redisPrefixFor, tempDataDir } from "../queue/helpers.js";
 import { startRedis } from "../queue/redis-server.js";
+import { fakeClock } from "../helpers/github.js";
 
 const server = await startRedis();
 afterAll(() => server.stop());
@@ -38,7 +39,7 @@ async function waiting(open: (dataDir: string) => JobQueue): Promise<{ ahead: Jo
 }
 
 /** A writer that records every write; `onPost` runs while GitHub takes the queued comment. */
-function recordingWriter(onPost: () => Promise<void> = async () => undefined) {
+function recordingWriter(onPost: () => Promise<void> = async () => undefined, clock?: Clock) {
   const writes: Array<{ route: string; params: Record<string, unknown> }> = [];
   const octokit = {
     request: async (route: string, params: Record<string, unknown> = {}) => {
@@ -50,7 +51,7 @@ function recordingWriter(onPost: () => Promise<void> = async () => undefined) {
       return { status: 200, headers: {}, data: {} };
     },
   };
-  return { writer: new GitHubWriter({ octokit }), writes };
+  return { writer: new GitHubWriter({ octokit, clock }), writes };
 }
 
 const routes = (writes: Array<{ route: string }>) => writes.map((w) => w.route);
@@ -89,6 +90,22 @@ describe.each(stores)("the queued comment, on %s", (_name, open) => {
     await announceQueued(job, ahead.id, writer, { queue, publicUrl: "https://crewbot.example.com", log: silent });
     expect((await queue.get(job.id))?.progressCommentId).toBe(POSTED);
     expect(routes(writes)).not.toContain("DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}");
+    expect(routes(writes).at(-1)).toBe("POST /repos/{owner}/{repo}/issues/{issue_number}/comments");
+  });
+
+  // A timeout far below the nine real seconds: the looks are spaced on the writer's clock.
+  it("of a job that started and stored no comment is looked at ten times, a second apart on the writer's clock, then left", { timeout: 3000 }, async () => {
+    const { job, ahead } = await waiting(open);
+    const clock = fakeClock();
+    let writeSpacing = 0;
+    const { writer, writes } = recordingWriter(async () => {
+      await queue.finish(ahead.id, "succeeded", "✅ Done");
+      expect((await queue.claim("w", LIMITS))?.id).toBe(job.id);
+      writeSpacing = clock.sleeps.length; // the waits before the post were the writes' spacing
+    }, clock);
+    await announceQueued(job, ahead.id, writer, { queue, publicUrl: "https://crewbot.example.com", log: silent });
+    expect(clock.sleeps.slice(writeSpacing)).toEqual(Array(9).fill(1000));
+    expect((await queue.get(job.id))?.progressCommentId).toBe(COMMENT_BEING_POSTED);
     expect(routes(writes).at(-1)).toBe("POST /repos/{owner}/{repo}/issues/{issue_number}/comments");
   });
 
