@@ -1,8 +1,9 @@
 /**
  * readTarball: in memory, `package/` stripped, unsafe entries refused, caps enforced.
  */
-import { readdir } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import path from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { isCodeFile, readTarball, TARBALL_LIMITS } from "../../src/dependencies/tarball.js";
@@ -19,8 +20,19 @@ describe("readTarball", () => {
       "build/Release/a.node": Buffer.from([0x7f, 0x45, 0x4c, 0x46]),
       "src/b.mts": "export const b = 2",
     });
-    const before = await readdir(tmpdir());
-    const reading = await readTarball(bytes);
+    // A temporary folder of this test's own: the shared one changes under the suite's other workers.
+    const own = await mkdtemp(path.join(tmpdir(), "crewbot-tarball-"));
+    const shared = process.env.TMPDIR;
+    process.env.TMPDIR = own;
+    let reading;
+    try {
+      reading = await readTarball(bytes);
+    } finally {
+      if (shared === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = shared;
+    }
+    expect(await readdir(own)).toEqual([]); // nothing written
+    await rm(own, { recursive: true });
     expect(reading).toEqual({
       ok: true,
       contents: {
@@ -32,7 +44,6 @@ describe("readTarball", () => {
         nativeFiles: ["build/Release/a.node"],
       },
     });
-    expect(await readdir(tmpdir())).toEqual(before); // nothing written
   });
 
   it("strips whatever the first folder is called, as npm does", async () => {
