@@ -345,7 +345,8 @@ function stepTools(mode: Mode, agent: AgentDefinition, options: RunChainOptions,
   const roleOwn = roleTools(roleOf(agent));
   const allow = look ? [] : agent.tools;
   const { tools, notes } = toolsFor(mode, { sandbox: options.sandbox, allow, trust: options.trust, roleTools: roleOwn, hasSkills, scratch: !look, prove: !look && options.proof !== undefined, ...asked });
-  for (const message of notes) emit({ type: "log", agent: agent.name, level: "warn", message });
+  // One look runs no command: why bash is missing is no news there.
+  for (const message of look ? [] : notes) emit({ type: "log", agent: agent.name, level: "warn", message });
   return tools;
 }
 

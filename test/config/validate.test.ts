@@ -135,6 +135,7 @@ describe("validateConfig problems", () => {
     ["debounce over an hour", { review: { debounceSeconds: 3601 } }, "`review.debounceSeconds`: expected at most 3600 seconds, got the number 3601"],
     ["failOn not a severity", { review: { failOn: "suggestion" } }, '`review.failOn`: expected never, critical, warning or reproduced, got "suggestion"'],
     ["prove neither auto nor off", { review: { prove: true } }, "`review.prove`: expected auto or off, got true"],
+    ["effort not a level", { review: { effort: "max" } }, '`review.effort`: expected quick, standard or deep, got "max"'],
     ["proofBudget as a number", { review: { proofBudget: 5 } }, "`review.proofBudget`: expected a map with max and seconds, got the number 5"],
     ["proofBudget.max over 20", { review: { proofBudget: { max: 21 } } }, "`review.proofBudget.max`: expected at most 20 proofs, got the number 21"],
     ["proofBudget.seconds zero", { review: { proofBudget: { seconds: 0 } } }, "`review.proofBudget.seconds`: expected at least 1 second, got the number 0"],
