@@ -16,7 +16,7 @@ import { buildReview, diffLineText, type BuiltReview, type SeverityCounts } from
 import { parseDiff, positionKey, type DiffFile } from "../review/diff-lines.js";
 import { postedFingerprints } from "../review/fingerprint.js";
 import { withinPullRequest, type IncrementalDiff } from "../review/incremental-diff.js";
-import { reviewContext } from "../review/review-context.js";
+import { reviewContext, withinDiffContext } from "../review/review-context.js";
 import { repoOverview } from "../context/repo-overview.js";
 import { selectFiles } from "../review/select-files.js";
 import { withoutClosedFindings, type ReviewThread, type ThreadPlan } from "../review/thread-plan.js";
@@ -102,7 +102,8 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   const deps = await inspection;
   const base = { counts: ZERO, clean: true, inline: 0, repeated: 0, since, fullBecause, costUsd: 0, estimate: false, ...threadFacts(0, 0), ...gate(), ...dependencyFacts(deps, depsNotRun) };
   if (since !== undefined && scope.length === 0) return { ...base, nothingToReview: nothingNew(since, head.headSha, incremental) };
-  const selection = selectFiles(scope, { paths: config.review.paths });
+  const selected = selectFiles(scope, { paths: config.review.paths });
+  const selection = EFFORT[config.review.effort].look ? withinDiffContext(selected) : selected;
   // Only dependency files changed: their facts are the review, with no model call.
   const modelless = selection.reviewed.length === 0 && deps !== undefined && dependencySection(deps) !== "";
   if (selection.reviewed.length === 0 && !modelless) {
