@@ -34,6 +34,18 @@ export interface ChainWorkspace {
   localDir?: string;
 }
 
+/**
+ * How a job narrows or widens one step (a review's effort level): `look` offers the step only its
+ * role's tools (the result tool) — no file, command, skill or scratch tools; `maxTurns` replaces
+ * the agent's own cap, `why` names where it comes from; `brief` is added to the step's task.
+ */
+export interface StepShape {
+  look?: boolean;
+  maxTurns?: number;
+  why?: string;
+  brief?: string;
+}
+
 /** The step a job's hook is asked about: where it is, which agent runs it and that agent's role. */
 export interface StepRef {
   index: number;
@@ -74,6 +86,8 @@ export interface RunChainOptions {
    * not offered the tool.
    */
   completeStep?: (step: StepRef) => ((n: number, note?: string) => Promise<string>) | undefined;
+  /** How one step's tools, turn cap and task differ from its agent's (StepShape); none: the agent's own. */
+  stepShape?: (step: StepRef) => StepShape | undefined;
   /** Context for one step on top of `context`, e.g. the learnings, or the current diff for a reviewer after a worker. */
   stepContext?: (step: StepRef) => Promise<ContextSection[]>;
   /** Why a finished step's output is no result the job can use (e.g. a planner's text with no plan); the chain fails with it. */
@@ -245,15 +259,19 @@ async function runItem(
   for (const name of outputsNamed(step.task)) {
     handed.set(name, await handOver(at.outputs.get(name) ?? "", `step-${index}${suffix}-output-${name}`, options.workspace.artifactsDir, `The ${name}'s output`));
   }
-  const task = renderTask(step.task, { task: options.task, previous: previousText, outputs: handed });
+  const shape = options.stepShape?.(ref);
+  const rendered = renderTask(step.task, { task: options.task, previous: previousText, outputs: handed });
+  const task = shape?.brief ? `${rendered}\n\n${shape.brief}` : rendered;
   const completeStep = options.completeStep?.(ref);
-  const skills = skillsContext(options.skills ?? []);
+  // One look has no skill tool to read a listed skill with.
+  const skills = shape?.look ? undefined : skillsContext(options.skills ?? []);
   const context = [...(options.context ?? []), ...(skills ? [skills] : []), ...((await options.stepContext?.(ref)) ?? [])];
-  const maxTurns = how.maxTurnsShare === undefined ? agent.maxTurns : Math.min(agent.maxTurns ?? how.maxTurnsShare, how.maxTurnsShare);
+  const ownTurns = shape?.maxTurns ?? agent.maxTurns;
+  const maxTurns = how.maxTurnsShare === undefined ? ownTurns : Math.min(ownTurns ?? how.maxTurnsShare, how.maxTurnsShare);
   const questions = how.key === undefined && mode === "read-only" && options.questions !== undefined && beforeWriting(options, index) ? options.questions : undefined;
   const resumed = options.resume?.pause;
   const resume = resumed && resumed.index === index && how.key === undefined ? { pause: resumed.agentPause, answer: options.resume!.answer } : undefined;
-  const tools = stepTools(mode, agent, options, emit, { numberedPlan: completeStep !== undefined, questions: questions !== undefined });
+  const tools = stepTools(mode, agent, options, emit, { numberedPlan: completeStep !== undefined, questions: questions !== undefined, look: shape?.look === true });
   const result = await run({
     agent: agent.name,
     model,
@@ -281,7 +299,7 @@ async function runItem(
   if (result.stopReason !== "done") {
     const reason = result.error ?? result.stopReason;
     const out = failed(steps, previous, result.stopReason, `${how.label}: ${reason}`, result.budget);
-    if (result.budget) out.budgetReason = budgetReason(result.budget, { ...agent, maxTurns }, result.turns, options.budget);
+    if (result.budget) out.budgetReason = budgetReason(result.budget, { ...agent, maxTurns }, result.turns, options.budget, shape?.maxTurns !== undefined ? shape.why : undefined);
     return { result, failure: out };
   }
   if (result.text.trim() === "") return { result, failure: failed(steps, previous, "error", `${how.label} gave no output`) };
@@ -310,19 +328,25 @@ function failed(
  * Which budget stopped a step: an agent's own turn cap (its `maxTurns`) or one of the job's
  * budgets, so the final comment names the one to raise.
  */
-function budgetReason(name: BudgetName, agent: AgentDefinition, turns: number, budget: BudgetTracker): string {
+function budgetReason(name: BudgetName, agent: AgentDefinition, turns: number, budget: BudgetTracker, capWhy = "its own maxTurns"): string {
   if (name === "maxTurns" && agent.maxTurns !== undefined && turns >= agent.maxTurns && budget.turns < budget.limits.maxTurns) {
-    return `turn limit of the ${agent.name} reached (${agent.maxTurns} turn${agent.maxTurns === 1 ? "" : "s"}, its own maxTurns)`;
+    return `turn limit of the ${agent.name} reached (${agent.maxTurns} turn${agent.maxTurns === 1 ? "" : "s"}, ${capWhy})`;
   }
   return `${describeBudget(name, budget.limits)} for the job (budgets.${name})`;
 }
 
-/** The step's tools, all from toolsFor: its role's own, `numberedPlan` for `complete_step`, `questions` for `ask_user`. */
-function stepTools(mode: Mode, agent: AgentDefinition, options: RunChainOptions, emit: EventSink, step: { numberedPlan: boolean; questions: boolean }) {
-  const hasSkills = (options.skills?.length ?? 0) > 0;
+/**
+ * The step's tools, all from toolsFor: its role's own, `numberedPlan` for `complete_step`, `questions` for `ask_user`;
+ * `look` (StepShape) lists no listable tool and offers no skill, scratch or proof tool.
+ */
+function stepTools(mode: Mode, agent: AgentDefinition, options: RunChainOptions, emit: EventSink, step: { numberedPlan: boolean; questions: boolean; look: boolean }) {
+  const { look, ...asked } = step;
+  const hasSkills = !look && (options.skills?.length ?? 0) > 0;
   const roleOwn = roleTools(roleOf(agent));
-  const { tools, notes } = toolsFor(mode, { sandbox: options.sandbox, allow: agent.tools, trust: options.trust, roleTools: roleOwn, hasSkills, scratch: true, prove: options.proof !== undefined, ...step });
-  for (const message of notes) emit({ type: "log", agent: agent.name, level: "warn", message });
+  const allow = look ? [] : agent.tools;
+  const { tools, notes } = toolsFor(mode, { sandbox: options.sandbox, allow, trust: options.trust, roleTools: roleOwn, hasSkills, scratch: !look, prove: !look && options.proof !== undefined, ...asked });
+  // One look runs no command: why bash is missing is no news there.
+  for (const message of look ? [] : notes) emit({ type: "log", agent: agent.name, level: "warn", message });
   return tools;
 }
 

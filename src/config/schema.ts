@@ -6,6 +6,10 @@ import { z } from "zod";
 import { DEFAULT_BUDGETS } from "../agent/budget.js";
 import { COMMAND_KINDS, jobCommand, type CommandKind } from "../queue/job-kinds.js";
 
+/** `review.effort`'s levels, cheapest first; what each does to the reviewer's run is review/effort.ts. */
+export const REVIEW_EFFORTS = ["quick", "standard", "deep"] as const;
+export type ReviewEffort = (typeof REVIEW_EFFORTS)[number];
+
 /** The file crewbot reads, relative to the repository root (and to an organisation's `.github` repository). */
 export const CONFIG_PATH = ".github/crewbot.yml";
 
@@ -170,6 +174,12 @@ export const ConfigSchema = z.strictObject({
           )
           .prefault({})
           .describe("The review's **Dependencies** section: what each changed npm package's new version adds (install scripts, executables, network, child processes, `eval`, native addons, new dependencies, licence, publisher, deprecation)."),
+        effort: z
+          .enum(REVIEW_EFFORTS, expect("quick, standard or deep"))
+          .default("standard")
+          .describe(
+            "How much a review may spend: `quick` is one look at the whole diff (no file tools, no reproducers, 2 turns); `standard` reads the code around the changes and proves critical and warning findings; `deep` gets twice the reviewer's turns and twice `proofBudget.max`. `budgets` stay the limits of every level; the check run and the `/review` comment name the review's cost beside its level.",
+          ),
       },
       expect("a map of review settings"),
     )

@@ -101,7 +101,7 @@ function jobAccess(octokit: InstallationOctokit, token: string, writer: GitHubWr
  * hooks and the run's own options, passed on as they are. The mode, budgets, models, network and
  * trust come from the job's policy (jobs/job-policy.ts), never from here.
  */
-export type JobChainOptions = Pick<RunChainOptions, "chain" | "task" | "betweenTurns" | "completeStep" | "questions" | "resume" | "proof"> & {
+export type JobChainOptions = Pick<RunChainOptions, "chain" | "task" | "betweenTurns" | "completeStep" | "stepShape" | "questions" | "resume" | "proof"> & {
   /** Extra handling of the agents' events, after the progress comment's. */
   observe?: (event: AgentEvent) => void;
   /** Context for one step, after the merged learnings its role gets. */

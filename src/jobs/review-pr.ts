@@ -16,11 +16,12 @@ import { buildReview, diffLineText, type BuiltReview, type SeverityCounts } from
 import { parseDiff, positionKey, type DiffFile } from "../review/diff-lines.js";
 import { postedFingerprints } from "../review/fingerprint.js";
 import { withinPullRequest, type IncrementalDiff } from "../review/incremental-diff.js";
-import { reviewContext } from "../review/review-context.js";
+import { reviewContext, withinDiffContext } from "../review/review-context.js";
 import { repoOverview } from "../context/repo-overview.js";
 import { selectFiles } from "../review/select-files.js";
 import { withoutClosedFindings, type ReviewThread, type ThreadPlan } from "../review/thread-plan.js";
 import { countProofs, withProofs } from "../review/proofs.js";
+import { EFFORT, reviewerShape } from "../review/effort.js";
 import { learningCounts, learningsApplied, recordLearningUses, type LearningsApplied } from "../review/learning-uses.js";
 import type { ProofSession } from "../tools/proof-session.js";
 import { makeCheckout } from "../workspace/checkout.js";
@@ -101,7 +102,8 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   const deps = await inspection;
   const base = { counts: ZERO, clean: true, inline: 0, repeated: 0, since, fullBecause, costUsd: 0, estimate: false, ...threadFacts(0, 0), ...gate(), ...dependencyFacts(deps, depsNotRun) };
   if (since !== undefined && scope.length === 0) return { ...base, nothingToReview: nothingNew(since, head.headSha, incremental) };
-  const selection = selectFiles(scope, { paths: config.review.paths });
+  const selected = selectFiles(scope, { paths: config.review.paths });
+  const selection = EFFORT[config.review.effort].look ? withinDiffContext(selected) : selected;
   // Only dependency files changed: their facts are the review, with no model call.
   const modelless = selection.reviewed.length === 0 && deps !== undefined && dependencySection(deps) !== "";
   if (selection.reviewed.length === 0 && !modelless) {
@@ -119,8 +121,9 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
       ...(depsContext ? [depsContext] : []),
     ],
     ...(proofs.session ? { proof: proofs.session } : {}),
+    stepShape: (step) => (step.role === "reviewer" ? reviewerShape(config.review.effort, prepared.agents.get(step.agent)?.maxTurns) : undefined),
   });
-  const figures = budget ? { usage: budget.usage, costUsd: budget.costUsd, estimate: budget.estimate } : {};
+  const figures = budget ? { usage: budget.usage, costUsd: budget.costUsd, estimate: budget.estimate, effort: config.review.effort } : {};
   const failed = result && budget && chainFailure(result, run.ctx.signal, budget.limits);
   if (failed) return { ...base, ...figures, selection, failed };
 
@@ -288,15 +291,19 @@ function openGate(
 
 /**
  * Proofs run only where the reviewer's bash would: `review.prove: auto`, a working sandbox, and
- * never on a fork's pull request (the same condition that takes bash away).
+ * never on a fork's pull request (the same condition that takes bash away); as many as the
+ * effort level makes of `review.proofBudget.max` (none for one look).
  */
 async function proofSessionFor(run: ReviewRun): Promise<{ session?: ProofSession; why?: string }> {
   if (run.config.review.prove === "off") return { why: "review.prove: off" };
   if (checkoutTrust(run.job.target, run.head.headRepo) === "stranger") return { why: "the pull request comes from a fork" };
-  if (run.config.review.proofBudget.max === 0) return { why: "review.proofBudget.max: 0" };
+  const { proofBudget, effort } = run.config.review;
+  if (proofBudget.max === 0) return { why: "review.proofBudget.max: 0" };
+  const max = EFFORT[effort].proofs(proofBudget.max);
+  if (max === 0) return { why: `review.effort: ${effort}` };
   const sandbox = await run.services.runtime.sandbox();
   if (!sandbox.available) return { why: `no OS sandbox: ${sandbox.reason ?? "unavailable"}` };
-  return { session: { budget: run.config.review.proofBudget, base: { sha: "" }, workDir: path.join(run.dirs.workDir, "proofs"), proofs: [] } };
+  return { session: { budget: { ...proofBudget, max }, base: { sha: "" }, workDir: path.join(run.dirs.workDir, "proofs"), proofs: [] } };
 }
 
 /** The merge base as a tree of its own (never the checkout), for proofs of a change of behaviour; a failure only costs those proofs. */

@@ -7,7 +7,8 @@ import { blocking, GATE_WORDS, gateConclusion, gateSet, type FailOn, type GateFi
 import type { OpenFinding } from "./open-findings.js";
 import { proofLine, type ProofCounts } from "./proofs.js";
 import { learningsLine, type LearningCounts } from "./learning-uses.js";
-import { formatFigures } from "../report/format.js";
+import { formatCost, formatFigures } from "../report/format.js";
+import type { ReviewEffort } from "./effort.js";
 import type { Terminal } from "../report/types.js";
 import { dependencyLine, type DependencyCounts } from "./dependency-section.js";
 
@@ -47,6 +48,8 @@ export interface ReviewFacts {
   usage?: Usage;
   costUsd: number;
   estimate: boolean;
+  /** `review.effort`, set when a model reviewed: the cost line names it beside the cost. */
+  effort?: ReviewEffort;
 }
 
 export interface ReviewReport extends ReviewFacts {
@@ -100,7 +103,13 @@ export function reviewLines(r: ReviewReport): string[] {
     const more = notReviewed.length > 20 ? `, and ${notReviewed.length - 20} more` : "";
     lines.push(`Not reviewed: ${shown.join(", ")}${more}.`);
   }
+  if (r.effort) lines.push(costLine({ ...r, effort: r.effort }));
   return lines;
+}
+
+/** What the model's review cost, beside the effort level it ran at: `Cost: $0.0312 (effort: standard).` */
+export function costLine(r: Pick<ReviewFacts, "costUsd" | "estimate"> & { effort: ReviewEffort }): string {
+  return `Cost: ${r.estimate ? "~" : ""}${formatCost(r.costUsd)} (${r.estimate ? "an estimate; " : ""}effort: ${r.effort}).`;
 }
 
 function conclusionOf(r: ReviewReport): CheckConclusion {

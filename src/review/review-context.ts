@@ -31,17 +31,38 @@ export interface ReviewScope {
   baseLeftOut?: { files: string[]; lines: number };
 }
 
-/** The files' diffs up to MAX_DIFF_CONTEXT_CHARS, whole files only; the rest named, to read in the checkout. */
-export function cappedDiff(files: readonly DiffFile[]): string {
+/** The files whose diffs fit MAX_DIFF_CONTEXT_CHARS in order (whole files only, a later small one too), their text, and the rest. */
+function fitDiffs(files: readonly DiffFile[]): { text: string; shown: DiffFile[]; leftOut: DiffFile[] } {
   let text = "";
-  const leftOut: string[] = [];
+  const shown: DiffFile[] = [];
+  const leftOut: DiffFile[] = [];
   for (const file of files) {
     const diff = renderFileDiff(file);
-    if (text.length + diff.length + 1 > MAX_DIFF_CONTEXT_CHARS) leftOut.push(file.path);
-    else text += `${diff}\n`;
+    if (text.length + diff.length + 1 > MAX_DIFF_CONTEXT_CHARS) {
+      leftOut.push(file);
+    } else {
+      text += `${diff}\n`;
+      shown.push(file);
+    }
   }
-  if (leftOut.length > 0) text += `\n(The diff is too long to show whole. Read these changed files in the checkout: ${leftOut.join(", ")})\n`;
-  return text;
+  return { text, shown, leftOut };
+}
+
+/** The files' diffs up to MAX_DIFF_CONTEXT_CHARS, whole files only; the rest named, to read in the checkout. */
+export function cappedDiff(files: readonly DiffFile[]): string {
+  const { text, leftOut } = fitDiffs(files);
+  if (leftOut.length === 0) return text;
+  return `${text}\n(The diff is too long to show whole. Read these changed files in the checkout: ${leftOut.map((f) => f.path).join(", ")})\n`;
+}
+
+/**
+ * A review with no file tools (one look) reviews only the diffs its context can show: the files
+ * that do not fit are not reviewed, over the review budget, and the report says so.
+ */
+export function withinDiffContext(selection: Selection): Selection {
+  const { shown, leftOut } = fitDiffs(selection.reviewed);
+  if (leftOut.length === 0) return selection;
+  return { reviewed: shown, notReviewed: [...selection.notReviewed, ...leftOut.map((f) => ({ path: f.path, reason: "over the review budget" as const }))] };
 }
 
 /**

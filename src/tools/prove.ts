@@ -48,7 +48,7 @@ const schema = z
 type ProveInput = z.infer<typeof schema>;
 
 const DESCRIPTION =
-  "Back one finding with a reproducer: files to add (a test, a script) and a command that FAILS while the problem is there. " +
+  "Back one critical or warning finding with a reproducer (never a suggestion: it goes without one): files to add (a test, a script) and a command that FAILS while the problem is there. " +
   "crewbot runs it in the sandbox with no network, in a throwaway copy of the pull request's head with your files added, and again on the merge base; " +
   "the checkout is not changed. The finding is reproduced when the command fails on the head (and, for a finding flagged behaviourChange, passes on the base). " +
   "`finding` is the finding's 0-based index in the submit_review call you make afterwards. A reproducer that does not reproduce downgrades its finding to a suggestion. " +

@@ -45,6 +45,8 @@ const docsPush = (stack: Stack, n = 1) => push(stack, { [`docs-${n}.md`]: `# Not
 
 /** The first paragraph of a check run's summary: its bullets, without the figures line. */
 const bullets = (check: { body: any }) => (check.body.output.summary as string).split("\n\n")[0];
+/** The review's cost bullet, with the cost of the check run's figures line (the fake model's cost varies with the prompt). */
+const costBullet = (check: { body: any }) => `- Cost: ${/ · (~?\$[\d.]+)/.exec((check.body.output.summary as string).split("\n\n")[1]!)![1]} (effort: standard).`;
 
 describe("the gate counts every open finding, not only the latest review's", () => {
   it("a docs-only push after a critical finding: the clean incremental review fails, listing the open finding with its thread", async () => {
@@ -61,6 +63,7 @@ describe("the gate counts every open finding, not only the latest review's", () 
         `- Incremental review: the commits ${head.slice(0, 7)}..${second.slice(0, 7)} since the last review.`,
         "- Reviewed 1 of 1 changed file.",
         "- No findings: no review was posted.",
+        costBullet(done),
         openCritical(THREAD_URL),
       ].join("\n"),
     );

@@ -94,6 +94,32 @@ describe("runChain", () => {
   });
 });
 
+describe("runChain: a job's step shape (a review's effort level)", () => {
+  it("one look: the step gets only its role's result tool, no skills listed, its cap and a brief after the task", async () => {
+    const skills = [{ name: "style", description: "house style", body: "Write tersely.", dir: "/tmp/skills/style", file: ".github/crewbot/skills/style/SKILL.md", files: [] }];
+    const { calls } = await setup("review", [() => done("## Summary\nok")], {
+      skills,
+      proof: { budget: { max: 5, seconds: 60 }, base: { sha: "" }, workDir: "/tmp/proofs", proofs: [] },
+      stepShape: (step) => (step.role === "reviewer" ? { look: true, maxTurns: 2, why: "review.effort: quick", brief: "One look only." } : undefined),
+    });
+    expect(calls[0]!.tools.map((t) => t.name)).toEqual(["submit_review"]);
+    expect(calls[0]!.maxTurns).toBe(2);
+    expect(calls[0]!.prompt).toMatch(/<task>[\s\S]*One look only\.\n<\/task>$/);
+    expect(calls[0]!.prompt).not.toContain("house style");
+  });
+
+  it("without a shape the step keeps its agent's tools and cap; a shaped cap that stops the step is named by where it comes from", async () => {
+    const plain = await setup("review", [() => done("## Summary\nok")]);
+    expect(plain.calls[0]!.tools.map((t) => t.name)).toEqual(expect.arrayContaining(["read", "grep", "bash", "submit_review"]));
+    expect(plain.calls[0]!.maxTurns).toBe(25);
+    const stopped = await setup("review", [() => done("partial", { stopReason: "budget", budget: "maxTurns", turns: 50, error: "turn budget reached (50 turns) for agent reviewer" })], {
+      stepShape: () => ({ maxTurns: 50, why: "review.effort: deep" }),
+    });
+    expect(stopped.calls[0]!.maxTurns).toBe(50);
+    expect(stopped.result.budgetReason).toBe("turn limit of the reviewer reached (50 turns, review.effort: deep)");
+  });
+});
+
 describe("runChain hand-offs and results", () => {
   it("the bundled implement worker gets the scout's report and the plan, and complete_step only with a handler", async () => {
     const handler = async (n: number) => `Step ${n} ticked`;

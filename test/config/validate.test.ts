@@ -25,6 +25,7 @@ const DEFAULTS: CrewbotConfig = {
     summary: "off",
     instructions: [],
     dependencies: { enabled: true, maxPackages: 20 },
+    effort: "standard",
   },
   implement: { chain: "implement", draft: true, setup: [], check: [], allowWorkflowEdits: false, ciFix: { rounds: 2, waitMinutes: 10, branches: [] }, commits: "git" },
   budgets: { maxTurns: 200, maxOutputTokens: 400000, maxCostUsd: 3, maxMinutes: 30 },
@@ -35,7 +36,7 @@ const DEFAULTS: CrewbotConfig = {
 };
 
 const TOP_KEYS = "commands, triggers, learnings, review, implement, budgets, models, sandbox, ask, transcripts";
-const REVIEW_KEYS = "auto, authors, drafts, ignoreAuthors, includeBots, ignoreLabels, ignoreTitles, paths, debounceSeconds, suggestions, failOn, fixAction, prove, summary, proofBudget, instructions, dependencies";
+const REVIEW_KEYS = "auto, authors, drafts, ignoreAuthors, includeBots, ignoreLabels, ignoreTitles, paths, debounceSeconds, suggestions, failOn, fixAction, prove, summary, proofBudget, instructions, dependencies, effort";
 
 function problemsOf(input: unknown): string[] {
   const result = validateConfig(input);
@@ -134,6 +135,7 @@ describe("validateConfig problems", () => {
     ["debounce over an hour", { review: { debounceSeconds: 3601 } }, "`review.debounceSeconds`: expected at most 3600 seconds, got the number 3601"],
     ["failOn not a severity", { review: { failOn: "suggestion" } }, '`review.failOn`: expected never, critical, warning or reproduced, got "suggestion"'],
     ["prove neither auto nor off", { review: { prove: true } }, "`review.prove`: expected auto or off, got true"],
+    ["effort not a level", { review: { effort: "max" } }, '`review.effort`: expected quick, standard or deep, got "max"'],
     ["proofBudget as a number", { review: { proofBudget: 5 } }, "`review.proofBudget`: expected a map with max and seconds, got the number 5"],
     ["proofBudget.max over 20", { review: { proofBudget: { max: 21 } } }, "`review.proofBudget.max`: expected at most 20 proofs, got the number 21"],
     ["proofBudget.seconds zero", { review: { proofBudget: { seconds: 0 } } }, "`review.proofBudget.seconds`: expected at least 1 second, got the number 0"],
@@ -346,7 +348,7 @@ describe("keysAt", () => {
   it.each<[PropertyKey[], string[] | undefined]>([
     [[], ["commands", "triggers", "learnings", "review", "implement", "budgets", "models", "sandbox", "ask", "transcripts"]],
     [["commands"], ["plan", "implement", "review", "ask", "describe"]],
-    [["review"], ["auto", "authors", "drafts", "ignoreAuthors", "includeBots", "ignoreLabels", "ignoreTitles", "paths", "debounceSeconds", "suggestions", "failOn", "fixAction", "prove", "summary", "proofBudget", "instructions", "dependencies"]],
+    [["review"], ["auto", "authors", "drafts", "ignoreAuthors", "includeBots", "ignoreLabels", "ignoreTitles", "paths", "debounceSeconds", "suggestions", "failOn", "fixAction", "prove", "summary", "proofBudget", "instructions", "dependencies", "effort"]],
     [["review", "paths"], ["include", "exclude"]],
     [["implement"], ["chain", "draft", "setup", "check", "allowWorkflowEdits", "ciFix", "commits"]],
     [["budgets"], ["maxTurns", "maxOutputTokens", "maxCostUsd", "maxMinutes"]],

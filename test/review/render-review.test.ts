@@ -148,6 +148,13 @@ describe("renderReviewCheck: whole outputs", () => {
   });
 });
 
+describe("renderReviewCheck: the cost and the effort level", () => {
+  it("the check run's bullets end with the cost at the effort level, above the figures", () => {
+    const r = report({ effort: "quick", selection: { reviewed: [file("src/a.ts")], notReviewed: [] } });
+    expect(renderReviewCheck(r).output.summary).toBe(["- Reviewed 1 of 1 changed file.", "- No findings: no review was posted.", "- Cost: $0.0123 (effort: quick).", "", FIGURES].join("\n"));
+  });
+});
+
 describe("reviewLines", () => {
   const notReviewed = (n: number): NotReviewed[] => Array.from({ length: n }, (_, i) => ({ path: `vendor/f${i + 1}.js`, reason: "vendored" }));
   const list = (n: number) => Array.from({ length: n }, (_, i) => `vendor/f${i + 1}.js (vendored)`).join(", ");
@@ -166,6 +173,9 @@ describe("reviewLines", () => {
     ["risky dependencies and a problem", { ...findings, dependencies: { changed: 12, inspected: 10, risky: 2, problems: 1 } }, ["Findings: 1 critical · 2 warnings · 1 suggestion; 3 inline comments.", "Dependencies: 12 changed, 10 inspected, 2 with risky additions. 1 problem reading the dependency files."]],
     ["dependencies not inspected on a fork", { dependencies: { notRun: "a fork's pull request is not checked against the operator's own npm registry" } }, ["No findings: no review was posted.", "Dependencies: not inspected (a fork's pull request is not checked against the operator's own npm registry)."]],
     ["23 not reviewed: 20 shown and 3 more", { selection: { reviewed: [file("a.ts")], notReviewed: notReviewed(23) } }, ["Reviewed 1 of 24 changed files.", "No findings: no review was posted.", `Not reviewed: ${list(20)}, and 3 more.`]],
+    ["a model reviewed: its cost beside the effort level, last", { effort: "standard", ...findings }, ["Findings: 1 critical · 2 warnings · 1 suggestion; 3 inline comments.", "Cost: $0.0123 (effort: standard)."]],
+    ["an estimated cost says so", { effort: "deep", estimate: true }, ["No findings: no review was posted.", "Cost: ~$0.0123 (an estimate; effort: deep)."]],
+    ["a stopped review still names what it cost", { effort: "quick", terminal: { kind: "stopped", budget: "turns" } as Terminal }, ["Cost: $0.0123 (effort: quick)."]],
   ])("%s", (_what, o, lines) => {
     expect(reviewLines(report(o))).toEqual(lines);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseDiff, type DiffFile } from "../../src/review/diff-lines.js";
-import { MAX_DIFF_CONTEXT_CHARS, renderFileDiff, reviewContext } from "../../src/review/review-context.js";
+import { MAX_DIFF_CONTEXT_CHARS, renderFileDiff, reviewContext, withinDiffContext } from "../../src/review/review-context.js";
 import type { Selection } from "../../src/review/select-files.js";
 
 const MODIFIED = `diff --git a/src/greet.ts b/src/greet.ts
@@ -289,6 +289,15 @@ describe("reviewContext", () => {
         source: "the changes of pull request #9 against its merge base (head 1234567) (git diff)",
         text: `${diffA}\n${diffB}\n${NOTE("big/generated-ish.ts")}`,
       });
+    });
+
+    it("one look (no file tools) reviews only what fits: the rest is not reviewed, over the review budget", () => {
+      const big = sized("big/generated-ish.ts", MAX_DIFF_CONTEXT_CHARS);
+      const within = withinDiffContext({ reviewed: [a, big, b], notReviewed: [{ path: "yarn.lock", reason: "lockfile" }] });
+      expect(within).toEqual({ reviewed: [a, b], notReviewed: [{ path: "yarn.lock", reason: "lockfile" }, { path: "big/generated-ish.ts", reason: "over the review budget" }] });
+      expect(reviewContext(within, scope)[0]!.text).toBe(`${diffA}\n${diffB}\n`);
+      const fits: Selection = { reviewed: [a, b], notReviewed: [] };
+      expect(withinDiffContext(fits)).toBe(fits);
     });
 
     it("a single diff that fits the cap with its line break fits; one more character does not", () => {
