@@ -5,10 +5,8 @@
  * file only says where a pull request's count lives. Keys expire after the retention period.
  */
 import { RoundsDocumentStore, type RoundsDoc } from "../ci-fix-documents.js";
-import { documentCollection, type PullRequestKey } from "../keyed-documents.js";
-import { pruneHashes } from "./prune.js";
 import { RedisConnection, type RedisHashStoreOptions } from "./redis-connection.js";
-import { RedisDocuments } from "./redis-documents.js";
+import { pullRequestHashes } from "./redis-documents.js";
 
 export type RedisCiFixRoundsOptions = RedisHashStoreOptions;
 
@@ -17,39 +15,26 @@ export class RedisCiFixRounds extends RoundsDocumentStore {
 
   constructor(opts: RedisCiFixRoundsOptions) {
     const conn = new RedisConnection("RedisCiFixRounds", opts);
-    const { redis, prefix, keepMs } = conn;
-    const key = ({ repo, number }: PullRequestKey): string => `${prefix}:cifix:${repo}#${number}`;
-    const docs = new RedisDocuments<PullRequestKey, RoundsDoc>(
-      redis,
-      {
-        watched: (k) => [key(k)],
-        read: async (r, k) => {
-          const h = await r.hgetall(key(k));
-          if (h.rounds === undefined) return undefined;
-          const doc: RoundsDoc = { rounds: Number(h.rounds), stopped: h.stopped === "1", updatedAt: Number(h.updatedAt) };
-          if (h.lastJob) doc.lastJob = h.lastJob;
-          if (h.lastHead) doc.lastHead = h.lastHead;
-          return doc;
-        },
-        write: (tx, k, doc) => {
-          tx.hset(key(k), { rounds: String(doc.rounds), stopped: doc.stopped ? "1" : "0", updatedAt: String(doc.updatedAt) });
-          if (doc.lastJob !== undefined) tx.hset(key(k), "lastJob", doc.lastJob);
-          else tx.hdel(key(k), "lastJob");
-          if (doc.lastHead !== undefined) tx.hset(key(k), "lastHead", doc.lastHead);
-          else tx.hdel(key(k), "lastHead");
-          tx.pexpire(key(k), keepMs);
-        },
+    const rounds = pullRequestHashes<RoundsDoc>(conn, {
+      space: "cifix",
+      timeField: "updatedAt",
+      noun: "the ci-fix rounds of",
+      read: (h) => {
+        if (h.rounds === undefined) return undefined;
+        const doc: RoundsDoc = { rounds: Number(h.rounds), stopped: h.stopped === "1", updatedAt: Number(h.updatedAt) };
+        if (h.lastJob) doc.lastJob = h.lastJob;
+        if (h.lastHead) doc.lastHead = h.lastHead;
+        return doc;
       },
-      ({ repo, number }) => `the ci-fix rounds of ${repo}#${number}`,
-    );
-    super(
-      documentCollection(docs, {
-        // Counts expire by themselves; this deletes old ones all the same.
-        prune: (before) => pruneHashes(redis, `${prefix}:cifix:*`, "updatedAt", before),
-        close: () => conn.close(),
-      }),
-      conn.now,
-    );
-    this.prefix = prefix;
+      write: (tx, key, doc) => {
+        tx.hset(key, { rounds: String(doc.rounds), stopped: doc.stopped ? "1" : "0", updatedAt: String(doc.updatedAt) });
+        if (doc.lastJob !== undefined) tx.hset(key, "lastJob", doc.lastJob);
+        else tx.hdel(key, "lastJob");
+        if (doc.lastHead !== undefined) tx.hset(key, "lastHead", doc.lastHead);
+        else tx.hdel(key, "lastHead");
+      },
+    });
+    super(rounds, conn.now);
+    this.prefix = conn.prefix;
   }
 }

@@ -5,7 +5,9 @@
  * WATCH belongs to the connection, so one connection's updates take turns.
  */
 import type { ChainableCommander, Redis } from "ioredis";
-import type { Change, KeyedDocuments } from "../keyed-documents.js";
+import { documentCollection, type Change, type DocumentCollection, type KeyedDocuments, type PullRequestKey } from "../keyed-documents.js";
+import { pruneHashes } from "./prune.js";
+import type { RedisConnection } from "./redis-connection.js";
 
 /** Where a kind of document lives on Redis. */
 export interface DocumentLayout<K, D> {
@@ -63,4 +65,42 @@ export class RedisDocuments<K, D> implements KeyedDocuments<K, D> {
     }
     throw new Error(`updating ${this.describe(key)} kept racing other writers`);
   }
+}
+
+/** Where one kind of pull-request document lives: `<prefix>:<space>:<owner/repo>#<n>`, a hash. */
+export interface PullRequestHashLayout<D> {
+  space: string;
+  /** The hash field holding the document's time (epoch ms): older ones are pruned. */
+  timeField: string;
+  /** Names one document in errors, e.g. "the review of". */
+  noun: string;
+  read(hash: Record<string, string>): D | undefined;
+  /** Queues the document's fields on `tx` (its expiry is set after). */
+  write(tx: ChainableCommander, key: string, doc: D): void;
+}
+
+/**
+ * A collection of one hash per pull request over the connection: updated by compare-and-swap, each
+ * write pushing the key's expiry out to the retention period, and pruned by its time field (hashes
+ * written before expiries were set are deleted all the same).
+ */
+export function pullRequestHashes<D>(conn: RedisConnection, layout: PullRequestHashLayout<D>): DocumentCollection<PullRequestKey, D> {
+  const { redis, prefix, keepMs } = conn;
+  const key = ({ repo, number }: PullRequestKey): string => `${prefix}:${layout.space}:${repo}#${number}`;
+  const docs = new RedisDocuments<PullRequestKey, D>(
+    redis,
+    {
+      watched: (k) => [key(k)],
+      read: async (r, k) => layout.read(await r.hgetall(key(k))),
+      write: (tx, k, doc) => {
+        layout.write(tx, key(k), doc);
+        tx.pexpire(key(k), keepMs);
+      },
+    },
+    ({ repo, number }) => `${layout.noun} ${repo}#${number}`,
+  );
+  return documentCollection(docs, {
+    prune: (before) => pruneHashes(redis, `${prefix}:${layout.space}:*`, layout.timeField, before),
+    close: () => conn.close(),
+  });
 }

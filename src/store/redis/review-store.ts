@@ -6,11 +6,9 @@
  * pull request's document lives.
  */
 import { loadFindings, type ReviewState } from "../../review/review-store.js";
-import { documentCollection, type PullRequestKey } from "../keyed-documents.js";
 import { ReviewDocumentStore } from "../review-documents.js";
-import { pruneHashes } from "./prune.js";
-import { RedisDocuments } from "./redis-documents.js";
 import { RedisConnection, type RedisHashStoreOptions } from "./redis-connection.js";
+import { pullRequestHashes } from "./redis-documents.js";
 
 export type RedisReviewStoreOptions = RedisHashStoreOptions;
 
@@ -19,34 +17,17 @@ export class RedisReviewStore extends ReviewDocumentStore {
 
   constructor(opts: RedisReviewStoreOptions) {
     const conn = new RedisConnection("RedisReviewStore", opts);
-    const { redis, prefix, keepMs } = conn;
-    const key = ({ repo, number }: PullRequestKey): string => `${prefix}:review:${repo}#${number}`;
-    const docs = new RedisDocuments<PullRequestKey, ReviewState>(
-      redis,
-      {
-        watched: (k) => [key(k)],
-        read: async (r, k) => {
-          const h = await r.hgetall(key(k));
-          if (!h.headSha) return undefined;
-          return { headSha: h.headSha, fingerprints: JSON.parse(h.fingerprints ?? "[]"), findings: loadFindings(h.findings), reviewedAt: Number(h.reviewedAt) };
-        },
-        write: (tx, k, doc) => {
-          tx.hset(key(k), { headSha: doc.headSha, fingerprints: JSON.stringify(doc.fingerprints), findings: JSON.stringify(doc.findings), reviewedAt: String(doc.reviewedAt) });
-          tx.hincrby(key(k), "version", 1);
-          // Each write pushes the key's expiry out again.
-          tx.pexpire(key(k), keepMs);
-        },
+    const reviews = pullRequestHashes<ReviewState>(conn, {
+      space: "review",
+      timeField: "reviewedAt",
+      noun: "the review of",
+      read: (h) => (h.headSha ? { headSha: h.headSha, fingerprints: JSON.parse(h.fingerprints ?? "[]"), findings: loadFindings(h.findings), reviewedAt: Number(h.reviewedAt) } : undefined),
+      write: (tx, key, doc) => {
+        tx.hset(key, { headSha: doc.headSha, fingerprints: JSON.stringify(doc.fingerprints), findings: JSON.stringify(doc.findings), reviewedAt: String(doc.reviewedAt) });
+        tx.hincrby(key, "version", 1);
       },
-      ({ repo, number }) => `the review of ${repo}#${number}`,
-    );
-    super(
-      documentCollection(docs, {
-        // Records expire by themselves; this also deletes old ones written before expiries were set.
-        prune: (before) => pruneHashes(redis, `${prefix}:review:*`, "reviewedAt", before),
-        close: () => conn.close(),
-      }),
-      conn.now,
-    );
-    this.prefix = prefix;
+    });
+    super(reviews, conn.now);
+    this.prefix = conn.prefix;
   }
 }

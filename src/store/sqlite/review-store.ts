@@ -5,10 +5,10 @@
  */
 import type Database from "better-sqlite3";
 import { loadFindings, type ReviewState } from "../../review/review-store.js";
-import { documentCollection, type PullRequestKey } from "../keyed-documents.js";
+import type { PullRequestKey } from "../keyed-documents.js";
 import { ReviewDocumentStore, type ReviewDocuments } from "../review-documents.js";
 import { openDatabase, statementCache } from "./database.js";
-import { SqliteDocuments } from "./sqlite-documents.js";
+import { tableDocuments } from "./sqlite-documents.js";
 
 export interface SqliteReviewStoreOptions {
   /** The queue's data directory. */
@@ -38,24 +38,22 @@ export class SqliteReviewStore extends ReviewDocumentStore {
 
 function reviewDocuments(db: Database.Database): ReviewDocuments {
   const stmt = statementCache(db);
-  const docs = new SqliteDocuments<PullRequestKey, ReviewState>(db, {
-    read: ({ repo, number }) => {
-      const row = stmt("SELECT head_sha, fingerprints_json, findings_json, reviewed_at FROM review_state WHERE repo_key = ? AND number = ?").get(repo, number) as StateRow | undefined;
-      return row && { headSha: row.head_sha, fingerprints: JSON.parse(row.fingerprints_json), findings: loadFindings(row.findings_json), reviewedAt: row.reviewed_at };
+  return tableDocuments<PullRequestKey, ReviewState>(
+    db,
+    {
+      read: ({ repo, number }) => {
+        const row = stmt("SELECT head_sha, fingerprints_json, findings_json, reviewed_at FROM review_state WHERE repo_key = ? AND number = ?").get(repo, number) as StateRow | undefined;
+        return row && { headSha: row.head_sha, fingerprints: JSON.parse(row.fingerprints_json), findings: loadFindings(row.findings_json), reviewedAt: row.reviewed_at };
+      },
+      write: ({ repo, number }, doc) => {
+        stmt(
+          `INSERT INTO review_state (repo_key, number, head_sha, fingerprints_json, findings_json, reviewed_at)
+           VALUES (@repo, @number, @headSha, @fingerprints, @findings, @reviewedAt)
+           ON CONFLICT (repo_key, number) DO UPDATE SET head_sha = excluded.head_sha,
+             fingerprints_json = excluded.fingerprints_json, findings_json = excluded.findings_json, reviewed_at = excluded.reviewed_at`,
+        ).run({ repo, number, headSha: doc.headSha, fingerprints: JSON.stringify(doc.fingerprints), findings: JSON.stringify(doc.findings), reviewedAt: doc.reviewedAt });
+      },
     },
-    write: ({ repo, number }, doc) => {
-      stmt(
-        `INSERT INTO review_state (repo_key, number, head_sha, fingerprints_json, findings_json, reviewed_at)
-         VALUES (@repo, @number, @headSha, @fingerprints, @findings, @reviewedAt)
-         ON CONFLICT (repo_key, number) DO UPDATE SET head_sha = excluded.head_sha,
-           fingerprints_json = excluded.fingerprints_json, findings_json = excluded.findings_json, reviewed_at = excluded.reviewed_at`,
-      ).run({ repo, number, headSha: doc.headSha, fingerprints: JSON.stringify(doc.fingerprints), findings: JSON.stringify(doc.findings), reviewedAt: doc.reviewedAt });
-    },
-  });
-  return documentCollection(docs, {
-    prune: async (before) => stmt("DELETE FROM review_state WHERE reviewed_at < ?").run(before).changes,
-    close: async () => {
-      if (db.open) db.close();
-    },
-  });
+    { name: "review_state", timeColumn: "reviewed_at" },
+  );
 }

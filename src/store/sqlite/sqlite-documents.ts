@@ -1,6 +1,6 @@
 /** The keyed-document primitive on SQLite: read, change and write in one `BEGIN IMMEDIATE` transaction, so SQLite's write lock serialises every writer of the file. */
 import type Database from "better-sqlite3";
-import type { Change, KeyedDocuments } from "../keyed-documents.js";
+import { documentCollection, type Change, type DocumentCollection, type KeyedDocuments } from "../keyed-documents.js";
 
 /** Where a kind of document lives in the file: its row (or rows) read and written inside the transaction. */
 export interface DocumentRows<K, D> {
@@ -27,4 +27,18 @@ export class SqliteDocuments<K, D> implements KeyedDocuments<K, D> {
       })
       .immediate();
   }
+}
+
+/**
+ * A table's documents with the upkeep a store needs: rows whose time column is older than `before`
+ * deleted, and the database closed once.
+ */
+export function tableDocuments<K, D>(db: Database.Database, rows: DocumentRows<K, D>, table: { name: string; timeColumn: string }): DocumentCollection<K, D> {
+  const prune = db.prepare(`DELETE FROM ${table.name} WHERE ${table.timeColumn} < ?`);
+  return documentCollection(new SqliteDocuments(db, rows), {
+    prune: async (before) => prune.run(before).changes,
+    close: async () => {
+      if (db.open) db.close();
+    },
+  });
 }
