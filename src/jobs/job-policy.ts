@@ -11,12 +11,9 @@ import { checkoutPolicy, type CheckoutTrust } from "./checkout-trust.js";
 import { writesCheckout, type JobType } from "./job-types.js";
 
 export interface JobPolicy {
-  type: JobType;
   /** `write` only for a type whose row writes (and prepare refused a writing job on a stranger's code). */
   mode: Mode;
   trust: CheckoutTrust;
-  /** The agents' `bash` and the repository's `setup`/`check`: only on a checkout of the repository's own code. */
-  commands: { bash: boolean; repoCommands: boolean };
   /** The job's limits, all agents together (`budgets`). */
   budgets: Budgets;
   /** A model per agent name, over the agent's own (`models`). */
@@ -32,15 +29,13 @@ export interface JobPolicy {
 }
 
 export function jobPolicy(type: JobType, trust: CheckoutTrust, config: CrewbotConfig, repo: { private: boolean }): JobPolicy {
-  const commands = checkoutPolicy(trust);
   return {
-    type,
     mode: writesCheckout(type) ? "write" : "read-only",
     trust,
-    commands,
     budgets: config.budgets,
     models: config.models,
-    network: commands.bash && config.sandbox.network,
+    // Network only where commands run at all: a stranger's checkout has no bash and runs no check.
+    network: checkoutPolicy(trust).bash && config.sandbox.network,
     learnings: config.learnings.enabled,
     questions: { allowed: config.ask.enabled, timeoutHours: config.ask.timeoutHours },
     publicTranscript: config.transcripts.public && !repo.private,

@@ -51,7 +51,7 @@ export function askOptions(policy: Pick<JobPolicy, "questions" | "budgets">, nex
 }
 
 /** The budget a resumed job goes on with: what it used before the question; the wait itself costs no time. */
-export function resumedBudget(limits: Budgets, next: NextRun): BudgetTracker | undefined {
+function resumedBudget(limits: Budgets, next: NextRun): BudgetTracker | undefined {
   if (next.kind !== "resume") return undefined;
   const used = next.saved.budget;
   let first = true;
