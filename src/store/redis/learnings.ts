@@ -13,7 +13,7 @@ import { LAST_USE_KEPT_MS, type LearningUsage } from "../../learnings/learnings-
 import type { LearningUse } from "../../learnings/types.js";
 import { LearningsDocumentStore, type CandidateKey, type LearningKey, type LearningsBackend } from "../learnings-documents.js";
 import { RedisConnection, type RedisHashStoreOptions } from "./redis-connection.js";
-import { RedisDocuments } from "./redis-documents.js";
+import { inTurn, RedisDocuments } from "./redis-documents.js";
 
 export type RedisLearningsOptions = RedisHashStoreOptions;
 
@@ -81,13 +81,18 @@ class RedisLearnings implements LearningsBackend {
   async addUse(repo: string, u: LearningUse): Promise<void> {
     const k = this.keys(repo);
     const member = `${u.id}|${u.jobId}`;
-    await this.redis
-      .multi()
-      .zadd(k.uses, u.at, member)
-      .hset(k.use, member, JSON.stringify({ suppressed: u.suppressed, shaped: u.shaped }))
-      .pexpire(k.uses, this.keepMs)
-      .pexpire(k.use, this.keepMs)
-      .exec();
+    // In the connection's turn: this EXEC must not land inside a document update's WATCH.
+    const replies = await inTurn(this.redis, () =>
+      this.redis
+        .multi()
+        .zadd(k.uses, u.at, member)
+        .hset(k.use, member, JSON.stringify({ suppressed: u.suppressed, shaped: u.shaped }))
+        .pexpire(k.uses, this.keepMs)
+        .pexpire(k.use, this.keepMs)
+        .exec(),
+    );
+    const failed = replies?.find(([err]) => err);
+    if (replies === null || failed) throw failed?.[0] ?? new Error(`recording a use of ${u.id} in ${repo} was refused`);
   }
 
   close(): Promise<void> {

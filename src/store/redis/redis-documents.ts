@@ -24,6 +24,18 @@ const MAX_TRIES = 50;
 /** Each connection's turn: its updates run one after another. */
 const turns = new WeakMap<Redis, Promise<unknown>>();
 
+/**
+ * Runs `work` in the connection's turn, after the updates (and other turns) queued before it. Any
+ * other MULTI/EXEC on a connection whose documents are updated must run so: an EXEC clears every
+ * WATCH of the connection, so one between an update's WATCH and its EXEC would leave that write
+ * unguarded, and a MULTI queued under another's WATCH would be refused with it.
+ */
+export function inTurn<T>(redis: Redis, work: () => Promise<T>): Promise<T> {
+  const run = (turns.get(redis) ?? Promise.resolve()).then(work);
+  turns.set(redis, run.catch(() => {}));
+  return run;
+}
+
 export class RedisDocuments<K, D> implements KeyedDocuments<K, D> {
   constructor(
     private readonly redis: Redis,
@@ -37,9 +49,7 @@ export class RedisDocuments<K, D> implements KeyedDocuments<K, D> {
   }
 
   update<A>(key: K, change: Change<D, A>): Promise<A> {
-    const run = (turns.get(this.redis) ?? Promise.resolve()).then(() => this.swap(key, change));
-    turns.set(this.redis, run.catch(() => {}));
-    return run;
+    return inTurn(this.redis, () => this.swap(key, change));
   }
 
   private async swap<A>(key: K, change: Change<D, A>): Promise<A> {
