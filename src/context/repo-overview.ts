@@ -8,6 +8,7 @@
  */
 import type { ContextSection } from "../text/prompt.js";
 import { SAFE_PATH } from "../tools/env.js";
+import { oneLine } from "../tools/index.js";
 import { runProcess } from "../tools/spawn.js";
 import { git } from "../workspace/git.js";
 import { listConfined, readConfined } from "../workspace/confined-read.js";
@@ -29,6 +30,7 @@ export interface OverviewFacts {
   learnings: number;
 }
 
+/** The whole overview's cap; a value from package.json is made one line first (`oneLine`): a newline in it must not read as a line of the overview. */
 const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -77,10 +79,10 @@ async function packageLines(root: string): Promise<string[]> {
   const dev = entries(pkg.devDependencies).length;
   const installed = (await listConfined(root, "node_modules")).ok;
   const test = scripts.find(([name]) => name === "test");
-  const runner = test && !NO_TEST_SCRIPT.test(test[1]) ? `the \`test\` script: ${cut(test[1], SCRIPT_CHARS)}` : "none (no `test` script): a plain `node` reproducer is the way to prove";
-  const shownScripts = scripts.slice(0, MAX_SCRIPTS).map(([name, cmd]) => `${name}: ${cut(cmd, SCRIPT_CHARS)}`);
+  const runner = test && !NO_TEST_SCRIPT.test(test[1]) ? `the \`test\` script: ${oneLine(test[1], SCRIPT_CHARS)}` : "none (no `test` script): a plain `node` reproducer is the way to prove";
+  const shownScripts = scripts.slice(0, MAX_SCRIPTS).map(([name, cmd]) => `${name}: ${oneLine(cmd, SCRIPT_CHARS)}`);
   return [
-    `package.json:${typeof pkg.type === "string" ? ` "type": ${cut(pkg.type, 20)};` : ""} engines: ${engines.length > 0 ? engines.map(([k, v]) => `${k} ${cut(v, 40)}`).join(", ") : "none declared"}.`,
+    `package.json:${typeof pkg.type === "string" ? ` "type": ${oneLine(pkg.type, 20)};` : ""} engines: ${engines.length > 0 ? engines.map(([k, v]) => `${k} ${oneLine(v, 40)}`).join(", ") : "none declared"}.`,
     `Scripts: ${shownScripts.length > 0 ? `\n${shownScripts.map((s) => `- ${s}`).join("\n")}${scripts.length > MAX_SCRIPTS ? `\n- … and ${scripts.length - MAX_SCRIPTS} more` : ""}` : "none."}`,
     `Test runner: ${runner}.`,
     `Dependencies: ${deps}, devDependencies: ${dev}; ${installed ? "node_modules is present" : "not installed (the checkout has no node_modules, and nothing is installed for a review)"}.`,
@@ -94,7 +96,10 @@ function commandNode(): Promise<string> {
   nodeVersion ??= (async () => {
     let out = "";
     const res = await runProcess(["/bin/sh", "-c", "node --version"], { cwd: "/", env: { PATH: SAFE_PATH }, timeoutMs: 5000, onData: (c) => (out += c.toString("utf8")) });
-    return res.exitCode === 0 && /^v\d+\.\d+\.\d+/.test(out.trim()) ? out.trim() : "none on the commands' PATH";
+    if (res.exitCode === 0 && /^v\d+\.\d+\.\d+/.test(out.trim())) return out.trim();
+    // Asked again next time: a probe that failed once (a timeout under load) is no lasting fact.
+    nodeVersion = undefined;
+    return "none on the commands' PATH";
   })();
   return nodeVersion;
 }
