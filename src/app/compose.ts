@@ -116,7 +116,6 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const retention = startRetention({ days: retentionDays, log, targets: retentionTargets(stores, transcripts, services.runtime, stores.kind === "sqlite", retentionDays) });
 
   const { runner, jobFiles } = jobRunner(root, services, transcripts, options.runner);
-  services.records.proposeLearnings = (request) => enqueueLearnings(request, stores.queue, runner, log);
   const background = new Background(log);
   const triggers = triggerDeps(root, services, runner, background);
   const web = createWebHandler({ env, publicUrl, queue: stores.queue, store: transcripts.store, dataDir, secrets: operatorSecrets, log, ...(jobFiles ? { jobFiles } : {}) });
