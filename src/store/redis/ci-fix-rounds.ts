@@ -11,8 +11,6 @@ import { pullRequestHashes } from "./redis-documents.js";
 export type RedisCiFixRoundsOptions = RedisHashStoreOptions;
 
 export class RedisCiFixRounds extends RoundsDocumentStore {
-  readonly prefix: string;
-
   constructor(opts: RedisCiFixRoundsOptions) {
     const conn = new RedisConnection("RedisCiFixRounds", opts);
     const rounds = pullRequestHashes<RoundsDoc>(conn, {
@@ -35,6 +33,5 @@ export class RedisCiFixRounds extends RoundsDocumentStore {
       },
     });
     super(rounds, conn.now);
-    this.prefix = conn.prefix;
   }
 }

@@ -20,12 +20,9 @@ export type RedisLearningsOptions = RedisHashStoreOptions;
 type Keys = ReturnType<typeof repoKeys>;
 
 export class RedisLearningsStore extends LearningsDocumentStore {
-  readonly prefix: string;
-
   constructor(opts: RedisLearningsOptions) {
     const conn = new RedisConnection("RedisLearningsStore", opts);
     super(new RedisLearnings(conn));
-    this.prefix = conn.prefix;
   }
 }
 

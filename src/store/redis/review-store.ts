@@ -13,8 +13,6 @@ import { pullRequestHashes } from "./redis-documents.js";
 export type RedisReviewStoreOptions = RedisHashStoreOptions;
 
 export class RedisReviewStore extends ReviewDocumentStore {
-  readonly prefix: string;
-
   constructor(opts: RedisReviewStoreOptions) {
     const conn = new RedisConnection("RedisReviewStore", opts);
     const reviews = pullRequestHashes<ReviewState>(conn, {
@@ -28,6 +26,5 @@ export class RedisReviewStore extends ReviewDocumentStore {
       },
     });
     super(reviews, conn.now);
-    this.prefix = conn.prefix;
   }
 }
