@@ -69,7 +69,8 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     doNotFollow: { path: ["node_modules", "^test/"] },
-    exclude: { path: "^dist/" },
+    // The hard review set's application is the bench's data (plain JavaScript of its own), not crewbot's code.
+    exclude: { path: "^(dist/|bench/review/hard/)" },
     enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"], extensions: [".ts", ".js", ".mjs", ".cjs", ".json"] },
   },
 };

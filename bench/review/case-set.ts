@@ -8,6 +8,11 @@
  *
  * The 13 break patches of bench:tasks are bug cases too (their hidden tests are the reproducers);
  * the cases of our own live in bench/review/cases/<id>/ (`case.json`, `pr.patch`, `repro/`).
+ * Together they are the easy set: small popular packages whose bugs sit in the diff itself.
+ *
+ * The hard set (bench/review/hard/) is pull requests on tidemark, an application written for the
+ * bench that no model has seen: each bug shows only with a file outside the diff, and each clean
+ * change looks wrong until one reads such a file.
  */
 import { existsSync } from "node:fs";
 import { cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
@@ -20,7 +25,15 @@ import type { ReproducerFile } from "../../src/tools/proof-session.js";
 import { git, loadTasks, tarball, type TaskMeta } from "../tasks/task-set.js";
 
 const run = promisify(execFile);
-export const CASES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "cases");
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+export const CASES_DIR = path.join(HERE, "cases");
+/** The hard set: its application (the base of every case) and its cases. */
+export const HARD_APP_DIR = path.join(HERE, "hard", "tidemark");
+export const HARD_CASES_DIR = path.join(HERE, "hard", "cases");
+
+/** The case sets, each reported apart. */
+export const CASE_SETS = ["easy", "hard"] as const;
+export type CaseSet = (typeof CASE_SETS)[number];
 /** Where a reproducer's files go in the copy: one level down, so tests import the package as `../<file>`. */
 export const REPRO_DIR = "__repro__";
 
@@ -32,6 +45,9 @@ export interface BugLines {
 
 export interface ReviewCase {
   id: string;
+  set: CaseSet;
+  /** The base is this directory (the hard set's application) instead of the package's tarball. */
+  app?: string;
   package: string;
   version: string;
   integrity: string;
@@ -49,10 +65,15 @@ export interface ReviewCase {
   bugLines: BugLines[];
   /** Bug cases: a test that fails while the bug is in, as the files `prove` adds. */
   repro: ReproducerFile[];
+  /** Hard cases: the files outside the diff one must read to see the bug (or why the clean change is right). */
+  evidence?: string[];
 }
 
 /** case.json: everything but what the case folder holds as files (the patch, the bug lines, the reproducer). */
-type CaseJson = Omit<ReviewCase, "patch" | "bugLines" | "repro">;
+type CaseJson = Omit<ReviewCase, "set" | "patch" | "bugLines" | "repro">;
+
+/** A hard case's case.json: the application is the package; `bugAt` names the bug's lines where the patch's code lines say too much. */
+type HardCaseJson = Pick<ReviewCase, "id" | "kind" | "bugKind" | "title" | "body" | "evidence"> & { truth: string; bugAt?: BugLines[] };
 
 const CODE = /\.(?:[cm]?js|ts)$/;
 const isCode = (p: string) => CODE.test(p) && !p.endsWith(".d.ts");
@@ -96,6 +117,7 @@ async function taskCases(): Promise<ReviewCase[]> {
     return {
       ...pick(t),
       id: `task-${t.id}`,
+      set: "easy" as const,
       kind: "bug" as const,
       bugKind: `bench:tasks ${t.kind}`,
       title: `Update ${files.join(", ")}`,
@@ -117,14 +139,47 @@ async function ownCases(dir = CASES_DIR): Promise<ReviewCase[]> {
       if (meta.id !== id) throw new Error(`case ${id}: case.json says id "${meta.id}"`);
       const patch = await readFile(path.join(dir, id, "pr.patch"), "utf8");
       const bug = meta.kind === "bug";
-      return { ...meta, patch, bugLines: bug ? bugLinesOf(patch) : [], repro: bug ? await reproOf(path.join(dir, id, "repro")) : [] };
+      return { ...meta, set: "easy" as const, patch, bugLines: bug ? bugLinesOf(patch) : [], repro: bug ? await reproOf(path.join(dir, id, "repro")) : [] };
     }),
   );
 }
 
-/** Every case, sorted by id; `only` narrows them (unknown ids are an error). */
-export async function loadCases(only?: string[]): Promise<ReviewCase[]> {
-  const all = [...(await taskCases()), ...(await ownCases())].sort((a, b) => a.id.localeCompare(b.id));
+const isTest = (p: string) => /(^|\/)(test|tests|__tests__)\/|\.(test|spec)\.[cm]?[jt]s$/.test(p);
+
+/** The hard set: pull requests on the application in `appDir`; a bug's lines are `bugAt`, or the patch's code lines outside tests. */
+export async function hardCases(dir = HARD_CASES_DIR, appDir = HARD_APP_DIR): Promise<ReviewCase[]> {
+  if (!existsSync(dir)) return [];
+  const app = JSON.parse(await readFile(path.join(appDir, "package.json"), "utf8")) as { name: string; version: string };
+  const ids = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory() && existsSync(path.join(dir, e.name, "case.json"))).map((e) => e.name);
+  return Promise.all(
+    ids.map(async (id) => {
+      const meta = JSON.parse(await readFile(path.join(dir, id, "case.json"), "utf8")) as HardCaseJson;
+      if (meta.id !== id) throw new Error(`case ${id}: case.json says id "${meta.id}"`);
+      const patch = await readFile(path.join(dir, id, "pr.patch"), "utf8");
+      const bug = meta.kind === "bug";
+      const bugLines = bug ? (meta.bugAt ?? bugLinesOf(patch).filter((b) => !isTest(b.path))) : [];
+      const { bugAt: _, ...rest } = meta;
+      return {
+        ...rest,
+        set: "hard" as const,
+        app: appDir,
+        package: app.name,
+        version: app.version,
+        integrity: "",
+        licence: "written for the bench",
+        origin: path.relative(path.join(HERE, "..", ".."), appDir),
+        patch,
+        bugLines,
+        repro: bug ? await reproOf(path.join(dir, id, "repro")) : [],
+      };
+    }),
+  );
+}
+
+/** Every case of `set` (both by default), sorted by set then id; `only` narrows them (unknown ids are an error). */
+export async function loadCases(only?: string[], set?: CaseSet): Promise<ReviewCase[]> {
+  const everything = [...(await taskCases()), ...(await ownCases()), ...(await hardCases())];
+  const all = everything.filter((c) => !set || c.set === set).sort((a, b) => a.set.localeCompare(b.set) || a.id.localeCompare(b.id));
   for (const c of all) {
     if (c.kind === "bug" && c.bugLines.length === 0) throw new Error(`case ${c.id}: a bug case whose patch changes no code line`);
     if (c.kind === "bug" && c.repro.length === 0) throw new Error(`case ${c.id}: a bug case without a reproducer`);
@@ -133,6 +188,9 @@ export async function loadCases(only?: string[]): Promise<ReviewCase[]> {
   if (unknown.length > 0) throw new Error(`unknown case(s): ${unknown.join(", ")}; known: ${all.map((c) => c.id).join(", ")}`);
   return all.filter((c) => !only || only.includes(c.id));
 }
+
+/** Where a case's base comes from: its application's directory, or its package's tarball in the cache. */
+export const caseSource = (c: ReviewCase, tarballs: string): { tarballs: string } | { source: string } => (c.app ? { source: c.app } : { tarballs });
 
 export interface MaterialisedCase {
   /** A git repository: the base commit (the package), then the head commit (the patch). */

@@ -1,12 +1,14 @@
 /**
- * Who reviews the cases. With a model: crewbot's reviewer (its bundled agent, chain, context and
- * tools, `prove` on or off — the same runChain a review job runs, without GitHub) and a one-pass
- * baseline with the same model (the diff in, findings out, no tools — what most review bots do).
+ * Who reviews the cases. With a model: crewbot's reviewer at each `review.effort` level (its
+ * bundled agent, chain, context and tools, the first look when a first-look model is given, `prove`
+ * as the level allows — the same runChain a review job runs, without GitHub), the standard level
+ * without `prove`, and two one-pass baselines with the same model: the diff in, findings out, no
+ * tools (what most review bots do), and the same given the changed files whole.
  * Without one: three scripted players that prove the scorer — the oracle (the ground truth, its
  * reproducers run through the real `prove`), null (nothing) and noisy (a critical finding on
  * every changed line).
  */
-import { mkdir, realpath, rm } from "node:fs/promises";
+import { mkdir, readFile, realpath, rm } from "node:fs/promises";
 import path from "node:path";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
@@ -20,10 +22,13 @@ import { checkStepOutput } from "../../src/jobs/step-results.js";
 import { reviewOf } from "../../src/review/review-result.js";
 import type { AppliedLearning } from "../../src/learnings/types.js";
 import { LEARNINGS_SOURCE, learningsFor, learningsInSection, type RepoLearnings } from "../../src/context/learnings-context.js";
-import { parseDiff } from "../../src/review/diff-lines.js";
+import { parseDiff, type DiffFile } from "../../src/review/diff-lines.js";
+import { repoOverview } from "../../src/context/repo-overview.js";
+import { EFFORT, firstLookRuns, reviewerShape, type ReviewEffort } from "../../src/review/effort.js";
+import { afterFirstLook, firstLook } from "../../src/review/first-look.js";
 import { parseReview } from "../../src/review/parse-findings.js";
 import { withProofs } from "../../src/review/proofs.js";
-import { reviewContext, renderFileDiff } from "../../src/review/review-context.js";
+import { MAX_DIFF_CONTEXT_CHARS, reviewContext, renderFileDiff } from "../../src/review/review-context.js";
 import { selectFiles } from "../../src/review/select-files.js";
 import { proveTool } from "../../src/tools/prove.js";
 import type { ProofSession } from "../../src/tools/proof-session.js";
@@ -35,8 +40,15 @@ const run = promisify(execFile);
 
 export type ScriptedPlayer = "oracle" | "null" | "noisy";
 export const SCRIPTED_PLAYERS: readonly ScriptedPlayer[] = ["oracle", "null", "noisy"];
-export type ModelPlayer = "crewbot+prove" | "crewbot" | "one-pass";
-export const MODEL_PLAYERS: readonly ModelPlayer[] = ["crewbot+prove", "crewbot", "one-pass"];
+/** crewbot at each effort level, as a review job runs it (proofs as the level allows). */
+const CREWBOT_AT: Readonly<Record<string, { effort: ReviewEffort; prove: boolean }>> = {
+  "crewbot:quick": { effort: "quick", prove: false },
+  "crewbot:standard": { effort: "standard", prove: true },
+  "crewbot:deep": { effort: "deep", prove: true },
+  "crewbot:no-prove": { effort: "standard", prove: false },
+};
+export type ModelPlayer = "crewbot:quick" | "crewbot:standard" | "crewbot:deep" | "crewbot:no-prove" | "one-pass" | "one-pass+files";
+export const MODEL_PLAYERS: readonly ModelPlayer[] = ["crewbot:quick", "crewbot:standard", "crewbot:deep", "crewbot:no-prove", "one-pass", "one-pass+files"];
 
 export interface Played {
   status: string;
@@ -45,6 +57,8 @@ export interface Played {
   costEstimate: boolean;
   /** The merged learnings the reviewer said it applied (submit_review's `learnings`). */
   learnings?: AppliedLearning[];
+  /** Input tokens read from the prompt cache, over all input tokens (crewbot's players). */
+  cache?: number;
 }
 
 /** The folders one play gets: the case's repository at its head, the base as a tree, and room for the job's files. */
@@ -102,7 +116,7 @@ async function oracle(g: PlayGround): Promise<Played> {
   // Each finding backed by the case's reproducer, within the budget. behaviourChange: it must also
   // pass on the base, which checks the case itself (`--check`).
   for (let finding = 0; finding < Math.min(findings.length, g.proofBudget.max); finding++) {
-    await proveTool.run({ finding, files: g.case.repro, command, behaviourChange: true }, ctx).catch(() => undefined);
+    await proveTool.run({ finding, severity: "critical", files: g.case.repro, command, behaviourChange: true }, ctx).catch(() => undefined);
   }
   return { status: "done", findings: withProofs(findings, s.proofs).findings.map(scored), costUsd: 0, costEstimate: false };
 }
@@ -153,23 +167,31 @@ export interface ModelSetup {
   client: Anthropic;
   model: string;
   budgets: Budgets;
+  /** The first look's model (`CREWBOT_FIRST_LOOK_MODEL`); none: no first look, as in a job. */
+  firstLookModel?: string;
 }
 
 const statusOf = (ok: boolean, stop: string, error?: string, budget?: string) => (ok ? "done" : stop === "budget" && budget ? `stopped: ${budget}` : `crash: ${error ?? stop}`);
 
-/** crewbot's reviewer on the case, as a review job runs it: bundled agent and chain, the diff as context, read-only, `prove` when asked. */
-async function crewbot(g: PlayGround, setup: ModelSetup, prove: boolean): Promise<Played> {
+/** crewbot's reviewer on the case, as a review job runs it at `effort`: bundled agent and chain, the overview and the diff as context, the first look, read-only, `prove` as the level allows. */
+async function crewbot(g: PlayGround, setup: ModelSetup, effort: ReviewEffort, prove: boolean): Promise<Played> {
   const definitions = await loadDefinitions();
   const dirs = await dirsOf(g);
-  const s = prove ? session(g, dirs.proofsDir) : undefined;
-  const files = parseDiff(g.m.diff);
+  const proofs = prove ? EFFORT[effort].proofs(g.proofBudget.max) : 0;
+  const s = proofs > 0 ? { ...session(g, dirs.proofsDir), budget: { ...g.proofBudget, max: proofs } } : undefined;
   const budget = new BudgetTracker(setup.budgets);
   const pr = { source: "pull request (title and description)", text: `${g.case.title}\n\n${g.case.body}` };
+  const overview = await repoOverview(g.m.repo, { learnings: g.learnings?.learnings.length ?? 0 });
+  const selected = selectFiles(parseDiff(g.m.diff));
+  const look = firstLookRuns(effort, setup.firstLookModel)
+    ? await firstLook({ client: setup.client, model: setup.firstLookModel, files: selected.reviewed, context: [pr, overview], budget, signal: g.signal })
+    : undefined;
+  const { selection, context, triage } = afterFirstLook(effort, selected, look);
   const result = await runChain({
     chain: definitions.chains.get("review")!,
     agents: definitions.agents,
     task: "(none)",
-    context: [pr, ...reviewContext(selectFiles(files), { number: 1, headSha: g.m.head })],
+    context: [pr, overview, ...reviewContext(selection, { number: 1, headSha: g.m.head }), ...context],
     mode: "read-only",
     trust: "trusted",
     workspace: { root: g.m.repo, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
@@ -180,6 +202,7 @@ async function crewbot(g: PlayGround, setup: ModelSetup, prove: boolean): Promis
     signal: g.signal,
     // As a review job: the merged learnings for the reviewer (the learnings pass).
     stepContext: async (step) => learningsFor(step.role, g.learnings),
+    stepShape: (step) => (step.role === "reviewer" ? reviewerShape(effort, definitions.agents.get(step.agent)?.maxTurns, triage, setup.firstLookModel) : undefined),
     checkOutput: checkStepOutput,
     ...(s ? { proof: s } : {}),
   });
@@ -189,7 +212,14 @@ async function crewbot(g: PlayGround, setup: ModelSetup, prove: boolean): Promis
   const viaTool = reviewer?.submission?.tool === "submit_review";
   const findings = withProofs(review.findings, viaTool ? (s?.proofs ?? []) : []).findings.map(scored);
   const learned = review.learnings && review.learnings.length > 0 ? { learnings: review.learnings } : {};
-  return { status: statusOf(result.ok, result.stopReason, result.error, result.budget), findings: result.ok ? findings : [], costUsd: budget.costUsd, costEstimate: budget.estimate, ...learned };
+  return { status: statusOf(result.ok, result.stopReason, result.error, result.budget), findings: result.ok ? findings : [], costUsd: budget.costUsd, costEstimate: budget.estimate, cache: cacheShare(budget), ...learned };
+}
+
+/** The share of input tokens read from the prompt cache (what keeping it warm across turns buys). */
+function cacheShare(budget: BudgetTracker): number | undefined {
+  const { input, cacheRead, cacheWrite } = budget.usage;
+  const all = input + cacheRead + cacheWrite;
+  return all === 0 ? undefined : cacheRead / all;
 }
 
 export const ONE_PASS_SYSTEM = `You review a pull request from its diff alone: you cannot read other files or run anything.
@@ -201,13 +231,33 @@ Answer with exactly these sections. Each finding is one bullet \`- path/to/file.
 ## Suggestions
 ## Summary`;
 
-/** The one-pass baseline: one call, the diff in, findings out, no tools. */
-async function onePass(g: PlayGround, setup: ModelSetup): Promise<Played> {
+export const ONE_PASS_FILES_SYSTEM = ONE_PASS_SYSTEM.replace(
+  "from its diff alone: you cannot read other files or run anything.",
+  "from its diff and the whole new version of each changed file: you cannot read other files or run anything.",
+);
+
+/** The changed files whole, as the head has them, up to the reviewer's diff cap (the rest named). */
+async function changedFiles(g: PlayGround, files: readonly DiffFile[]): Promise<string> {
+  let out = "";
+  for (const f of files.filter((x) => x.status !== "deleted" && !x.binary)) {
+    const text = await readFile(path.join(g.m.repo, f.path), "utf8").catch(() => undefined);
+    if (text === undefined) continue;
+    const block = `<file path="${f.path}">\n${text}</file>\n`;
+    out += out.length + block.length > MAX_DIFF_CONTEXT_CHARS ? `<file path="${f.path}">(too long to show)</file>\n` : block;
+  }
+  return out;
+}
+
+/** The one-pass baselines: one call, the diff (and with `files`, the changed files whole) in, findings out, no tools. */
+async function onePass(g: PlayGround, setup: ModelSetup, files: boolean): Promise<Played> {
   const budget = new BudgetTracker(setup.budgets);
-  const diff = parseDiff(g.m.diff).map(renderFileDiff).join("\n");
-  const text = `<pull_request>\n${g.case.title}\n\n${g.case.body}\n</pull_request>\n<diff>\n${diff}\n</diff>`;
+  const parsed = parseDiff(g.m.diff);
+  const diff = parsed.map(renderFileDiff).join("\n");
+  const whole = files ? `<changed_files>\n${await changedFiles(g, parsed)}</changed_files>\n` : "";
+  const text = `<pull_request>\n${g.case.title}\n\n${g.case.body}\n</pull_request>\n${whole}<diff>\n${diff}\n</diff>`;
   try {
-    const call = callModel({ client: setup.client, signal: g.signal, params: { model: setup.model, max_tokens: 8192, system: ONE_PASS_SYSTEM, messages: [{ role: "user", content: text }] } });
+    const system = files ? ONE_PASS_FILES_SYSTEM : ONE_PASS_SYSTEM;
+    const call = callModel({ client: setup.client, signal: g.signal, params: { model: setup.model, max_tokens: 8192, system, messages: [{ role: "user", content: text }] } });
     const { message, usage } = await call.done;
     budget.addUsage(setup.model, usage);
     const answer = message.content.map((b) => (b.type === "text" ? b.text : "")).join("");
@@ -218,8 +268,9 @@ async function onePass(g: PlayGround, setup: ModelSetup): Promise<Played> {
 }
 
 export async function playModel(player: ModelPlayer, g: PlayGround, setup: ModelSetup): Promise<Played> {
-  if (player === "one-pass") return onePass(g, setup);
-  return crewbot(g, setup, player === "crewbot+prove");
+  if (player === "one-pass" || player === "one-pass+files") return onePass(g, setup, player === "one-pass+files");
+  const at = CREWBOT_AT[player]!;
+  return crewbot(g, setup, at.effort, at.prove);
 }
 
 /** Removes a play's folders. */

@@ -67,7 +67,8 @@ async function play(opts: ReviewSuiteOptions, c: ReviewCase, ready: Ready, playe
     else throw new Error(`player ${player} needs a model`);
     const status = timer.signal.aborted ? "timeout" : played.status;
     const learned = status === "done" && played.learnings ? { learnings: played.learnings } : {};
-    return { case: c.id, player, run, status, findings: status === "done" ? played.findings : [], costUsd: played.costUsd, costEstimate: played.costEstimate, wallMs: Date.now() - started, ...learned };
+    const cache = played.cache !== undefined ? { cache: played.cache } : {};
+    return { case: c.id, player, run, status, findings: status === "done" ? played.findings : [], costUsd: played.costUsd, costEstimate: played.costEstimate, wallMs: Date.now() - started, ...learned, ...cache };
   } catch (error) {
     return { case: c.id, player, run, status: `crash: ${(error as Error).message.split("\n")[0]}`, findings: [], costUsd: 0, costEstimate: false, wallMs: Date.now() - started };
   } finally {

@@ -29,6 +29,8 @@ export interface CaseResult {
   wallMs: number;
   /** The merged learnings the reviewer said it applied, with the findings each kept out (the learnings pass). */
   learnings?: Array<{ id: string; suppressed: number }>;
+  /** Input tokens read from the prompt cache over all input tokens (crewbot's players). */
+  cache?: number;
 }
 
 /** A finding within this many lines of a bug's lines finds it. */
@@ -63,6 +65,8 @@ export interface Scores {
   costEstimate: boolean;
   /** Runs that did not finish (`stopped`, `timeout`, `crash`): scored with the findings they had (none). */
   unfinished: number;
+  /** Input tokens read from the prompt cache over all input tokens, over the runs that report it. */
+  cacheShare?: number;
 }
 
 const ratio = (a: number, b: number) => (b === 0 ? undefined : a / b);
@@ -101,6 +105,7 @@ export function score(player: string, results: readonly CaseResult[], cases: rea
     secondsPerCase: mean(mine.map((r) => r.wallMs / 1000)),
     costEstimate: mine.some((r) => r.costEstimate),
     unfinished: mine.filter((r) => r.status !== "done").length,
+    ...optional("cacheShare", mine.some((r) => r.cache !== undefined) ? mean(mine.flatMap((r) => (r.cache === undefined ? [] : [r.cache]))) : undefined),
   };
 }
 
@@ -123,6 +128,48 @@ export const GOALS = {
   /** crewbot's cost per case at most this many times the one-pass baseline's. */
   costRatio: 2,
 };
+/** The goals of each case set, against the one-pass baseline (the issue's): where reading beyond the diff must pay, and where it must not cost. */
+export const SET_GOALS = {
+  /** The hard set: crewbot standard's recall at least this many points above one-pass's, at a precision no lower. */
+  hardRecallGain: 0.2,
+  /** …at no more than this many times one-pass's cost. */
+  hardCostRatio: 3,
+  /** The easy set: the quick level within this many times one-pass's cost. */
+  quickCostRatio: 1.5,
+};
+
+const ratioOf = (s: Scores, base: Scores) => (base.usdPerCase === 0 ? undefined : s.usdPerCase / base.usdPerCase);
+const times = (x: number | undefined) => (x === undefined ? "n/a" : `${x.toFixed(2)}×`);
+
+/** A set's own goals, for the players they name (crewbot's levels against one-pass); none when those did not play. */
+export function setGoals(set: "easy" | "hard", scores: readonly Scores[]): Array<{ player: string; checks: GoalCheck[] }> {
+  const find = (p: string) => scores.find((s) => s.player === p);
+  const base = find("one-pass");
+  if (!base) return [];
+  const out: Array<{ player: string; checks: GoalCheck[] }> = [];
+  const standard = find("crewbot:standard");
+  if (set === "hard" && standard) {
+    const cost = ratioOf(standard, base);
+    out.push({
+      player: standard.player,
+      checks: [
+        {
+          goal: `hard set: recall ≥ one-pass's + ${(SET_GOALS.hardRecallGain * 100).toFixed(0)} points at precision ≥ one-pass's`,
+          met: standard.recall >= base.recall + SET_GOALS.hardRecallGain - 1e-9 && (standard.precision ?? 0) >= (base.precision ?? 0),
+          figure: `recall ${pct(standard.recall)} vs ${pct(base.recall)}, precision ${pct(standard.precision)} vs ${pct(base.precision)}`,
+        },
+        { goal: `hard set: cost ≤ ${SET_GOALS.hardCostRatio}× one-pass's`, met: cost !== undefined && cost <= SET_GOALS.hardCostRatio, figure: times(cost) },
+      ],
+    });
+  }
+  const quick = find("crewbot:quick");
+  if (set === "easy" && quick) {
+    const cost = ratioOf(quick, base);
+    out.push({ player: quick.player, checks: [{ goal: `easy set: quick within ${SET_GOALS.quickCostRatio}× one-pass's cost`, met: cost !== undefined && cost <= SET_GOALS.quickCostRatio, figure: times(cost) }] });
+  }
+  return out;
+}
+
 export const ANCHORS = "anchors: Qodo F1 60 % (its published benchmark), Cursor Bugbot 78 % resolution rate (share of its findings fixed before merge) — other instruments, for orientation only";
 
 export interface GoalCheck {
@@ -151,7 +198,8 @@ export function goals(s: Scores, baseline?: Scores): GoalCheck[] {
 export const KEY = [
   "Key: recall = bug PRs with a critical/warning finding within ±3 lines of the bug's lines; precision = critical/warning findings on a bug's lines over all of them (clean PRs' count against it);",
   "F1 = their harmonic mean; false blocks = clean PRs whose gate would fail (failOn: critical — any critical finding; failOn: reproduced — any reproduced critical/warning finding);",
-  "reproduced = critical/warning findings whose reproducer failed on the head; prec. repro / unverif. = precision of reproduced and of the other findings; – = no such finding.",
+  "reproduced = critical/warning findings whose reproducer failed on the head; prec. repro / unverif. = precision of reproduced and of the other findings; – = no such finding;",
+  "cache reads = input tokens read from the prompt cache over all input tokens (crewbot's players).",
 ].join("\n");
 
 function caseCell(r: CaseResult | undefined, c: ReviewCase): string {
@@ -170,8 +218,8 @@ export function renderScores(title: string, cases: readonly ReviewCase[], result
     cases.map((c) => [c.id, c.kind === "bug" ? c.bugKind : `clean: ${c.bugKind}`, ...players.map((p) => caseCell(results.find((r) => r.case === c.id && r.player === p), c))]),
   );
   const totals = table(
-    ["player", "recall", "precision", "F1", "false blocks (critical)", "false blocks (reproduced)", "reproduced", "prec. repro", "prec. unverif.", "$/case", "s/case"],
-    scores.map((s) => [s.player, pct(s.recall), pct(s.precision), pct(s.f1), pct(s.falseBlocks.critical), pct(s.falseBlocks.reproduced), pct(s.reproducedShare), pct(s.precisionReproduced), pct(s.precisionUnverified), usd(s.usdPerCase, s.costEstimate), s.secondsPerCase.toFixed(1)]),
+    ["player", "recall", "precision", "F1", "false blocks (critical)", "false blocks (reproduced)", "reproduced", "prec. repro", "prec. unverif.", "$/case", "s/case", "cache reads"],
+    scores.map((s) => [s.player, pct(s.recall), pct(s.precision), pct(s.f1), pct(s.falseBlocks.critical), pct(s.falseBlocks.reproduced), pct(s.reproducedShare), pct(s.precisionReproduced), pct(s.precisionUnverified), usd(s.usdPerCase, s.costEstimate), s.secondsPerCase.toFixed(1), pct(s.cacheShare)]),
   );
   const lines = [`## ${title}`, "", "Per case: critical/warning findings on the bug's lines / all of them (🔬 reproduced).", "", perCase, "", totals, "", KEY, ""];
   for (const { player, checks: cs } of checks) {

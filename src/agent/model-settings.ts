@@ -1,7 +1,7 @@
 /**
  * The operator's model settings, read once at start (a bad value stops the app naming it):
  * `CREWBOT_MODEL_RETRY_MINUTES` for the retry policy of every model client, `CREWBOT_PRICES`
- * for the price table. Then, in the background, the configured models are checked against the
+ * for the price table, `CREWBOT_FIRST_LOOK_MODEL` for a review's first look. Then, in the background, the configured models are checked against the
  * endpoint's list (model-list.ts).
  */
 import type Anthropic from "@anthropic-ai/sdk";
@@ -15,14 +15,27 @@ export interface ModelSettings {
   retry: Partial<ModelRetryPolicy>;
   /** How many models the operator's price file named (0 without one). */
   pricedModels: number;
+  /** The cheaper model a review's first look runs on (review/first-look.ts); none: no first look. */
+  firstLookModel?: string;
 }
 
-/** Parses both variables and installs the operator's prices; throws on a bad value or file. */
+/** The same shape as a repository's model ids (config/schema.ts): what the API can be asked for. */
+const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,99}$/;
+
+function firstLookModel(env: NodeJS.ProcessEnv): string | undefined {
+  const value = env.CREWBOT_FIRST_LOOK_MODEL?.trim();
+  if (!value) return undefined;
+  if (!MODEL_ID.test(value)) throw new Error(`CREWBOT_FIRST_LOOK_MODEL must be a model id such as claude-haiku-4-5; got "${value.slice(0, 40)}"`);
+  return value;
+}
+
+/** Parses the variables and installs the operator's prices; throws on a bad value or file. */
 export function applyModelSettings(env: NodeJS.ProcessEnv): ModelSettings {
   const retry = { maxMs: modelRetryMinutes(env) * 60_000 };
   const prices = loadPrices(env);
   if (prices) setOperatorPrices(prices);
-  return { retry, pricedModels: prices ? Object.keys(prices).length : 0 };
+  const firstLook = firstLookModel(env);
+  return { retry, pricedModels: prices ? Object.keys(prices).length : 0, ...(firstLook ? { firstLookModel: firstLook } : {}) };
 }
 
 /** Checks the configured models in the background; a failure of the check itself is only logged. */

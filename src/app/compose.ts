@@ -111,7 +111,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const services = jobServices(app, root, transcripts, modelSettings, (request) => enqueueLearnings(request, stores.queue, runner, log));
 
   // A configured model the endpoint does not list is logged once by name; never fatal.
-  if (hasApiKey(env)) void checkModelsInBackground(services.runtime.anthropic, configuredModels, log);
+  if (hasApiKey(env)) void checkModelsInBackground(services.runtime.anthropic, async () => [...(await configuredModels()), ...(modelSettings.firstLookModel ? [modelSettings.firstLookModel] : [])], log);
   const retentionDays = limits.retentionDays ?? 30;
   const retention = startRetention({ days: retentionDays, log, targets: retentionTargets(stores, transcripts, services.runtime, stores.kind === "sqlite", retentionDays) });
 
@@ -150,6 +150,7 @@ function jobServices(app: Probot, root: Root, transcripts: Transcripts, modelSet
       mirrors: new MirrorStore({ dataDir: root.dataDir }),
       dataDir: root.dataDir,
       npmRegistry: registrySettings(env),
+      ...(modelSettings.firstLookModel ? { firstLookModel: modelSettings.firstLookModel } : {}),
     },
     records: { reviews: stores.reviews, learnings: stores.learnings, ciFixRounds: stores.ciFixRounds, proposeLearnings },
     operator: { limits: root.limits, usage: stores.installations, publicUrl: root.publicUrl },

@@ -41,6 +41,8 @@ export interface ChainWorkspace {
  */
 export interface StepShape {
   look?: boolean;
+  /** A model for this step over the configured one (a one-look review on the operator's first-look model). */
+  model?: string;
   maxTurns?: number;
   why?: string;
   brief?: string;
@@ -252,14 +254,14 @@ async function runItem(
   const role = roleOf(agent);
   const ref: StepRef = { index, agent: agent.name, role };
   const mode = stepMode(options.mode, role);
-  const model = options.models?.[agent.name] ?? agent.model ?? DEFAULT_MODEL;
+  const shape = options.stepShape?.(ref);
+  const model = shape?.model ?? options.models?.[agent.name] ?? agent.model ?? DEFAULT_MODEL;
   const suffix = how.key ? `-${how.key}` : "";
   const previousText = await handOver(previous, `step-${index}${suffix}-input`, options.workspace.artifactsDir);
   const handed = new Map<string, string>();
   for (const name of outputsNamed(step.task)) {
     handed.set(name, await handOver(at.outputs.get(name) ?? "", `step-${index}${suffix}-output-${name}`, options.workspace.artifactsDir, `The ${name}'s output`));
   }
-  const shape = options.stepShape?.(ref);
   const rendered = renderTask(step.task, { task: options.task, previous: previousText, outputs: handed });
   const task = shape?.brief ? `${rendered}\n\n${shape.brief}` : rendered;
   const completeStep = options.completeStep?.(ref);

@@ -178,7 +178,7 @@ export const ConfigSchema = z.strictObject({
           .enum(REVIEW_EFFORTS, expect("quick, standard or deep"))
           .default("standard")
           .describe(
-            "How much a review may spend: `quick` is one look at the whole diff (no file tools, no reproducers, 2 turns); `standard` reads the code around the changes and proves critical and warning findings; `deep` gets twice the reviewer's turns and twice `proofBudget.max`. `budgets` stay the limits of every level; the check run and the `/review` comment name the review's cost beside its level.",
+            "How much a review may spend: `quick` is one look at the whole diff (no file tools, no reproducers, 2 turns); `standard` reads the code around the changes and proves critical and warning findings; `deep` gets twice the reviewer's turns and twice `proofBudget.max`. Where the operator names a first-look model (`CREWBOT_FIRST_LOOK_MODEL`), `quick` runs on it, and `standard` and `deep` first ask it which hunks depend on code outside the diff: the reviewer spends its tools there, and when it names none the review is one look. `budgets` stay the limits of every level; the check run and the `/review` comment name the review's cost beside its level.",
           ),
       },
       expect("a map of review settings"),

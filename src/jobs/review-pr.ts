@@ -16,12 +16,12 @@ import { buildReview, diffLineText, type BuiltReview, type SeverityCounts } from
 import { parseDiff, positionKey, type DiffFile } from "../review/diff-lines.js";
 import { postedFingerprints } from "../review/fingerprint.js";
 import { withinPullRequest, type IncrementalDiff } from "../review/incremental-diff.js";
-import { reviewContext, withinDiffContext } from "../review/review-context.js";
+import { reviewContext } from "../review/review-context.js";
 import { repoOverview } from "../context/repo-overview.js";
 import { selectFiles } from "../review/select-files.js";
 import { withoutClosedFindings, type ReviewThread, type ThreadPlan } from "../review/thread-plan.js";
 import { countProofs, withProofs } from "../review/proofs.js";
-import { EFFORT, reviewerShape } from "../review/effort.js";
+import { EFFORT } from "../review/effort.js";
 import { learningCounts, learningsApplied, recordLearningUses, type LearningsApplied } from "../review/learning-uses.js";
 import type { ProofSession } from "../tools/proof-session.js";
 import { makeCheckout } from "../workspace/checkout.js";
@@ -31,6 +31,7 @@ import type { JobDirs } from "./job-dirs.js";
 import type { JobReport } from "./job-report.js";
 import { chainFailure, jobTask, type Ending } from "./outcome.js";
 import { runJobChain } from "./job-frame.js";
+import { triageReview } from "./review-triage.js";
 import { prepareJob, type Prepared } from "./prepare.js";
 import { fixedFindings, planWithMirror, readThreads, resolveThreads, threadCommits, type ThreadsRead } from "./resolve-threads.js";
 import type { PullRequestRun } from "./pull-request-run.js";
@@ -103,7 +104,9 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   const base = { counts: ZERO, clean: true, inline: 0, repeated: 0, since, fullBecause, costUsd: 0, estimate: false, ...threadFacts(0, 0), ...gate(), ...dependencyFacts(deps, depsNotRun) };
   if (since !== undefined && scope.length === 0) return { ...base, nothingToReview: nothingNew(since, head.headSha, incremental) };
   const selected = selectFiles(scope, { paths: config.review.paths });
-  const selection = EFFORT[config.review.effort].look ? withinDiffContext(selected) : selected;
+  const overview = await repoOverview(prepared.root, { learnings: prepared.learnings?.learnings.length ?? 0 });
+  const triage = await triageReview(run, prepared, selected, overview);
+  const { selection } = triage;
   // Only dependency files changed: their facts are the review, with no model call.
   const modelless = selection.reviewed.length === 0 && deps !== undefined && dependencySection(deps) !== "";
   if (selection.reviewed.length === 0 && !modelless) {
@@ -115,13 +118,10 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   const { result, budget } = modelless ? { result: undefined, budget: undefined } : await runJobChain(run.ctx, services, run.events, prepared, run.dirs, {
     chain: prepared.chains.get("review")!,
     task: job.trigger.request.trim() ? jobTask(job, "Review") : "(none)",
-    context: [
-      await repoOverview(prepared.root, { learnings: prepared.learnings?.learnings.length ?? 0 }),
-      ...reviewContext(selection, { number, headSha: head.headSha, since, baseLeftOut: incremental?.leftOut }),
-      ...(depsContext ? [depsContext] : []),
-    ],
+    context: [overview, ...reviewContext(selection, { number, headSha: head.headSha, since, baseLeftOut: incremental?.leftOut }), ...triage.context, ...(depsContext ? [depsContext] : [])],
     ...(proofs.session ? { proof: proofs.session } : {}),
-    stepShape: (step) => (step.role === "reviewer" ? reviewerShape(config.review.effort, prepared.agents.get(step.agent)?.maxTurns) : undefined),
+    budget: triage.budget,
+    stepShape: (step) => (step.role === "reviewer" ? triage.shape(prepared.agents.get(step.agent)?.maxTurns) : undefined),
   });
   const figures = budget ? { usage: budget.usage, costUsd: budget.costUsd, estimate: budget.estimate, effort: config.review.effort } : {};
   const failed = result && budget && chainFailure(result, run.ctx.signal, budget.limits);

@@ -50,6 +50,8 @@ export interface RuntimePort {
    * gives the public one when the operator sets none). Optional: without one there is no dependency review.
    */
   npmRegistry?: RegistrySettings;
+  /** The cheaper model of a review's first look (`CREWBOT_FIRST_LOOK_MODEL`); none: no first look, and one look runs on the reviewer's model. */
+  firstLookModel?: string;
 }
 
 /** What jobs remember between runs, in the queue's store. */

@@ -42,14 +42,38 @@ export const EFFORT: Readonly<Record<ReviewEffort, EffortRow>> = {
 /** How the reviewer's step runs at a level, as the chain takes it (chain/run-chain.ts `StepShape`). */
 export interface ReviewerShape {
   look: boolean;
+  model?: string;
   maxTurns?: number;
   /** Why the turn cap is what it is, for a stop's reason. */
   why: string;
   brief?: string;
 }
 
-export function reviewerShape(effort: ReviewEffort, ownMaxTurns: number | undefined): ReviewerShape {
-  const row = EFFORT[effort];
+/** What a first look (first-look.ts) makes of a level: none (no first look, or it failed), or the risky hunks it named. */
+export type Triage = { risky: number } | undefined;
+
+const TRIAGED =
+  "A first look at the diff named the hunks in the context that depend on code outside the diff. Spend your reading, commands and proofs on them: " +
+  "read what each relies on (its callers, the definitions and conventions it uses, its tests). Give the other hunks a read of the diff, unless it shows you something.";
+
+const CLEARED =
+  "A first look at the diff found no hunk whose correctness depends on code outside it, so this review is one look: the diff and the overview in this context are all you get — " +
+  "no file, command or proof tools. Report only what the diff itself shows to be wrong, and hand over your review with `submit_review` in your first reply.";
+
+/**
+ * The reviewer's run at a level. After a first look that named no risky hunk, a standard or deep
+ * review is that one look: the diff alone shows everything there is to judge.
+ */
+export function reviewerShape(effort: ReviewEffort, ownMaxTurns: number | undefined, triage?: Triage, firstLookModel?: string): ReviewerShape {
+  const clear = triage !== undefined && triage.risky === 0 && !EFFORT[effort].look;
+  const row = clear ? EFFORT.quick : EFFORT[effort];
   const maxTurns = row.turns(ownMaxTurns);
-  return { look: row.look, ...(maxTurns !== undefined ? { maxTurns } : {}), why: `review.effort: ${effort}`, ...(row.brief ? { brief: row.brief } : {}) };
+  const why = clear ? `review.effort: ${effort}, and the first look found no hunk that needs more than the diff` : `review.effort: ${effort}`;
+  const brief = clear ? CLEARED : [row.brief, triage && triage.risky > 0 ? TRIAGED : undefined].filter(Boolean).join("\n\n");
+  // The quick level is the first look: on the operator's first-look model when there is one.
+  const model = EFFORT[effort].look ? firstLookModel : undefined;
+  return { look: row.look, ...(model ? { model } : {}), ...(maxTurns !== undefined ? { maxTurns } : {}), why, ...(brief ? { brief } : {}) };
 }
+
+/** Whether a level runs a first look: every level but the one look itself, when the operator names a first-look model. */
+export const firstLookRuns = (effort: ReviewEffort, firstLookModel: string | undefined): firstLookModel is string => firstLookModel !== undefined && !EFFORT[effort].look;

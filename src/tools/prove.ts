@@ -29,6 +29,9 @@ const MAX_FILE_CHARS = 256 * 1024;
 const schema = z
   .object({
     finding: z.number().int().min(0).describe("0-based index of the finding this proves, in the submit_review call you make afterwards."),
+    severity: z
+      .enum(["critical", "warning"])
+      .describe("The finding's severity, as it will be in submit_review. Only critical and warning findings are proved: a suggestion goes without a reproducer."),
     files: z
       .array(z.object({ path: z.string().min(1), content: z.string().max(MAX_FILE_CHARS) }).strict())
       .max(MAX_FILES)

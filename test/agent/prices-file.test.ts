@@ -50,6 +50,12 @@ describe("parsePrices", () => {
 describe("loadPrices / applyModelSettings", () => {
   it("is nothing when unset", () => expect(loadPrices({})).toBeUndefined());
 
+  it("reads the first look's model, and stops on one that is no model id, naming the variable", () => {
+    expect(applyModelSettings({ CREWBOT_FIRST_LOOK_MODEL: " claude-haiku-4-5 " })).toMatchObject({ firstLookModel: "claude-haiku-4-5" });
+    expect(applyModelSettings({ CREWBOT_FIRST_LOOK_MODEL: "" })).not.toHaveProperty("firstLookModel");
+    expect(() => applyModelSettings({ CREWBOT_FIRST_LOOK_MODEL: "haiku please; rm -rf /" })).toThrow('CREWBOT_FIRST_LOOK_MODEL must be a model id such as claude-haiku-4-5; got "haiku please; rm -rf /"');
+  });
+
   it("names a file that cannot be read", () => {
     expect(() => loadPrices({ CREWBOT_PRICES: "/nonexistent/prices.yml" })).toThrow("CREWBOT_PRICES (/nonexistent/prices.yml): cannot be read (ENOENT)");
   });

@@ -39,7 +39,7 @@ const withoutMarker = (body: string) => body.replace(/<!-- crewbot:finding:[0-9a
 
 describe("findings with proof", () => {
   it("a reproduced finding is posted with its proof, counted, and fails the check with failOn: reproduced", async () => {
-    const prove = use("prove", { finding: 0, files: [REPRO], command: "bash checks/line10.sh", behaviourChange: true });
+    const prove = use("prove", { finding: 0, severity: "critical", files: [REPRO], command: "bash checks/line10.sh", behaviourChange: true });
     const { t, stack } = await reviewed([prove, SUBMIT], "review:\n  failOn: reproduced\n");
 
     const tools = (stack.fake.requests[0]!.body.tools as Array<{ name: string }>).map((tool) => tool.name);

@@ -21,7 +21,7 @@ const skipNote = sandbox.available ? "" : ` — SKIPPED: no sandbox (${sandbox.r
 
 const INDEX = ["'use strict';", "// helpers", "function last(list) {", "  return list[list.length - 1];", "}", "module.exports = { last };", ""].join("\n");
 const patch = (hunk: string) => `diff --git a/index.js b/index.js\n--- a/index.js\n+++ b/index.js\n${hunk}`;
-const meta = { package: "fixture", version: "1.0.0", integrity: "", licence: "MIT", origin: "test", body: "", repro: [] };
+const meta = { package: "fixture", version: "1.0.0", integrity: "", licence: "MIT", origin: "test", set: "easy" as const, body: "", repro: [] };
 const CASES: ReviewCase[] = ([
   { ...meta, id: "bug-last", kind: "bug", bugKind: "off-by-one", title: "Simplify last", patch: patch("@@ -3,3 +3,3 @@\n function last(list) {\n-  return list[list.length - 1];\n+  return list[list.length];\n }\n"), bugLines: [] },
   { ...meta, id: "clean-a", kind: "clean", bugKind: "docs", title: "Comment", patch: patch("@@ -1,3 +1,3 @@\n 'use strict';\n-// helpers\n+// Small helpers.\n function last(list) {\n"), bugLines: [] },

@@ -30,7 +30,7 @@ const INDEX = [
 
 const patch = (hunk: string) => `diff --git a/index.js b/index.js\n--- a/index.js\n+++ b/index.js\n${hunk}`;
 const repro = (name: string, body: string) => ({ path: `${REPRO_DIR}/${name}`, content: `import { test } from 'node:test';\nimport assert from 'node:assert';\nimport m from '../index.js';\ntest('${name}', () => { ${body} });\n` });
-const meta = { package: "fixture", version: "1.0.0", integrity: "", licence: "MIT", origin: "test" };
+const meta = { package: "fixture", version: "1.0.0", integrity: "", licence: "MIT", origin: "test", set: "easy" as const };
 
 const CASES: ReviewCase[] = ([
   {
@@ -181,24 +181,25 @@ describe.skipIf(!sandbox.available)(`bench:review's scripted players on local ca
     expect(goals(s).map((g) => g.met)).toEqual([false, true]);
   });
 
-  it("crewbot's reviewer proves through the chain it runs in a review; without prove it has no such tool; the one-pass baseline has no tools", async () => {
+  it("crewbot's reviewer at each level runs the chain a review job runs: standard and deep prove, quick and no-prove have no such tool; the one-pass baselines have no tools, one of them the changed files whole", async () => {
     const repro = CASES[0]!.repro;
     const use = (name: string, input: unknown) => ({ content: [{ type: "tool_use" as const, name, input }] });
-    // The reviewer proves its finding, then submits it; the one-pass baseline answers in one text.
+    // The reviewer proves its finding, then submits it; the one-pass baselines answer in one text.
     const fake: FakeServer = await startFakeAnthropic((request) => {
       const system = JSON.stringify(request.body.system);
       const turn = (request.body.messages as Array<{ role: string }>).filter((m) => m.role === "assistant").length;
       if (!system.includes("You are the reviewer of crewbot")) return { text: "## Critical\n- index.js:5 - `n < hi` returns hi for every n below it.\n## Summary\nOne bug." };
       const hasProve = (request.body.tools as Array<{ name: string }>).some((t) => t.name === "prove");
-      if (turn === 0 && hasProve) return use("prove", { finding: 0, files: repro, command: `node --test ${repro[0]!.path}`, behaviourChange: true });
+      if (turn === 0 && hasProve) return use("prove", { finding: 0, severity: "critical", files: repro, command: `node --test ${repro[0]!.path}`, behaviourChange: true });
       return use("submit_review", { summary: "One bug.", findings: [{ path: "index.js", line: 5, severity: "critical", body: "`n < hi` returns hi for every n below it." }] });
     });
     try {
       const source = path.join(work, "fixture");
+      const players = ["crewbot:standard", "crewbot:deep", "crewbot:no-prove", "crewbot:quick", "one-pass", "one-pass+files"] as const;
       const played = await runReviewSuite({
         cases: [CASES[0]!],
         runs: 1,
-        players: ["crewbot+prove", "crewbot", "one-pass"],
+        players,
         sandbox,
         from: () => ({ source }),
         model: { client: fakeClient(fake.url), model: "claude-sonnet-5-5", budgets: DEFAULT_BUDGETS },
@@ -206,14 +207,51 @@ describe.skipIf(!sandbox.available)(`bench:review's scripted players on local ca
         concurrency: 1,
         timeoutMs: 60_000,
       });
+      const found = { path: "index.js", line: 5, severity: "critical" };
       expect(played.map((r) => [r.player, r.status, r.findings])).toEqual([
-        ["crewbot+prove", "done", [{ path: "index.js", line: 5, severity: "critical", reproduced: true }]],
-        ["crewbot", "done", [{ path: "index.js", line: 5, severity: "critical" }]],
-        ["one-pass", "done", [{ path: "index.js", line: 5, severity: "critical" }]],
+        ["crewbot:standard", "done", [{ ...found, reproduced: true }]],
+        ["crewbot:deep", "done", [{ ...found, reproduced: true }]],
+        ["crewbot:no-prove", "done", [found]],
+        ["crewbot:quick", "done", [found]],
+        ["one-pass", "done", [found]],
+        ["one-pass+files", "done", [found]],
       ]);
       expect(played.every((r) => r.costUsd > 0)).toBe(true);
-      const oneShot = fake.requests.find((q) => !JSON.stringify(q.body.system).includes("You are the reviewer of crewbot"))!;
-      expect(oneShot.body.tools).toBeUndefined();
+      expect(played.filter((r) => r.player.startsWith("crewbot:")).every((r) => r.cache !== undefined)).toBe(true);
+      const reviewerTools = fake.requests.filter((q) => JSON.stringify(q.body.system).includes("You are the reviewer of crewbot")).map((q) => (q.body.tools as Array<{ name: string }>).map((t) => t.name));
+      expect(reviewerTools.filter((names) => names.length === 1 && names[0] === "submit_review")).toHaveLength(1);
+      const oneShots = fake.requests.filter((q) => !JSON.stringify(q.body.system).includes("You are the reviewer of crewbot"));
+      expect(oneShots.map((q) => q.body.tools)).toEqual([undefined, undefined]);
+      const withFiles = oneShots.find((q) => JSON.stringify(q.body.messages).includes("<changed_files>"))!;
+      expect(JSON.stringify(withFiles.body.system)).toContain("the whole new version of each changed file");
+      expect(JSON.stringify(withFiles.body.messages)).toContain('<file path=\\"index.js\\">\\n\'use strict\';');
+    } finally {
+      await fake.close();
+    }
+  }, 120_000);
+
+  it("with a first-look model, crewbot's standard level asks it first; a look naming no hunk makes the review one look", async () => {
+    const fake: FakeServer = await startFakeAnthropic((request) => {
+      if (request.body.tool_choice) return { content: [{ type: "tool_use", name: "name_risky_hunks", input: { hunks: [] } }] };
+      return { content: [{ type: "tool_use", name: "submit_review", input: { summary: "Fine.", findings: [] } }] };
+    });
+    try {
+      const played = await runReviewSuite({
+        cases: [CASES[0]!],
+        runs: 1,
+        players: ["crewbot:standard"],
+        sandbox,
+        from: () => ({ source: path.join(work, "fixture") }),
+        model: { client: fakeClient(fake.url), model: "claude-sonnet-5-5", budgets: DEFAULT_BUDGETS, firstLookModel: "claude-haiku-4-5" },
+        proofBudget: { max: 5, seconds: 60 },
+        concurrency: 1,
+        timeoutMs: 60_000,
+      });
+      expect(played.map((r) => [r.status, r.findings])).toEqual([["done", []]]);
+      expect(fake.requests.map((q) => [q.body.model, (q.body.tools as Array<{ name: string }>).map((t) => t.name)])).toEqual([
+        ["claude-haiku-4-5", ["name_risky_hunks"]],
+        ["claude-sonnet-5-5", ["submit_review"]],
+      ]);
     } finally {
       await fake.close();
     }

@@ -86,6 +86,12 @@ export function validateRequest(body: Record<string, unknown>, options: RuleOpti
   const tools = Array.isArray(body.tools) ? (body.tools as Block[]) : [];
   const names = tools.map((tool) => tool.name);
   if (new Set(names).size !== names.length) return "tools: Tool names must be unique.";
+  const choice = body.tool_choice as { type?: string; name?: string } | undefined;
+  if (choice?.type === "tool" && !names.includes(choice.name)) return `tool_choice.tool.name: Tool '${choice.name}' not found in tools`;
+  if (choice?.type === "tool" || choice?.type === "any") {
+    const thinking = body.thinking as { type?: string } | undefined;
+    if (thinking?.type === "enabled") return "Thinking may not be enabled when tool_choice forces tool use.";
+  }
   let usesTools = false;
 
   for (const [i, message] of messages.entries()) {

@@ -20,7 +20,7 @@ describe.skipIf(!sandbox.available)(`prove attacks${skipNote}`, () => {
   let ws: Workspace;
   let session: ProofSession;
   let ctx: ToolContext;
-  const run = (input: Record<string, unknown>, c: ToolContext = ctx) => proveTool.run(proveTool.schema.parse(input), c);
+  const run = (input: Record<string, unknown>, c: ToolContext = ctx) => proveTool.run(proveTool.schema.parse({ severity: "critical", ...input }), c);
 
   beforeEach(async () => {
     ws = await makeWorkspace(sandbox);

@@ -25,7 +25,7 @@ describe.skipIf(!sandbox.available)(`prove${skipNote}`, () => {
   let ws: Workspace;
   let session: ProofSession;
   let ctx: ToolContext;
-  const run = (input: Record<string, unknown>, c: ToolContext = ctx) => proveTool.run(proveTool.schema.parse(input), c);
+  const run = (input: Record<string, unknown>, c: ToolContext = ctx) => proveTool.run(proveTool.schema.parse({ severity: "critical", ...input }), c);
 
   beforeEach(async () => {
     ws = await makeWorkspace(sandbox);
@@ -158,6 +158,13 @@ describe("prove's words to the model", () => {
   it("calls behaviourChange a flag on the finding, not a condition the command must meet", () => {
     expect(flag).toMatch(/^A flag on the finding: true marks it a regression/);
     expect(flag).not.toMatch(/the command must/);
+  });
+
+  it("proves critical and warning findings only: the severity is required, and a suggestion is refused before anything runs", () => {
+    expect(spec.input_schema.required).toContain("severity");
+    expect((spec.input_schema.properties as Record<string, { enum?: string[] }>).severity!.enum).toEqual(["critical", "warning"]);
+    expect(proveTool.schema.safeParse({ finding: 0, command: "true", severity: "suggestion" }).success).toBe(false);
+    expect(proveTool.schema.safeParse({ finding: 0, command: "true" }).success).toBe(false);
   });
 
   it("names a plain node script as fine where the repository has no test runner", () => {
