@@ -84,7 +84,8 @@ export function renderReviewSubmission(review: ReviewSubmission): string {
       const where = `${f.path}:${f.line}${f.endLine !== undefined ? `-${f.endLine}` : ""}`;
       const body = f.body.trim().split("\n").map((l, i) => (i === 0 || l === "" ? l : `  ${l}`)).join("\n");
       const fix = f.suggestion !== undefined ? `\n\n  \`\`\`\`suggestion\n${f.suggestion.replace(/\n$/, "").split("\n").map((l) => `  ${l}`).join("\n")}\n  \`\`\`\`` : "";
-      return `- ${where} - ${body}${fix}`;
+      const unprovable = f.unprovable ? `\n  (Not provable here: ${f.unprovable.trim().replace(/\s+/g, " ")})` : "";
+      return `- ${where} - ${body}${unprovable}${fix}`;
     });
     parts.push(`## ${HEADING[severity]}\n${bullets.join("\n")}`);
   }

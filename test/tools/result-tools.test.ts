@@ -102,6 +102,8 @@ describe("submit_review", () => {
     expect(parsed).toMatchObject({ ok: true });
     const result = await submitReviewTool.run((parsed as { value: typeof input }).value, ctx);
     expect(reviewOf({ text: "", submission: result.final }).findings[0]).toMatchObject({ path: "package.json", unprovable: "only Node 20 runs here" });
+    // The next step's {previous} text says it too.
+    expect(result.final!.text).toContain("- package.json:5 - Spread needs Node 8.3.\n  (Not provable here: only Node 20 runs here)");
     const long = validateInput(submitReviewTool, { summary: "s", findings: [{ ...input.findings[0], unprovable: "u".repeat(301) }] });
     expect(long).toMatchObject({ ok: false, message: expect.stringContaining("unprovable: at most 300 characters") });
     const finding = ((toolSpec(submitReviewTool).input_schema.properties as any).findings.items.properties) as Record<string, { description: string }>;
