@@ -1,7 +1,8 @@
 /**
  * A short overview of the checkout for the reviewer's first turn, so it does not spend one on
  * `ls` and `cat package.json`: how many files and where, whether there are tests, the package's
- * scripts, engines and dependencies (and that none are installed), which Node the commands run,
+ * scripts, engines and dependencies (and that none are installed), other ecosystems' manifests at
+ * the root and the language version each asks for, which Node the commands run,
  * whether the team's learnings are given. Everything is read from the checkout through the
  * confined reader and git's tree, is the repository's data (never instructions), and the whole
  * section stays under OVERVIEW_MAX_CHARS.
@@ -89,6 +90,32 @@ async function packageLines(root: string): Promise<string[]> {
   ];
 }
 
+/** Other ecosystems' manifests at the root, and the line of each that says which language version it needs. */
+const MANIFESTS: ReadonlyArray<{ file: string; ecosystem: string; version?: RegExp }> = [
+  { file: "pyproject.toml", ecosystem: "Python", version: /^\s*requires-python\s*=\s*["']([^"'\n]{1,40})["']/m },
+  { file: "setup.py", ecosystem: "Python" },
+  { file: "requirements.txt", ecosystem: "Python" },
+  { file: "go.mod", ecosystem: "Go", version: /^go\s+(\S{1,20})\s*$/m },
+  { file: "Cargo.toml", ecosystem: "Rust", version: /^\s*rust-version\s*=\s*"([^"\n]{1,20})"/m },
+  { file: "Gemfile", ecosystem: "Ruby", version: /^\s*ruby\s+["']([^"'\n]{1,20})["']/m },
+  { file: "pom.xml", ecosystem: "Java (Maven)" },
+  { file: "build.gradle", ecosystem: "JVM (Gradle)" },
+  { file: "build.gradle.kts", ecosystem: "JVM (Gradle)" },
+  { file: "composer.json", ecosystem: "PHP" },
+];
+const MANIFEST_MAX_BYTES = 64 * 1024;
+
+/** The other manifests the root holds, each with the language version it asks for where it says one. */
+async function otherManifestLines(root: string, rootFiles: ReadonlySet<string>): Promise<string[]> {
+  const found: string[] = [];
+  for (const m of MANIFESTS.filter((x) => rootFiles.has(x.file))) {
+    const read = m.version ? await readConfined(root, m.file, { maxBytes: MANIFEST_MAX_BYTES, noSymlinks: true }) : undefined;
+    const version = read?.ok ? m.version!.exec(read.text)?.[1] : undefined;
+    found.push(`${m.file} (${m.ecosystem}${version ? `, needs ${oneLine(version, 40)}` : ""})`);
+  }
+  return found.length > 0 ? [`Other manifests: ${found.join(", ")}.`] : [];
+}
+
 let nodeVersion: Promise<string> | undefined;
 
 /** The `node` the commands find on their fixed PATH (the same for every job, so asked once). */
@@ -106,12 +133,18 @@ function commandNode(): Promise<string> {
 
 /** The overview as one context section of the reviewer's first message. */
 export async function repoOverview(root: string, facts: OverviewFacts): Promise<ContextSection> {
+  const files = await trackedFiles(root);
+  const rootFiles = new Set(files.filter((f) => !f.includes("/")));
+  const others = await otherManifestLines(root, rootFiles);
+  // A repository of another language is not told about a package.json it has no use for.
+  const npm = rootFiles.has("package.json") || others.length === 0 ? await packageLines(root) : [];
   const lines = [
-    ...fileLines(await trackedFiles(root)),
-    ...(await packageLines(root)),
+    ...fileLines(files),
+    ...npm,
+    ...others,
     `Node that commands (bash, prove) run: ${await commandNode()}.`,
     `Learnings file (${LEARNINGS_PATH}, default branch): ${facts.learnings > 0 ? `${plural(facts.learnings, "learning")}, given in this context` : "none"}.`,
   ];
   const text = lines.join("\n");
-  return { source: "pull request head: overview of the repository (crewbot's summary of its files and package.json)", text: cut(text, OVERVIEW_MAX_CHARS) };
+  return { source: "pull request head: overview of the repository (crewbot's summary of its files and manifests)", text: cut(text, OVERVIEW_MAX_CHARS) };
 }
