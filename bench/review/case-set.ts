@@ -131,17 +131,22 @@ async function taskCases(): Promise<ReviewCase[]> {
 
 const pick = (t: TaskMeta) => ({ package: t.package, version: t.version, integrity: t.integrity, licence: t.licence, origin: t.origin });
 
-async function ownCases(dir = CASES_DIR): Promise<ReviewCase[]> {
+/** Each case folder of `dir` (one with a case.json): its case.json, its patch and, for a bug, its reproducer. */
+async function caseFolders<M extends { id: string; kind: "bug" | "clean" }>(dir: string): Promise<Array<{ meta: M; patch: string; repro: ReproducerFile[] }>> {
+  if (!existsSync(dir)) return [];
   const ids = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory() && existsSync(path.join(dir, e.name, "case.json"))).map((e) => e.name);
   return Promise.all(
     ids.map(async (id) => {
-      const meta = JSON.parse(await readFile(path.join(dir, id, "case.json"), "utf8")) as CaseJson;
+      const meta = JSON.parse(await readFile(path.join(dir, id, "case.json"), "utf8")) as M;
       if (meta.id !== id) throw new Error(`case ${id}: case.json says id "${meta.id}"`);
       const patch = await readFile(path.join(dir, id, "pr.patch"), "utf8");
-      const bug = meta.kind === "bug";
-      return { ...meta, set: "easy" as const, patch, bugLines: bug ? bugLinesOf(patch) : [], repro: bug ? await reproOf(path.join(dir, id, "repro")) : [] };
+      return { meta, patch, repro: meta.kind === "bug" ? await reproOf(path.join(dir, id, "repro")) : [] };
     }),
   );
+}
+
+async function ownCases(dir = CASES_DIR): Promise<ReviewCase[]> {
+  return (await caseFolders<CaseJson>(dir)).map(({ meta, patch, repro }) => ({ ...meta, set: "easy" as const, patch, bugLines: meta.kind === "bug" ? bugLinesOf(patch) : [], repro }));
 }
 
 const isTest = (p: string) => /(^|\/)(test|tests|__tests__)\/|\.(test|spec)\.[cm]?[jt]s$/.test(p);
@@ -150,30 +155,16 @@ const isTest = (p: string) => /(^|\/)(test|tests|__tests__)\/|\.(test|spec)\.[cm
 export async function hardCases(dir = HARD_CASES_DIR, appDir = HARD_APP_DIR): Promise<ReviewCase[]> {
   if (!existsSync(dir)) return [];
   const app = JSON.parse(await readFile(path.join(appDir, "package.json"), "utf8")) as { name: string; version: string };
-  const ids = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory() && existsSync(path.join(dir, e.name, "case.json"))).map((e) => e.name);
-  return Promise.all(
-    ids.map(async (id) => {
-      const meta = JSON.parse(await readFile(path.join(dir, id, "case.json"), "utf8")) as HardCaseJson;
-      if (meta.id !== id) throw new Error(`case ${id}: case.json says id "${meta.id}"`);
-      const patch = await readFile(path.join(dir, id, "pr.patch"), "utf8");
-      const bug = meta.kind === "bug";
-      const bugLines = bug ? (meta.bugAt ?? bugLinesOf(patch).filter((b) => !isTest(b.path))) : [];
-      const { bugAt: _, ...rest } = meta;
-      return {
-        ...rest,
-        set: "hard" as const,
-        app: appDir,
-        package: app.name,
-        version: app.version,
-        integrity: "",
-        licence: "written for the bench",
-        origin: path.relative(path.join(HERE, "..", ".."), appDir),
-        patch,
-        bugLines,
-        repro: bug ? await reproOf(path.join(dir, id, "repro")) : [],
-      };
-    }),
-  );
+  const origin = path.relative(path.join(HERE, "..", ".."), appDir);
+  return (await caseFolders<HardCaseJson>(dir)).map(({ meta: { bugAt, ...meta }, patch, repro }) => ({
+    ...meta,
+    set: "hard" as const,
+    app: appDir,
+    ...{ package: app.name, version: app.version, integrity: "", licence: "written for the bench", origin },
+    patch,
+    bugLines: meta.kind === "bug" ? (bugAt ?? bugLinesOf(patch).filter((b) => !isTest(b.path))) : [],
+    repro,
+  }));
 }
 
 /** Every case of `set` (both by default), sorted by set then id; `only` narrows them (unknown ids are an error). */
