@@ -130,7 +130,7 @@ export function registryClient(options: RegistryClientOptions): RegistryClient {
   /** The client's failure in the review's words ("the registry answered 404 for the document of `x`"). */
   function failure(error: unknown, what: string, max: number): Error {
     if (error instanceof BudgetSpent || options.signal?.aborted) return error as Error;
-    const reason = error instanceof NetError ? error.reason : (error as Error).name === "TimeoutError" ? "timeout" : "unreachable";
+    const reason = error instanceof NetError ? error.reason : "unreachable";
     switch (reason) {
       case "other-host":
         return new RegistryError(`the registry sent ${what} to another host (${(error as NetError).detail?.host}); not followed`);

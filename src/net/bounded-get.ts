@@ -101,6 +101,8 @@ export async function readCapped(response: Response, max: number, charge?: { dec
     }
   } catch (error) {
     await reader.cancel().catch(() => undefined);
+    // The request's time limit ran out while the body streamed: the same failure as before the answer.
+    if ((error as Error).name === "TimeoutError") throw new NetError("timeout", "the answer did not arrive in time");
     throw error;
   }
   return Buffer.concat(chunks);

@@ -20,6 +20,7 @@ const home = server({
   "/loop": (_, res) => res.writeHead(302, { location: "/loop" }).end(),
   "/away": (_, res) => res.writeHead(302, { location: `${elsewhere.url()}/stolen` }).end(),
   "/slow": () => undefined,
+  "/trickle": (_, res) => res.writeHead(200, { "content-type": "text/plain" }).write("first bytes, then nothing"),
   "/big": (_, res) => res.end(Buffer.alloc(3 * 1024 * 1024)),
 });
 
@@ -56,6 +57,11 @@ describe("boundedGet", () => {
     const response = await boundedGet(`${home.url()}/away`, { timeoutMs: 2_000, redirects: "any" });
     expect(await response.text()).toBe("elsewhere");
     expect(elsewhere.seen.at(-1)).toEqual({ path: "/stolen" });
+  });
+
+  it("a body that stops streaming past the time limit is a timeout too, never an unnamed abort", async () => {
+    const response = await boundedGet(`${home.url()}/trickle`, { ...onHome(), timeoutMs: 300 });
+    expect(await reason(readCapped(response, 1024))).toBe("timeout");
   });
 
   it("reads a body under its cap only", async () => {
