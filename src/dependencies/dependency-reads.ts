@@ -102,10 +102,15 @@ export class DependencyReads {
 
   /** The files left unread by the budget, named (a few) and counted; undefined when every file was read. */
   problem(): string | undefined {
-    const n = this.skipped.length;
-    if (n === 0) return undefined;
-    const named = this.skipped.slice(0, 3).map((f) => `\`${f}\``).join(", ");
-    const more = n > 3 ? ` and ${n - 3} more` : "";
-    return `${n} dependency ${n === 1 ? "file was" : "files were"} not read (${named}${more}): a review reads at most ${this.limits.maxFiles} of them and ${sizeText(this.limits.maxBytes)} in all; their packages are not reviewed`;
+    if (this.skipped.length === 0) return undefined;
+    return `${unreadFiles(this.skipped)}: a review reads at most ${this.limits.maxFiles} of them and ${sizeText(this.limits.maxBytes)} in all; their packages are not reviewed`;
   }
+}
+
+/** "2 dependency files were not read (`a`, `b`)": a few named, the rest counted. */
+export function unreadFiles(files: readonly string[]): string {
+  const n = files.length;
+  const named = files.slice(0, 3).map((f) => `\`${f}\``).join(", ");
+  const more = n > 3 ? ` and ${n - 3} more` : "";
+  return `${n} dependency ${n === 1 ? "file was" : "files were"} not read (${named}${more})`;
 }

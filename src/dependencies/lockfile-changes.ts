@@ -9,7 +9,7 @@
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { LockedVersion, PackageChange } from "./types.js";
-import { DependencyReads, type DetectionLimits, type TreeReader } from "./dependency-reads.js";
+import { DependencyReads, unreadFiles, type DetectionLimits, type TreeReader } from "./dependency-reads.js";
 import { jsonKeyLines, keyPath } from "./json-lines.js";
 
 /** The files whose change can change installed npm packages, at any depth. */
@@ -29,6 +29,10 @@ class ChangeRoom {
   left: number;
   constructor(readonly max: number) {
     this.left = max;
+  }
+
+  get full(): boolean {
+    return this.left === 0;
   }
 
   /** Whether one more change is kept. */
@@ -154,6 +158,12 @@ function isChange(before: LockEntry | undefined, after: LockEntry | undefined): 
   return (old || now) && !(old && now && sameLock(before!, after!));
 }
 
+/** Each side's manifests' names by folder, made when the first change is kept (a lockfile whose changes are all over the room never needs them). */
+function lazyNames(base: Packages, head: Packages): () => { head: Map<string, Set<string>>; base: Map<string, Set<string>> } {
+  let made: { head: Map<string, Set<string>>; base: Map<string, Set<string>> } | undefined;
+  return () => (made ??= { head: namesByFolder(head), base: namesByFolder(base) });
+}
+
 function changeAt(file: string, key: string, before: LockEntry | undefined, after: LockEntry | undefined, byFolder: { head: Map<string, Set<string>>; base: Map<string, Set<string>> }): PackageChange {
   const old = before && lockedVersion(before);
   const now = after && lockedVersion(after);
@@ -175,7 +185,7 @@ function placeOnLines(changes: PackageChange[], headText: string): void {
  * base's: as many as `room` takes, the others counted.
  */
 async function diffPackages(file: string, base: Packages, head: Packages, headText: string, room: ChangeRoom, signal: AbortSignal | undefined): Promise<{ changes: PackageChange[]; over: number }> {
-  const byFolder = { head: namesByFolder(head), base: namesByFolder(base) };
+  const byFolder = lazyNames(base, head);
   const keys = Object.keys(head);
   for (const key of Object.keys(base)) if (!Object.hasOwn(head, key)) keys.push(key);
   const changes: PackageChange[] = [];
@@ -189,11 +199,11 @@ async function diffPackages(file: string, base: Packages, head: Packages, headTe
     const before = entryOf(base, key);
     const after = entryOf(head, key);
     if (!isChange(before, after)) continue;
-    if (room.take()) changes.push(changeAt(file, key, before, after, byFolder));
+    if (room.take()) changes.push(changeAt(file, key, before, after, byFolder()));
     else over++;
   }
   await nextTurn();
-  placeOnLines(changes, headText);
+  if (changes.length > 0) placeOnLines(changes, headText);
   return { changes, over };
 }
 
@@ -276,9 +286,19 @@ export async function changedPackages(changedPaths: readonly string[], base: Tre
   const reads = new DependencyReads(base, head, limits);
   const d: Detection = { reads, room: new ChangeRoom(reads.limits.maxChanges), signal: limits.signal, changes: [], problems: [] };
   const covered = new Set<string>();
-  for (const file of lockfiles) for (const folder of await lockfileChanges(file, d)) covered.add(folder);
-  for (const file of files.filter((f) => baseName(f) === "package.json" && !covered.has(folderOf(f)))) await manifestChanges(file, d);
+  // Once the review lists all the changes it may, the files after are named, not read: counting
+  // their changes would parse megabytes for a number.
+  const unlisted: string[] = [];
+  for (const file of lockfiles) {
+    if (d.room.full) unlisted.push(file);
+    else for (const folder of await lockfileChanges(file, d)) covered.add(folder);
+  }
+  for (const file of files.filter((f) => baseName(f) === "package.json" && !covered.has(folderOf(f)))) {
+    if (d.room.full) unlisted.push(file);
+    else await manifestChanges(file, d);
+  }
   const unread = reads.problem();
   if (unread) d.problems.push(unread);
+  if (unlisted.length > 0) d.problems.push(`${unreadFiles(unlisted)}: the review already lists the ${countText(d.room.max)} changed npm packages it may; their packages are not reviewed`);
   return { changes: d.changes, problems: d.problems };
 }

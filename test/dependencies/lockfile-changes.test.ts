@@ -145,8 +145,20 @@ describe("changedPackages under the review's budgets", () => {
     expect(result.changes.map((c) => c.name)).toEqual(["a", "b", "c"]);
     expect(result.problems).toEqual([
       "package-lock.json changes 1 more npm package than the 3 a review lists; it is not reviewed",
-      "tools/package.json changes 2 more npm packages than the 3 a review lists; they are not reviewed",
+      "1 dependency file was not read (`tools/package.json`): the review already lists the 3 changed npm packages it may; their packages are not reviewed",
     ]);
+    const manifests = await changedPackages(["tools/package.json"], tree({}), tree({ "tools/package.json": manifest({ x: "1", y: "2", z: "3" }) }), { maxChanges: 1 });
+    expect(manifests.changes.map((c) => c.name)).toEqual(["x"]);
+    expect(manifests.problems).toEqual(["tools/package.json changes 2 more npm packages than the 1 a review lists; they are not reviewed"]);
+  });
+
+  it("reads no file once the review lists all the changes it may: a lockfile after it is named, not parsed", async () => {
+    const read: string[] = [];
+    const head: TreeReader = { read: async (path) => (read.push(path), JSON.stringify(lock({}, { "node_modules/a": { version: "2.0.0" }, "node_modules/b": { version: "2.0.0" } }))) };
+    const result = await changedPackages(["package-lock.json", "a/package-lock.json", "b/package-lock.json"], tree({}), head, { maxChanges: 2 });
+    expect(read).toEqual(["package-lock.json"]);
+    expect(result.changes.map((c) => c.name)).toEqual(["a", "b"]);
+    expect(result.problems).toEqual(["2 dependency files were not read (`a/package-lock.json`, `b/package-lock.json`): the review already lists the 2 changed npm packages it may; their packages are not reviewed"]);
   });
 
   it("reads at most maxFiles files, and names the others in one problem", async () => {
