@@ -11,6 +11,8 @@ import { createVgm } from "./containers/vgm.js";
 import { createDwellCharges } from "./dwell/charges.js";
 import { createAppointments } from "./gate/appointments.js";
 import { createGate } from "./gate/transactions.js";
+import { createTurnaround } from "./gate/turnaround.js";
+import { blockLayout } from "./format/blockLayout.js";
 import { importManifest } from "./imports/manifest.js";
 import { importVgmDeclarations } from "./imports/vgmDeclarations.js";
 import { createAlarms } from "./reefers/alarms.js";
@@ -23,6 +25,7 @@ import { createOccupancyReport } from "./reports/occupancy.js";
 import { createReeferReport } from "./reports/reefers.js";
 import { createCargoStores } from "./stores.js";
 import { createBlocks } from "./yard/blocks.js";
+import { createHousekeeping } from "./yard/housekeeping.js";
 import { createMoves } from "./yard/moves.js";
 import { createOccupancy } from "./yard/occupancy.js";
 import { createPlacement } from "./yard/placement.js";
@@ -50,6 +53,7 @@ export function createCargo(ctx, deps = {}) {
   const charges = createDwellCharges(ctx, { billing: deps.billing ?? { chargeStorage: () => {} } });
   const gate = createGate(ctx, { stores, registry, occupancy, placement, plugs, restow, appointments, charges });
   const occupancyReport = createOccupancyReport(ctx, { blocks, occupancy, plugs, search });
+  const housekeeping = createHousekeeping(ctx, { vgm, occupancy, suggester, moves });
 
   return {
     createBlock: blocks.createBlock,
@@ -79,13 +83,19 @@ export function createCargo(ctx, deps = {}) {
       reefers: createReeferReport(ctx, { blocks, plugs, registry, readings, alarms }),
       dangerous: createDangerousReport({ occupancy, blocks }),
       dwell: createDwellReport(ctx, { stores }),
+      gate: createTurnaround(stores),
+      layout: (blockId) => blockLayout(blocks.getBlock(blockId), occupancy.stacksOf(blockId)),
     },
+    awaitingRestow: vgm.awaitingRestow,
+    /** The night housekeeping is started on its own by the deployment that wants it; stop() ends it too. */
+    housekeeping: { run: housekeeping.run, start: housekeeping.start, stop: housekeeping.stop, running: housekeeping.running },
     sweepReefers: monitor.sweep,
     start() {
       numbers.start();
       monitor.start();
     },
     stop() {
+      housekeeping.stop();
       monitor.stop();
       numbers.stop();
     },

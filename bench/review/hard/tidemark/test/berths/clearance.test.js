@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { berthWorld, bookingInput } from "./fixtures.js";
-import { underKeelCm, clearanceDuring } from "../../src/berths/plan/clearance.js";
+import { clearanceDuring, clearanceProfile, maxDraughtCm, underKeelCm } from "../../src/berths/plan/clearance.js";
 
 test("under-keel clearance is depth plus tide less draught", () => {
   assert.equal(underKeelCm(1_200, 60, 1_250), 10);
@@ -36,4 +36,18 @@ test("without a tide table a stay cannot be checked", async () => {
 test("the setting decides the clearance needed", async () => {
   const { api } = berthWorld({ config: { berthing: { ukcMinCm: 250 } } });
   await assert.rejects(api.createBooking(bookingInput("B1-1", "VSL-000001", 2, 14)), /210 cm under the keel.*250 cm needed/);
+});
+
+test("the clearance profile and the deepest draught a berth takes over a stay", () => {
+  const { ctx, parts } = berthWorld();
+  const berth = parts.berths.getBerth("B1-2");
+  const stay = { start: Date.parse("2026-03-02T02:00:00Z"), end: Date.parse("2026-03-02T14:00:00Z") };
+  const profile = clearanceProfile(parts.tides, berth, 1_100, stay, 60);
+  assert.equal(profile.length, 12);
+  // Samples miss the exact low water by a few minutes: never below the clearance at the low water.
+  const lowest = clearanceDuring(parts.tides, berth, 1_100, stay).ukcCm;
+  assert.equal(lowest, 160);
+  assert.ok(Math.min(...profile.map((p) => p.ukcCm)) >= lowest);
+  assert.equal(maxDraughtCm(ctx, parts.tides, berth, stay), 1_200 + 60 - 60);
+  assert.equal(maxDraughtCm(ctx, parts.tides, berth, { start: 0, end: 1 }), null);
 });

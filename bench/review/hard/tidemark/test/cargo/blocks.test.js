@@ -3,7 +3,11 @@ import { test } from "node:test";
 import { capacityOf, newBlock } from "../../src/cargo/records/block.js";
 import { parseSlotLabel, slotLabel, stackDistance, stackKey } from "../../src/cargo/records/slot.js";
 import { loadConfig } from "../../src/core/config.js";
-import { cargoUnderTest } from "./fixtures.js";
+import { containerCard } from "../../src/cargo/format/containerLine.js";
+import { createCargoStores } from "../../src/cargo/stores.js";
+import { createBlocks } from "../../src/cargo/yard/blocks.js";
+import { testContext } from "../support/context.js";
+import { aBox, cargoUnderTest } from "./fixtures.js";
 
 test("a block stacks no higher than the yard allows", () => {
   const config = loadConfig();
@@ -40,4 +44,25 @@ test("blocks are created once and announced", () => {
   assert.equal(cargo.findBlock("C9"), null);
   assert.throws(() => cargo.getBlock("C9"), /not found/);
   assert.equal(cargo.getBlock("C1").name, "Block C1");
+});
+
+test("areas and capacity of the yard", () => {
+  const blocks = createBlocks(testContext(), createCargoStores());
+  blocks.createBlock({ id: "A1", rows: 4, bays: 6, tiers: 4 });
+  blocks.createBlock({ id: "A2", rows: 2, bays: 5, tiers: 3 });
+  blocks.createBlock({ id: "R1", rows: 2, bays: 4, tiers: 3, reefer: true });
+  assert.deepEqual(blocks.blocksInArea("A").map((b) => b.id), ["A1", "A2"]);
+  assert.deepEqual(blocks.capacity(), { boxes: 96 + 30 + 24, groundSlots: 24 + 10 + 8 });
+  assert.deepEqual(blocks.capacity((b) => b.reefer), { boxes: 24, groundSlots: 8 });
+  assert.equal(blocks.blockOfLabel("A2-01-05-3").id, "A2");
+  assert.throws(() => blocks.blockOfLabel("B9-01-01-1"), /not found/);
+});
+
+test("the gate clerk's card shows a missing VGM", async () => {
+  const { cargo } = cargoUnderTest();
+  const box = cargo.registerContainer(aBox({ vgmKg: undefined, imdgClass: "3" }));
+  const card = containerCard(box).split("\n");
+  assert.equal(card[4], "VGM      not declared");
+  assert.equal(card[5], "IMDG     class 3 (flammable liquids)");
+  assert.equal(card.length, 6);
 });

@@ -75,3 +75,24 @@ test("a box that left can be announced again under its number", async () => {
   assert.notEqual(again.id, box.id);
   assert.equal(cargo.findByNumber(box.number).id, again.id);
 });
+
+test("punctuality per haulier and the trucks that never came", async () => {
+  const { cargo, ctx } = cargoUnderTest();
+  const slot8 = T0 + 8 * HOUR;
+  const a = cargo.registerContainer(aBox());
+  const b = cargo.registerContainer(aBox());
+  const c = cargo.registerContainer(aBox());
+  const ta = cargo.bookAppointment(booking(a.number, slot8));
+  const tb = cargo.bookAppointment({ ...booking(b.number, slot8), haulier: "Rodoviaria Sul" });
+  cargo.bookAppointment(booking(c.number, slot8));
+  ctx.clock.set(slot8 + 20 * 60_000);
+  await cargo.gateIn(a.id, slot("A1-01-01-1"), { appointmentId: ta.id });
+  ctx.clock.set(slot8 + HOUR + 5 * 60_000 + 1);
+  await cargo.gateIn(b.id, slot("A1-02-01-1"), { appointmentId: tb.id });
+  const rows = cargo.reports.gate.punctuality({ from: T0, to: T0 + DAY });
+  assert.deepEqual(rows.map((r) => [r.haulier, r.visits, r.onTime, r.minutesLate, r.onTimePermille]), [
+    ["Rodoviaria Sul", 1, 0, 6, 0],
+    ["Transportes Vale", 1, 1, 0, 1000],
+  ]);
+  assert.deepEqual(cargo.reports.gate.noShows(ctx.clock.now()).map((x) => x.containerNumber), [c.number]);
+});

@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { createReadings } from "../../src/cargo/reefers/readings.js";
+import { createCargoStores } from "../../src/cargo/stores.js";
+import { testContext } from "../support/context.js";
 import { aReefer, BLOCK_R1, boxAt, cargoUnderTest, slot } from "./fixtures.js";
 
 test("a reefer is plugged in when it comes through the gate", async () => {
@@ -37,4 +40,19 @@ test("only a reefer in the block can be plugged", async () => {
   await assert.rejects(cargo.plugIn("R1", box.id), /not a reefer/);
   const reefer = cargo.registerContainer(aReefer());
   await assert.rejects(cargo.plugIn("R1", reefer.id), /not in block R1/);
+});
+
+test("readings: average and trend for the technician", () => {
+  const ctx = testContext();
+  const readings = createReadings(ctx, createCargoStores());
+  assert.equal(readings.trend("CTR-000001"), "steady");
+  for (const t of [-18, -17.8, -17.6, -17.4]) {
+    readings.record("CTR-000001", t);
+    ctx.clock.advance(15 * 60_000);
+  }
+  assert.equal(readings.trend("CTR-000001"), "rising");
+  assert.equal(readings.averageSince("CTR-000001", ctx.clock.now() - 30 * 60_000), -17.5);
+  assert.equal(readings.averageSince("CTR-000002", 0), null);
+  ctx.clock.advance(2 * 24 * 60 * 60_000);
+  assert.equal(readings.prune(), 4);
 });

@@ -17,3 +17,12 @@ export function preferenceReason(a, b) {
   if (a.ukcCm !== b.ukcCm) return "more water";
   return "berth order";
 }
+
+/** The planners' one-line view of a ranked list: "1. B1-1 02/03 02:00 (earlier than B1-2)". */
+export function explainRanking(ranked, label) {
+  return ranked.map((s, i) => {
+    const next = ranked[i + 1];
+    const why = next ? ` (${preferenceReason(s, next)} than ${next.berthId})` : "";
+    return `${s.rank}. ${s.berthId} ${label(s.start)}${why}`;
+  });
+}

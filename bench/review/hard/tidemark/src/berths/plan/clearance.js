@@ -3,6 +3,7 @@
 // the lowest tide of the whole stay, not just on arrival.
 
 import { ValidationError } from "../../core/errors.js";
+import { MINUTE } from "../../core/time.js";
 
 export const underKeelCm = (depthCm, tideCm, draughtCm) => depthCm + tideCm - draughtCm;
 
@@ -21,4 +22,24 @@ export function assertClearance(ctx, tides, berth, draughtCm, stay) {
     throw new ValidationError("draughtCm", `${clearance.ukcCm} cm under the keel at ${berth.id} on the lowest tide, ${minCm} cm needed`);
   }
   return clearance;
+}
+
+/**
+ * The clearance through a stay, sampled every `stepMinutes`, for the pilots' notes: a list of
+ * { at, tideCm, ukcCm }; points outside the tide table are left out.
+ */
+export function clearanceProfile(tides, berth, draughtCm, stay, stepMinutes = 30) {
+  const points = [];
+  for (let t = stay.start; t < stay.end; t += stepMinutes * MINUTE) {
+    const tideCm = tides.heightAt(t);
+    if (tideCm !== null) points.push({ at: t, tideCm, ukcCm: underKeelCm(berth.depthCm, tideCm, draughtCm) });
+  }
+  return points;
+}
+
+/** The deepest draught a berth takes over a stay with the port's clearance; null without tides. */
+export function maxDraughtCm(ctx, tides, berth, stay) {
+  const lowest = tides.lowestDuring(stay);
+  if (!lowest) return null;
+  return berth.depthCm + lowest.heightCm - ctx.config.berthing.ukcMinCm;
 }

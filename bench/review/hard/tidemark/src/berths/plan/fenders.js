@@ -22,3 +22,19 @@ export function fenderConflicts(ctx, candidate, quayBookings, berthOf) {
   }
   return found;
 }
+
+/**
+ * The longest vessel a berth could take alongside the bookings on its quay during a stay without
+ * breaking the fender gap to the next vessel south; null when nothing lies south of it then.
+ */
+export function roomSouthCm(ctx, berth, stay, quayBookings, berthOf) {
+  let room = null;
+  for (const other of quayBookings) {
+    if (other.berthId === berth.id || !isActive(other) || !overlaps(stayOf(other), stay)) continue;
+    const otherBerth = berthOf(other.berthId);
+    if (otherBerth.quayId !== berth.quayId || otherBerth.fromCm <= berth.fromCm) continue;
+    const free = otherBerth.fromCm - berth.fromCm - ctx.config.berthing.fenderGapCm;
+    if (room === null || free < room) room = free;
+  }
+  return room;
+}

@@ -22,3 +22,11 @@ export const fits = (berth, vessel) => fitReasons(berth, vessel).length === 0;
 
 /** Length left over on the berth, negative for an overhang; the allocation prefers tight fits. */
 export const spareLengthCm = (berth, vessel) => berthLengthCm(berth) - vessel.lengthCm;
+
+/** Every berth with whether the vessel fits it and why not, for the planners' "where could it go". */
+export function fitReport(berths, vessel) {
+  return berths.map((berth) => {
+    const reasons = fitReasons(berth, vessel);
+    return { berthId: berth.id, fits: reasons.length === 0, reasons, spareLengthCm: spareLengthCm(berth, vessel) };
+  });
+}

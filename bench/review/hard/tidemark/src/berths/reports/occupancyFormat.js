@@ -20,3 +20,10 @@ export function formatOccupancyTable(rows, quays = []) {
 
 /** Rows above a share, for the congestion warning the harbour master gets. */
 export const busiest = (rows, permille) => rows.filter((r) => r.permille >= permille);
+
+/** The same rows as CSV for the port authority's statistics office (share as a plain permille). */
+export function occupancyCsv(rows) {
+  const lines = ["berth,quay,occupied_minutes,share_permille"];
+  for (const r of rows) lines.push([r.berthId, r.quayId, r.occupiedMinutes, r.permille].join(","));
+  return lines.join("\n");
+}

@@ -1,7 +1,7 @@
 // Quay utilisation: how much of a quay's face was taken over a range, in metre-hours, against
 // what the quay could have offered. A vessel takes its own length, not its berth's.
 
-import { durationMinutes, interval, intersection } from "../../core/time.js";
+import { durationMinutes, HOUR, interval, intersection } from "../../core/time.js";
 import { stayOf } from "../records/booking.js";
 
 export function createQuayUtilisation(ctx, parts) {
@@ -23,4 +23,21 @@ export function createQuayUtilisation(ctx, parts) {
   }
 
   return { utilisation };
+}
+
+/**
+ * The hour of a range in which a quay's face was most taken: { start, usedCm } over whole hours
+ * from the range's start, for the harbour master's congestion notes.
+ */
+export function peakHour(stores, quayId, range) {
+  let peak = null;
+  for (let start = range.start; start < range.end; start += HOUR) {
+    const hour = { start, end: Math.min(start + HOUR, range.end) };
+    let usedCm = 0;
+    for (const b of stores.bookings.list((x) => x.quayId === quayId && x.status !== "cancelled")) {
+      if (intersection(stayOf(b), hour)) usedCm += b.lengthCm;
+    }
+    if (!peak || usedCm > peak.usedCm) peak = { start, usedCm };
+  }
+  return peak;
 }

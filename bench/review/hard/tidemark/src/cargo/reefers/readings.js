@@ -16,6 +16,21 @@ export function createReadings(ctx, stores) {
   /** The newest reading of a box, or null. */
   const latest = (containerId) => readingsOf(containerId).at(-1) ?? null;
 
+  /** Mean of the readings since a time, to a tenth of a degree; null without readings. */
+  function averageSince(containerId, since) {
+    const recent = readingsOf(containerId).filter((r) => r.at >= since);
+    if (recent.length === 0) return null;
+    return Math.round((recent.reduce((s, r) => s + r.tempC, 0) / recent.length) * 10) / 10;
+  }
+
+  /** "rising", "falling" or "steady" over the last readings: what the reefer technician asks first. */
+  function trend(containerId, last = 4) {
+    const recent = readingsOf(containerId).slice(-last);
+    if (recent.length < 2) return "steady";
+    const change = Math.round((recent.at(-1).tempC - recent[0].tempC) * 10) / 10;
+    return change >= 0.5 ? "rising" : change <= -0.5 ? "falling" : "steady";
+  }
+
   function prune() {
     const before = ctx.clock.now() - KEEP_READINGS_MS;
     let removed = 0;
@@ -23,5 +38,5 @@ export function createReadings(ctx, stores) {
     return removed;
   }
 
-  return { record, readingsOf, latest, prune };
+  return { record, readingsOf, latest, averageSince, trend, prune };
 }
