@@ -2,10 +2,13 @@
  * At start, the models crewbot is configured to use are compared with the endpoint's own list
  * (`GET /v1/models`, all pages). A model the endpoint does not list is logged once by name: a
  * typo in an agent's `model` would otherwise show only when its first job fails. Never fatal:
- * a compatible endpoint without the list, or one that is down at start, is fine.
+ * a compatible endpoint without the list, or one that is down at start, is fine. A cloud provider
+ * without a list (providers.ts) is not asked: one line says the check is skipped.
  */
 import Anthropic from "@anthropic-ai/sdk";
 import { modelFamily } from "./pricing.js";
+import { providerOf } from "./provider.js";
+import { PROVIDER_VARIABLE, providerRow } from "./providers.js";
 
 export interface ModelCheckLog {
   info(message: string): void;
@@ -38,6 +41,11 @@ const told = new Set<string>();
 
 /** Compares `models` with the endpoint's list and logs each unknown one once; returns those. */
 export async function checkConfiguredModels(client: Anthropic, models: readonly string[], log: ModelCheckLog): Promise<string[]> {
+  const provider = providerOf(client);
+  if (!providerRow(provider).listsModels) {
+    log.info(`${PROVIDER_VARIABLE}=${provider} has no model list: configured models not checked`);
+    return [];
+  }
   const listed = await listModels(client);
   if ("error" in listed) {
     log.info(`the model endpoint gave no model list (${listed.error}); configured models not checked`);

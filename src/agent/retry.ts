@@ -78,7 +78,17 @@ export const STATUS_OF_TYPE: Record<string, number> = {
   rate_limit_error: 429,
   api_error: 500,
   overloaded_error: 529,
+  // Amazon Bedrock's exceptions inside an event stream (its SDK names the error event after them), by AWS's status for each.
+  validationException: 400,
+  modelTimeoutException: 408,
+  modelStreamErrorException: 424,
+  throttlingException: 429,
+  internalServerException: 500,
+  serviceUnavailableException: 503,
 };
+
+/** Error types worth another try whatever their status: AWS says of a broken model stream "retry your request". */
+const RETRY_TYPES = new Set(["modelStreamErrorException"]);
 
 export const statusOf = (err: InstanceType<typeof Anthropic.APIError>): number | undefined => err.status ?? (err.type ? STATUS_OF_TYPE[err.type] : undefined);
 
@@ -93,7 +103,8 @@ export function retryReason(err: unknown): string | undefined {
     const advice = err.headers?.get("x-should-retry");
     if (advice === "false") return undefined;
     const status = statusOf(err);
-    const retryable = advice === "true" || status === 408 || status === 409 || status === 429 || (status !== undefined && status >= 500);
+    const retryable =
+      advice === "true" || status === 408 || status === 409 || status === 429 || (status !== undefined && status >= 500) || RETRY_TYPES.has(err.type ?? "");
     if (!retryable) return undefined;
     const what = [status, err.type].filter((x) => x !== undefined && x !== null).join(" ");
     const message = err.apiMessage ?? "";
