@@ -3,7 +3,7 @@ import { redactJson, secretsFromEnv } from "../secrets/redact.js";
 import { setRetryPolicy } from "./model-call.js";
 import { providerModelId, type MappedProvider } from "./model-ids.js";
 import { ANTHROPIC_KEY, configuredProvider, providerName, providerRow, read, type ProviderName } from "./providers.js";
-import { minutes, ModelRetriesExhausted, modelRetryPolicy, MODEL_RETRY_VARIABLE, statusOf, type ModelRetryPolicy } from "./retry.js";
+import { apiMessageOf, minutes, ModelRetriesExhausted, modelRetryPolicy, MODEL_RETRY_VARIABLE, statusOf, type ModelRetryPolicy } from "./retry.js";
 
 export interface ClientOptions {
   /** Default: `ANTHROPIC_API_KEY` of `env` (the `anthropic` provider only). */
@@ -108,7 +108,7 @@ export function describeProviderError(err: unknown): string {
   }
   if (err instanceof Anthropic.APIError) {
     const status = statusOf(err);
-    const message = err.apiMessage ?? err.message.replace(/^\d{3}\s+/, "");
+    const message = apiMessageOf(err) ?? err.message.replace(/^\d{3}\s+/, "");
     const text = message || err.type || "unknown error";
     return status !== undefined ? `provider error: ${status} ${text}` : `provider error: ${text}`;
   }
@@ -119,7 +119,7 @@ export function describeProviderError(err: unknown): string {
 /** `prompt is too long: N tokens > M maximum` (a 400 invalid_request_error): the API's own counts, if given. */
 export function promptTooLong(err: unknown): { tokens: number; maximum?: number } | undefined {
   if (!(err instanceof Anthropic.APIError) || statusOf(err) !== 400) return undefined;
-  const message = err.apiMessage ?? err.message;
+  const message = apiMessageOf(err) ?? err.message;
   if (!/prompt is too long/i.test(message)) return undefined;
   const counts = /(\d+)\s*tokens?\s*>\s*(\d+)/i.exec(message);
   // Without counts we know only that it is over: force compaction with a size no window holds.
