@@ -7,6 +7,7 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import { modelFamily } from "./pricing.js";
+import { isMapped } from "./model-ids.js";
 import { providerOf } from "./provider.js";
 import { PROVIDER_VARIABLE, providerRow } from "./providers.js";
 
@@ -42,9 +43,18 @@ const told = new Set<string>();
 /** Compares `models` with the endpoint's list and logs each unknown one once; returns those. */
 export async function checkConfiguredModels(client: Anthropic, models: readonly string[], log: ModelCheckLog): Promise<string[]> {
   const provider = providerOf(client);
-  if (!providerRow(provider).listsModels) {
+  const row = providerRow(provider);
+  if (provider !== "anthropic" && !row.listsModels) {
     log.info(`${PROVIDER_VARIABLE}=${provider} has no model list: configured models not checked`);
-    return [];
+    if (!row.ownIds) return [];
+    // Bedrock knows no model by Anthropic's name: one without an id in the table fails every job that uses it.
+    const unmapped = [...new Set(models.map((m) => m.trim()).filter(Boolean))].filter((m) => !isMapped(provider, m) && !/^[a-z]+\.|^arn:/.test(m));
+    for (const model of unmapped) {
+      if (told.has(`${provider}:${model}`)) continue;
+      told.add(`${provider}:${model}`);
+      log.warn(`model "${model}" has no ${provider} id (the bundled table or CREWBOT_MODEL_IDS): it is sent as written, and jobs using it will fail`);
+    }
+    return unmapped;
   }
   const listed = await listModels(client);
   if ("error" in listed) {

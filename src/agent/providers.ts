@@ -32,6 +32,8 @@ interface Provider {
   required: ReadonlyArray<string | readonly string[]>;
   /** The API has `GET /v1/models`, so configured models can be checked at start (model-list.ts). */
   listsModels: boolean;
+  /** Its ids are never Anthropic's own: a model without one in the table is refused (the start-up check warns). */
+  ownIds?: true;
   /** The `anthropic_version` its wire format takes in the body, instead of the SDK's header. */
   bodyVersion?: string;
   /** Whether a model id sent to this provider goes through a regional endpoint (a price premium: model-ids.ts). */
@@ -67,6 +69,7 @@ export const PROVIDERS = {
   bedrock: {
     required: ["AWS_REGION"],
     listsModels: false,
+    ownIds: true,
     bodyVersion: "bedrock-2023-05-31",
     regional: (_env, id) => !id.startsWith("global."),
     make: ({ env, core }) => {

@@ -86,12 +86,20 @@ describe.each(KINDS)("%s", (kind) => {
     expect(p.fake.rejections).toEqual([]); // the signature covers the redacted body
   });
 
-  it("its model check says it is skipped, in one line", async () => {
+  it("its model check says it is skipped, in one line (and Bedrock names a model it has no id for)", async () => {
     const p = await provider(kind, []);
     const lines: string[] = [];
-    const unknown = await checkConfiguredModels(p.client, ["claude-haiku-4-5", "no-such-model"], { info: (m) => lines.push(`info ${m}`), warn: (m) => lines.push(`warn ${m}`) });
-    expect(unknown).toEqual([]);
-    expect(lines).toEqual([`info CREWBOT_MODEL_PROVIDER=${kind} has no model list: configured models not checked`]);
+    const models = ["claude-haiku-4-5", "claude-new-model", "us.anthropic.claude-sonnet-4-20250514-v1:0"];
+    const unknown = await checkConfiguredModels(p.client, models, { info: (m) => lines.push(`info ${m}`), warn: (m) => lines.push(`warn ${m}`) });
+    const skipped = `info CREWBOT_MODEL_PROVIDER=${kind} has no model list: configured models not checked`;
+    if (kind !== "bedrock") {
+      expect(unknown).toEqual([]);
+      expect(lines).toEqual([skipped]);
+      return;
+    }
+    // Bedrock names no model as Anthropic does: one the table cannot map is named (a Bedrock id as written is taken as one).
+    expect(unknown).toEqual(["claude-new-model"]);
+    expect(lines).toEqual([skipped, 'warn model "claude-new-model" has no bedrock id (the bundled table or CREWBOT_MODEL_IDS): it is sent as written, and jobs using it will fail']);
   });
 
   it("the operator's model id wins over the table", async () => {
