@@ -131,6 +131,7 @@ export function secretsFromEnv(env: NodeJS.ProcessEnv): string[] {
     "AWS_SESSION_TOKEN",
     "AWS_BEARER_TOKEN_BEDROCK",
     "ANTHROPIC_FOUNDRY_API_KEY",
+    "AZURE_CLIENT_SECRET",
   ];
   const values = names.map((name) => env[name]);
   if (env.PRIVATE_KEY || env.PRIVATE_KEY_PATH) {
