@@ -8,7 +8,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { modelFamily } from "./pricing.js";
 import { isMapped } from "./model-ids.js";
-import { providerOf } from "./provider.js";
+import { credentialsProblem, providerOf } from "./provider.js";
 import { PROVIDER_VARIABLE, providerRow } from "./providers.js";
 
 export interface ModelCheckLog {
@@ -46,6 +46,8 @@ export async function checkConfiguredModels(client: Anthropic, models: readonly 
   const row = providerRow(provider);
   if (provider !== "anthropic" && !row.listsModels) {
     log.info(`${PROVIDER_VARIABLE}=${provider} has no model list: configured models not checked`);
+    const problem = await credentialsProblem(client);
+    if (problem) log.warn(`${PROVIDER_VARIABLE}=${provider} finds no credentials (${problem}): every model request will fail until it does`);
     if (!row.ownIds) return [];
     // Bedrock knows no model by Anthropic's name: one without an id in the table fails every job that uses it.
     const unmapped = [...new Set(models.map((m) => m.trim()).filter(Boolean))].filter((m) => !isMapped(provider, m) && !/^[a-z]+\.|^arn:/.test(m));

@@ -27,10 +27,16 @@ export function hasModelAccess(env: NodeJS.ProcessEnv = process.env): boolean {
   return providerName(env) !== "anthropic" || read(env, ANTHROPIC_KEY) !== undefined;
 }
 
-/** Which provider each client made here talks to: the model check asks it whether there is a model list. */
-const providers = new WeakMap<object, ProviderName>();
+/** Which provider each client made here talks to, and with which environment: the start-up check asks. */
+const providers = new WeakMap<object, { name: ProviderName; env: NodeJS.ProcessEnv }>();
 
-export const providerOf = (client: object): ProviderName => providers.get(client) ?? "anthropic";
+export const providerOf = (client: object): ProviderName => providers.get(client)?.name ?? "anthropic";
+
+/** Why the client's provider finds no credentials in its cloud's chain, or undefined when it does (or has no chain). */
+export async function credentialsProblem(client: object): Promise<string | undefined> {
+  const made = providers.get(client);
+  return made ? providerRow(made.name).credentialsProblem?.(made.env) : undefined;
+}
 
 /**
  * The one place a model client is made, for the provider `CREWBOT_MODEL_PROVIDER` names
@@ -55,7 +61,7 @@ export function createClient(options: ClientOptions = {}): Anthropic {
     ...(row.bodyVersion ? { defaultHeaders: { "anthropic-version": row.bodyVersion } } : {}),
   };
   const client = row.make({ env, core, ...(options.apiKey ? { apiKey: options.apiKey } : {}), ...(options.baseURL ? { baseURL: options.baseURL } : {}) }) as Anthropic;
-  providers.set(client, name);
+  providers.set(client, { name, env });
   return setRetryPolicy(client, modelRetryPolicy(options.retry));
 }
 

@@ -9,8 +9,8 @@ import Anthropic, { type ClientOptions as CoreOptions } from "@anthropic-ai/sdk"
 import { AnthropicBedrock } from "@anthropic-ai/bedrock-sdk";
 import { AnthropicFoundry } from "@anthropic-ai/foundry-sdk";
 import { AnthropicVertex } from "@anthropic-ai/vertex-sdk";
-import { GoogleAuth } from "google-auth-library";
 import { hasRegionalPremium, providerModelId, type MappedProvider } from "./model-ids.js";
+import { awsChain, entraToken, googleAuth, probe } from "./provider-credentials.js";
 
 /** The options every provider's client is made with. */
 export type CommonOptions = Pick<CoreOptions, "maxRetries" | "fetch" | "middleware" | "defaultHeaders">;
@@ -38,6 +38,8 @@ interface Provider {
   bodyVersion?: string;
   /** Whether a model id sent to this provider goes through a regional endpoint (a price premium: model-ids.ts). */
   regional?: (env: NodeJS.ProcessEnv, providerModel: string) => boolean;
+  /** Why its credentials chain yields none, or undefined when it does (asked once at start). */
+  credentialsProblem?: (env: NodeJS.ProcessEnv) => Promise<string | undefined>;
   make(args: MakeClient): unknown;
 }
 
@@ -48,6 +50,11 @@ export const read = (env: NodeJS.ProcessEnv, name: string): string | undefined =
 };
 
 export const ANTHROPIC_KEY = "ANTHROPIC_API_KEY";
+
+/** The SDK's type of its chain option: its `@smithy/types` is an older major than the credential providers', the shape the same. */
+type AwsChainResolver = NonNullable<NonNullable<ConstructorParameters<typeof AnthropicBedrock>[0]>["providerChainResolver"]>;
+
+const hasAwsKeys = (env: NodeJS.ProcessEnv) => read(env, "AWS_ACCESS_KEY_ID") !== undefined && read(env, "AWS_SECRET_ACCESS_KEY") !== undefined;
 
 /**
  * The rows. Credentials come from each cloud's own chain; the variables read here are passed to
@@ -72,9 +79,8 @@ export const PROVIDERS = {
     ownIds: true,
     bodyVersion: "bedrock-2023-05-31",
     regional: (_env, id) => !id.startsWith("global."),
+    credentialsProblem: async (env) => (hasAwsKeys(env) || read(env, "AWS_BEARER_TOKEN_BEDROCK") ? undefined : probe(async () => (await awsChain())())),
     make: ({ env, core }) => {
-      const accessKey = read(env, "AWS_ACCESS_KEY_ID");
-      const secretKey = read(env, "AWS_SECRET_ACCESS_KEY");
       const baseURL = read(env, "ANTHROPIC_BEDROCK_BASE_URL");
       const options = {
         ...core,
@@ -83,9 +89,9 @@ export const PROVIDERS = {
         apiKey: read(env, "AWS_BEARER_TOKEN_BEDROCK") ?? null,
         ...(baseURL ? { baseURL } : {}),
       };
-      // Static keys when the environment has both; else the AWS default chain (profile, SSO, container or instance role).
-      if (!accessKey || !secretKey) return new AnthropicBedrock(options);
-      return new AnthropicBedrock({ ...options, awsAccessKey: accessKey, awsSecretKey: secretKey, awsSessionToken: read(env, "AWS_SESSION_TOKEN") ?? null });
+      // Static keys when the environment has both; else AWS's default chain, one per process (provider-credentials.ts).
+      if (!hasAwsKeys(env)) return new AnthropicBedrock({ ...options, providerChainResolver: awsChain as unknown as AwsChainResolver });
+      return new AnthropicBedrock({ ...options, awsAccessKey: read(env, "AWS_ACCESS_KEY_ID")!, awsSecretKey: read(env, "AWS_SECRET_ACCESS_KEY")!, awsSessionToken: read(env, "AWS_SESSION_TOKEN") ?? null });
     },
   },
   vertex: {
@@ -93,16 +99,14 @@ export const PROVIDERS = {
     listsModels: false,
     bodyVersion: "vertex-2023-10-16",
     regional: (env) => read(env, "CLOUD_ML_REGION") !== "global",
+    credentialsProblem: (env) => probe(() => googleAuth(read(env, "GOOGLE_APPLICATION_CREDENTIALS")).getAccessToken()),
     make: ({ env, core }) => {
-      const keyFile = read(env, "GOOGLE_APPLICATION_CREDENTIALS");
-      // Application-default credentials: the named file (a service account or workload identity federation), else gcloud's or the metadata server's.
-      const googleAuth = new GoogleAuth({ scopes: "https://www.googleapis.com/auth/cloud-platform", ...(keyFile ? { keyFilename: keyFile } : {}) });
       const baseURL = read(env, "ANTHROPIC_VERTEX_BASE_URL");
       return new AnthropicVertex({
         ...core,
         region: read(env, "CLOUD_ML_REGION"),
         projectId: read(env, "ANTHROPIC_VERTEX_PROJECT_ID"),
-        googleAuth,
+        googleAuth: googleAuth(read(env, "GOOGLE_APPLICATION_CREDENTIALS")),
         ...(baseURL ? { baseURL } : {}),
       });
     },
@@ -110,31 +114,16 @@ export const PROVIDERS = {
   foundry: {
     required: [["ANTHROPIC_FOUNDRY_RESOURCE", "ANTHROPIC_FOUNDRY_BASE_URL"]],
     listsModels: false,
+    credentialsProblem: async (env) => (read(env, "ANTHROPIC_FOUNDRY_API_KEY") ? undefined : probe(entraToken)),
     make: ({ env, core }) => {
       const baseURL = read(env, "ANTHROPIC_FOUNDRY_BASE_URL");
       // The SDK refuses both: the base URL is the resource's full address, so it wins.
       const where = baseURL ? { baseURL, resource: null } : { resource: read(env, "ANTHROPIC_FOUNDRY_RESOURCE") };
       const apiKey = read(env, "ANTHROPIC_FOUNDRY_API_KEY");
-      return new AnthropicFoundry({ ...core, ...where, ...(apiKey ? { apiKey } : { azureADTokenProvider: entraToken() }) });
+      return new AnthropicFoundry({ ...core, ...where, ...(apiKey ? { apiKey } : { azureADTokenProvider: entraToken }) });
     },
   },
 } satisfies Record<"anthropic" | MappedProvider, Provider>;
-
-/** Foundry's resource endpoints take tokens for the Cognitive Services audience. */
-const FOUNDRY_SCOPE = "https://cognitiveservices.azure.com/.default";
-
-/**
- * An Entra ID token from Azure's default chain (environment, workload identity, managed identity,
- * Azure CLI), for Foundry without a key. `@azure/identity` is loaded on the first request only:
- * the other providers never pay for it.
- */
-function entraToken(): () => Promise<string> {
-  let provider: Promise<() => Promise<string>> | undefined;
-  return async () => {
-    provider ??= import("@azure/identity").then(({ DefaultAzureCredential, getBearerTokenProvider }) => getBearerTokenProvider(new DefaultAzureCredential(), FOUNDRY_SCOPE));
-    return (await provider)();
-  };
-}
 
 export type ProviderName = keyof typeof PROVIDERS;
 export const PROVIDER_NAMES = Object.keys(PROVIDERS) as ProviderName[];

@@ -4,6 +4,9 @@
  * tool calls, the model id mapped, the body redacted before it is signed, the provider's own
  * overloads retried by our policy (on a fake clock: nothing sleeps), the start-up model check.
  */
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BudgetTracker, DEFAULT_BUDGETS } from "../../src/agent/budget.js";
 import type { AgentEvent } from "../../src/agent/events.js";
@@ -165,6 +168,22 @@ describe("Bedrock's overloads and errors", () => {
 });
 
 describe("Vertex AI's overloads and its token", () => {
+  it("the start-up check says when Google's chain gives no token", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "crewbot-gcp-"));
+    const fake = await startFakeProvider("vertex", [], { expectRejections: true });
+    fakes.push(fake);
+    await writeFile(path.join(dir, "subject"), "not-the-subject-token");
+    const file = path.join(dir, "credentials.json");
+    const original = JSON.parse(await readFile(fake.env.GOOGLE_APPLICATION_CREDENTIALS!, "utf8")) as Record<string, unknown>;
+    await writeFile(file, JSON.stringify({ ...original, credential_source: { file: path.join(dir, "subject") } }));
+    const client = createClient({ env: { ...fake.env, GOOGLE_APPLICATION_CREDENTIALS: file } });
+    const lines: string[] = [];
+    await checkConfiguredModels(client, ["claude-haiku-4-5"], { info: (m) => lines.push(`info ${m}`), warn: (m) => lines.push(`warn ${m}`) });
+    expect(lines[1]).toMatch(/^warn CREWBOT_MODEL_PROVIDER=vertex finds no credentials \(.+\): every model request will fail until it does$/);
+    expect(fake.rejections).toEqual(["token exchange: invalid subject token"]);
+  });
+
+
   it("retries 429 RESOURCE_EXHAUSTED and the model's 529, on one token from the exchange", async () => {
     const p = await provider("vertex", [
       { error: { status: 429, message: "Resource exhausted. Please try again later." } },

@@ -59,6 +59,8 @@ describe.each<ProviderKind>(["bedrock", "vertex", "foundry"])("/plan on %s, end 
       expect(final).toContain("## Plan\n- [ ] Fix `commmit` in the README");
       expect(fake.requests.map((r) => r.model)).toEqual(ASKED[kind]);
       expect(stack.fake.requests).toEqual([]); // Anthropic's API was never asked
+      // The start-up check's client and the job's share one token: Google's chain is one per process.
+      if (kind === "vertex") expect(fake.tokenRequests).toBe(1);
       const wire = JSON.stringify(fake.requests.map((r) => r.wire));
       expect(JSON.stringify(fake.requests[1]!.wire)).toContain("Scout report: README.md has the typo on line 1."); // the scout's report reached the planner
       for (const secret of [TOKEN, ANTHROPIC_KEY, fake.env.AWS_SECRET_ACCESS_KEY, fake.env.ANTHROPIC_FOUNDRY_API_KEY]) if (secret) expect(wire).not.toContain(secret);
