@@ -20,8 +20,8 @@ export interface ClientOptions {
 
 /**
  * True when the operator gave model access: `ANTHROPIC_API_KEY` for the first-party API (DESIGN
- * §5), else a configured cloud provider (its credentials come from the cloud's own chain, found
- * at the first request). `env` is injectable for tests and the CLI.
+ * §5), else a configured cloud provider (its credentials come from the cloud's own chain:
+ * provider-credentials.ts). `env` is injectable for tests and the CLI.
  */
 export function hasModelAccess(env: NodeJS.ProcessEnv = process.env): boolean {
   return providerName(env) !== "anthropic" || read(env, ANTHROPIC_KEY) !== undefined;
