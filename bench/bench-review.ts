@@ -14,7 +14,7 @@
  * on the default branch, every case reviewed again — false positives and recall before and after.
  */
 import path from "node:path";
-import { createClient, hasApiKey } from "../src/agent/provider.js";
+import { createClient, hasModelAccess } from "../src/agent/provider.js";
 import { loadDefinitions } from "../src/chain/definitions.js";
 import { commandsRefusal, sandboxFor } from "../src/tools/sandbox-policy.js";
 import { CASE_SETS, caseSource, loadCases, type CaseSet, type ReviewCase } from "./review/case-set.js";
@@ -76,8 +76,8 @@ async function main(): Promise<number> {
     return bad.length === 0 ? 0 : 1;
   }
 
-  const scripted = opts.players ? opts.players.every((p) => (SCRIPTED_PLAYERS as readonly string[]).includes(p)) : !hasApiKey(process.env);
-  if (!scripted && !hasApiKey(process.env)) throw new Error("the model players need ANTHROPIC_API_KEY");
+  const scripted = opts.players ? opts.players.every((p) => (SCRIPTED_PLAYERS as readonly string[]).includes(p)) : !hasModelAccess(process.env);
+  if (!scripted && !hasModelAccess(process.env)) throw new Error("the model players need ANTHROPIC_API_KEY");
   if (scripted && !opts.players) console.log("ANTHROPIC_API_KEY is not set: running the scripted oracle, null and noisy players.\n");
   const players = opts.players ?? (scripted ? [...SCRIPTED_PLAYERS] : [...MODEL_PLAYERS]);
   const model = opts.model ?? (await loadDefinitions()).agents.get("reviewer")?.model;

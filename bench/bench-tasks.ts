@@ -6,7 +6,7 @@
  * `--check` verifies the task set instead (hidden tests fail on each start, pass with the reference).
  */
 import path from "node:path";
-import { hasApiKey } from "../src/agent/provider.js";
+import { hasModelAccess } from "../src/agent/provider.js";
 import { loadDefinitions } from "../src/chain/definitions.js";
 import { commandsRefusal, sandboxFor } from "../src/tools/sandbox-policy.js";
 import { checkTasks } from "./tasks/check.js";
@@ -49,7 +49,7 @@ async function main(): Promise<number> {
   const worker = (await loadDefinitions()).agents.get("worker");
   const model = opts.model ?? worker?.model;
   if (!model) throw new Error("no model: pass --model");
-  const scripted = opts.player !== undefined || !hasApiKey(process.env);
+  const scripted = opts.player !== undefined || !hasModelAccess(process.env);
   // Without bubblewrap a model's commands could read this repository, hidden tests included.
   if (!scripted && !sandbox.available) throw new Error(`a model run needs the OS sandbox (${sandbox.reason ?? "not available"}): without it an agent could read the hidden tests`);
   if (scripted && opts.player === undefined) console.log("ANTHROPIC_API_KEY is not set: running the scripted oracle and null players on the fake Anthropic server.\n");

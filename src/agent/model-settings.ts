@@ -1,16 +1,22 @@
 /**
  * The operator's model settings, read once at start (a bad value stops the app naming it):
- * `CREWBOT_MODEL_RETRY_MINUTES` for the retry policy of every model client, `CREWBOT_PRICES`
- * for the price table, `CREWBOT_FIRST_LOOK_MODEL` for a review's first look. Then, in the background, the configured models are checked against the
- * endpoint's list (model-list.ts).
+ * `CREWBOT_MODEL_PROVIDER` and its variables (providers.ts), `CREWBOT_MODEL_RETRY_MINUTES` for the
+ * retry policy of every model client, `CREWBOT_PRICES` for the price table, `CREWBOT_MODEL_IDS`
+ * for the providers' model ids, `CREWBOT_FIRST_LOOK_MODEL` for a review's first look. Then, in
+ * the background, the configured models are checked against the endpoint's list (model-list.ts).
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import { checkConfiguredModels, type ModelCheckLog } from "./model-list.js";
+import { loadModelIds } from "./model-ids-file.js";
+import { setOperatorModelIds } from "./model-ids.js";
 import { loadPrices } from "./prices-file.js";
-import { setOperatorPrices } from "./pricing.js";
+import { setOperatorPrices, setProviderPricing } from "./pricing.js";
+import { configuredProvider, priceFactor, type ProviderName } from "./providers.js";
 import { modelRetryMinutes, type ModelRetryPolicy } from "./retry.js";
 
 export interface ModelSettings {
+  /** `CREWBOT_MODEL_PROVIDER`, its variables checked. */
+  provider: ProviderName;
   /** For `createClient({ retry })`. */
   retry: Partial<ModelRetryPolicy>;
   /** How many models the operator's price file named (0 without one). */
@@ -31,11 +37,16 @@ function firstLookModel(env: NodeJS.ProcessEnv): string | undefined {
 
 /** Parses the variables and installs the operator's prices; throws on a bad value or file. */
 export function applyModelSettings(env: NodeJS.ProcessEnv): ModelSettings {
+  const provider = configuredProvider(env);
   const retry = { maxMs: modelRetryMinutes(env) * 60_000 };
   const prices = loadPrices(env);
-  if (prices) setOperatorPrices(prices);
+  const ids = loadModelIds(env);
   const firstLook = firstLookModel(env);
-  return { retry, pricedModels: prices ? Object.keys(prices).length : 0, ...(firstLook ? { firstLookModel: firstLook } : {}) };
+  // Installed only once every value is known good: a bad one stops the app before anything is half set.
+  if (prices) setOperatorPrices(prices);
+  if (ids) setOperatorModelIds(ids);
+  setProviderPricing(priceFactor(env));
+  return { provider, retry, pricedModels: prices ? Object.keys(prices).length : 0, ...(firstLook ? { firstLookModel: firstLook } : {}) };
 }
 
 /** Checks the configured models in the background; a failure of the check itself is only logged. */

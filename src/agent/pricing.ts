@@ -83,6 +83,22 @@ export function restoreOperatorPrices(previous: Map<string, Price>): void {
   operatorPrices = previous;
 }
 
+/**
+ * The provider's factor on the built-in prices, by model (1 where it charges what Anthropic does;
+ * 1.1 on a regional endpoint of the models with a regional premium: providers.ts). Process-wide,
+ * set once at start like the operator's prices, which it never changes: those are what the operator pays.
+ */
+let providerFactor: (model: string) => number = () => 1;
+
+export function setProviderPricing(factor: (model: string) => number): (model: string) => number {
+  const previous = providerFactor;
+  providerFactor = factor;
+  return previous;
+}
+
+const scaled = (p: Price, factor: number): Price =>
+  factor === 1 ? p : { input: p.input * factor, output: p.output * factor, cacheWrite: p.cacheWrite * factor, cacheRead: p.cacheRead * factor };
+
 /** The dearest known rate, field by field (the operator's included): an unknown model never makes a budget fail open. */
 function highest(): Price {
   return [...Object.values(MODELS).map((m) => m.price), ...operatorPrices.values()].reduce((a, b) => ({
@@ -104,8 +120,10 @@ export function modelFamily(model: string): string {
 
 export function priceOf(model: string): { price: Price; estimate: boolean } {
   const family = modelFamily(model);
-  const known = operatorPrices.get(model.toLowerCase().trim()) ?? operatorPrices.get(family) ?? MODELS[family]?.price;
-  return known ? { price: known, estimate: false } : { price: highest(), estimate: true };
+  const operator = operatorPrices.get(model.toLowerCase().trim()) ?? operatorPrices.get(family);
+  if (operator) return { price: operator, estimate: false };
+  const builtIn = MODELS[family]?.price;
+  return builtIn ? { price: scaled(builtIn, providerFactor(model)), estimate: false } : { price: scaled(highest(), providerFactor(model)), estimate: true };
 }
 
 /** True when the model has a price (built in or the operator's). */

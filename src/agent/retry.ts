@@ -78,7 +78,24 @@ export const STATUS_OF_TYPE: Record<string, number> = {
   rate_limit_error: 429,
   api_error: 500,
   overloaded_error: 529,
+  // Amazon Bedrock's exceptions inside an event stream (its SDK names the error event after them), by AWS's status for each.
+  validationException: 400,
+  modelTimeoutException: 408,
+  modelStreamErrorException: 424,
+  throttlingException: 429,
+  internalServerException: 500,
+  serviceUnavailableException: 503,
 };
+
+/** Error types worth another try whatever their status: AWS says of a broken model stream "retry your request". */
+const RETRY_TYPES = new Set(["modelStreamErrorException"]);
+
+/** The provider's own words: the Messages API's `error.message`, else the bare `message` of Amazon's error body. */
+export function apiMessageOf(err: InstanceType<typeof Anthropic.APIError>): string | undefined {
+  if (err.apiMessage) return err.apiMessage;
+  const body = err.error as { message?: unknown } | undefined;
+  return typeof body?.message === "string" && body.message ? body.message : undefined;
+}
 
 export const statusOf = (err: InstanceType<typeof Anthropic.APIError>): number | undefined => err.status ?? (err.type ? STATUS_OF_TYPE[err.type] : undefined);
 
@@ -93,10 +110,11 @@ export function retryReason(err: unknown): string | undefined {
     const advice = err.headers?.get("x-should-retry");
     if (advice === "false") return undefined;
     const status = statusOf(err);
-    const retryable = advice === "true" || status === 408 || status === 409 || status === 429 || (status !== undefined && status >= 500);
+    const retryable =
+      advice === "true" || status === 408 || status === 409 || status === 429 || (status !== undefined && status >= 500) || RETRY_TYPES.has(err.type ?? "");
     if (!retryable) return undefined;
     const what = [status, err.type].filter((x) => x !== undefined && x !== null).join(" ");
-    const message = err.apiMessage ?? "";
+    const message = apiMessageOf(err) ?? "";
     return message && message !== err.type ? `${what}: ${message}` : what;
   }
   // A connection cut mid-stream surfaces from the body reader, not as an SDK error.

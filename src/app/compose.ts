@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Probot } from "probot";
 import { applyModelSettings, checkModelsInBackground, type ModelSettings } from "../agent/model-settings.js";
-import { createClient, hasApiKey } from "../agent/provider.js";
+import { createClient, hasModelAccess } from "../agent/provider.js";
 import { BUNDLED_AGENTS_DIR, loadAgents } from "../chain/agents.js";
 import { DEFAULT_MODEL } from "../chain/run-chain.js";
 import { botIdentityResolver } from "../github/bot-identity.js";
@@ -111,7 +111,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const services = jobServices(app, root, transcripts, modelSettings, (request) => enqueueLearnings(request, stores.queue, runner, log));
 
   // A configured model the endpoint does not list is logged once by name; never fatal.
-  if (hasApiKey(env)) void checkModelsInBackground(services.runtime.anthropic, async () => [...(await configuredModels()), ...(modelSettings.firstLookModel ? [modelSettings.firstLookModel] : [])], log);
+  if (hasModelAccess(env)) void checkModelsInBackground(services.runtime.anthropic, async () => [...(await configuredModels()), ...(modelSettings.firstLookModel ? [modelSettings.firstLookModel] : [])], log);
   const retentionDays = limits.retentionDays ?? 30;
   const retention = startRetention({ days: retentionDays, log, targets: retentionTargets(stores, transcripts, services.runtime, stores.kind === "sqlite", retentionDays) });
 
@@ -145,7 +145,7 @@ function jobServices(app: Probot, root: Root, transcripts: Transcripts, modelSet
   return {
     github: githubPort(app, root),
     runtime: {
-      anthropic: () => createClient({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, env, retry: modelSettings.retry }),
+      anthropic: () => createClient({ env, retry: modelSettings.retry }),
       sandbox: () => sandbox,
       mirrors: new MirrorStore({ dataDir: root.dataDir }),
       dataDir: root.dataDir,

@@ -26,7 +26,8 @@ Options:
                            the same as CREWBOT_ALLOW_UNSANDBOXED=1)
   -h, --help               this text
 
-Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL, CREWBOT_DATA_DIR (default $XDG_CACHE_HOME/crewbot, else ~/.cache/crewbot).
+Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL, CREWBOT_DATA_DIR (default $XDG_CACHE_HOME/crewbot, else ~/.cache/crewbot);
+CREWBOT_MODEL_PROVIDER=bedrock|vertex|foundry with its variables instead of the key (docs/operating.md, "Model providers").
 
 config validate checks a crewbot config file (default .github/crewbot.yml) and prints every
 problem with its key; config print shows the effective config, defaults filled in; config

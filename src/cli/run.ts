@@ -4,7 +4,7 @@ import { writeFile } from "node:fs/promises";
 import { BudgetTracker } from "../agent/budget.js";
 import type { EventSink } from "../agent/events.js";
 import { applyModelSettings, type ModelSettings } from "../agent/model-settings.js";
-import { createClient, hasApiKey } from "../agent/provider.js";
+import { createClient, hasModelAccess } from "../agent/provider.js";
 import { loadDefinitions, type Definitions } from "../chain/definitions.js";
 import type { ContextSection } from "../text/prompt.js";
 import type { ChainDefinition } from "../chain/types.js";
@@ -41,7 +41,13 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
     io.stderr(`crewbot: ${message}`);
     return 1;
   };
-  if (!hasApiKey(io.env)) return fail("ANTHROPIC_API_KEY is not set; crewbot run needs it to reach the model.");
+  let access: boolean;
+  try {
+    access = hasModelAccess(io.env);
+  } catch (error) {
+    return fail((error as Error).message); // an unknown CREWBOT_MODEL_PROVIDER
+  }
+  if (!access) return fail("ANTHROPIC_API_KEY is not set; crewbot run needs it to reach the model.");
   const local = await localChain(args, io);
   if (typeof local === "string") return fail(local);
   const setup = await localSandbox(args, io, chainMode(local.chain, local.definitions.agents));
@@ -147,7 +153,7 @@ async function runLocalChain(
     trust: "trusted",
     budget,
     models: args.model ? Object.fromEntries([...definitions.agents.keys()].map((name) => [name, args.model!])) : undefined,
-    client: createClient({ apiKey: io.env.ANTHROPIC_API_KEY, baseURL: io.env.ANTHROPIC_BASE_URL, retry: modelSettings.retry }),
+    client: createClient({ env: io.env, retry: modelSettings.retry }),
     signal: io.signal,
     emit,
     // The local repository's `.github/crewbot/rules/`, as loaded with its definitions.

@@ -120,7 +120,19 @@ export function redactingLogger<T extends object>(log: T, secrets: () => Iterabl
  * Probot reads it (from `PRIVATE_KEY_PATH`, or `PRIVATE_KEY` with escaped line ends).
  */
 export function secretsFromEnv(env: NodeJS.ProcessEnv): string[] {
-  const names = ["WEBHOOK_SECRET", "PRIVATE_KEY", "ANTHROPIC_API_KEY", "GITHUB_CLIENT_SECRET", "CREWBOT_NPM_TOKEN"];
+  const names = [
+    "WEBHOOK_SECRET",
+    "PRIVATE_KEY",
+    "ANTHROPIC_API_KEY",
+    "GITHUB_CLIENT_SECRET",
+    "CREWBOT_NPM_TOKEN",
+    // The model providers' own keys (agent/providers.ts), when the operator gives them in the environment.
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
+    "AWS_BEARER_TOKEN_BEDROCK",
+    "ANTHROPIC_FOUNDRY_API_KEY",
+    "AZURE_CLIENT_SECRET",
+  ];
   const values = names.map((name) => env[name]);
   if (env.PRIVATE_KEY || env.PRIVATE_KEY_PATH) {
     try {

@@ -64,7 +64,7 @@ describe("loadPrices / applyModelSettings", () => {
     restore = setOperatorPrices({});
     const at = await file("prices.yml", "proxy-model: { input: 100, output: 500 }\nclaude-haiku-4-5: { input: 2, output: 6 }\n");
     const settings = applyModelSettings({ CREWBOT_PRICES: at, CREWBOT_MODEL_RETRY_MINUTES: "3" });
-    expect(settings).toEqual({ retry: { maxMs: 180_000 }, pricedModels: 2 });
+    expect(settings).toEqual({ provider: "anthropic", retry: { maxMs: 180_000 }, pricedModels: 2 });
 
     expect(priceOf("proxy-model")).toEqual({ price: { input: 100, output: 500, cacheWrite: 125, cacheRead: 10 }, estimate: false });
     expect(priceOf("claude-haiku-4-5-20251001").price.input).toBe(2); // a family override covers its snapshots

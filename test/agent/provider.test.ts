@@ -2,15 +2,15 @@ import Anthropic, { APIConnectionError, APIError } from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
 import { defaultSummarizeArgs, safeSummary } from "../../src/agent/args.js";
 import { retryPolicyOf } from "../../src/agent/model-call.js";
-import { createClient, describeProviderError, hasApiKey, promptTooLong } from "../../src/agent/provider.js";
+import { createClient, describeProviderError, hasModelAccess, promptTooLong } from "../../src/agent/provider.js";
 import { ModelRetriesExhausted } from "../../src/agent/retry.js";
 
-describe("hasApiKey / createClient", () => {
+describe("hasModelAccess / createClient", () => {
   it.each([
     [{ ANTHROPIC_API_KEY: "sk-x" }, true],
     [{ ANTHROPIC_API_KEY: "  " }, false],
     [{}, false],
-  ])("hasApiKey(%j) = %s", (env, expected) => expect(hasApiKey(env)).toBe(expected));
+  ])("hasModelAccess(%j) = %s", (env, expected) => expect(hasModelAccess(env)).toBe(expected));
 
   it("reads the key and base URL from the environment, with the SDK's own retries off (ours apply)", () => {
     const client = createClient({ env: { ANTHROPIC_API_KEY: "sk-x", ANTHROPIC_BASE_URL: "http://127.0.0.1:9/" } });

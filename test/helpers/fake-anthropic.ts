@@ -88,7 +88,7 @@ export interface FakeServer {
   close(): Promise<void>;
 }
 
-const ERROR_TYPES: Record<number, string> = {
+export const ERROR_TYPES: Record<number, string> = {
   400: "invalid_request_error",
   401: "authentication_error",
   403: "permission_error",
@@ -101,7 +101,7 @@ const ERROR_TYPES: Record<number, string> = {
 
 /** Unref'd: a long scripted delay whose client went away must not keep the test process alive. */
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
-const approxTokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
+export const approxTokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
 
 /** Splits a string into `parts` pieces at arbitrary points, as the API splits streamed tool input. */
 function splitInto(text: string, parts: number): string[] {
@@ -112,7 +112,7 @@ function splitInto(text: string, parts: number): string[] {
   return pieces;
 }
 
-function toMessage(reply: FakeReply, body: Record<string, any>, index: number) {
+export function toMessage(reply: FakeReply, body: Record<string, any>, index: number) {
   const blocks: FakeBlock[] = reply.content ?? (reply.text !== undefined ? [{ type: "text", text: reply.text }] : []);
   let toolCounter = 0;
   const content = blocks.map((block) => {
@@ -160,8 +160,8 @@ function toMessage(reply: FakeReply, body: Record<string, any>, index: number) {
   };
 }
 
-/** The SSE events the real API sends for a message, in order. */
-function streamEvents(message: ReturnType<typeof toMessage>, reply: FakeReply): Array<[string, unknown]> {
+/** The SSE events the real API sends for a message, in order (the cloud providers' stand-ins send the same: fake-providers.ts). */
+export function streamEvents(message: ReturnType<typeof toMessage>, reply: FakeReply): Array<[string, unknown]> {
   const { usage } = message;
   const events: Array<[string, unknown]> = [
     [
@@ -224,7 +224,7 @@ function streamEvents(message: ReturnType<typeof toMessage>, reply: FakeReply): 
   return events;
 }
 
-function sendError(res: http.ServerResponse, index: number, error: FakeError): void {
+export function sendError(res: http.ServerResponse, index: number, error: FakeError): void {
   const type = error.type ?? ERROR_TYPES[error.status] ?? "api_error";
   const body = { type: "error", error: { type, message: error.message ?? type }, request_id: `req_fake_${index}` };
   res.writeHead(error.status, {
