@@ -3,7 +3,7 @@
  * hosted one: every request must carry `Authorization: Bearer <token>` (else 401), an unknown tool
  * is a JSON-RPC error. Its tools: `get_issue` (read-only; its text tries an injection), `create_issue`
  * (writes: no read-only hint), `hang` (read-only; answers only when the test closes the server),
- * `fail` (read-only; an `isError` result), `echo_auth` (read-only; answers with the token it was
+ * `fail` (read-only; an `isError` result), `rpc_error` (read-only; a JSON-RPC error), `echo_auth` (read-only; answers with the token it was
  * sent), `picture` (read-only; an image), `bad_schema` (read-only; a regular expression in its schema).
  */
 import { createServer, type IncomingMessage, type Server as HttpServer } from "node:http";
@@ -21,6 +21,7 @@ const TOOLS = [
   { name: "hang", description: "Never answers.", inputSchema: object(), annotations: readOnly },
   { name: "fail", description: "Always fails.", inputSchema: object(), annotations: readOnly },
   { name: "echo_auth", description: "Says what it was sent.", inputSchema: object(), annotations: readOnly },
+  { name: "rpc_error", description: "Answers with a JSON-RPC error.", inputSchema: object(), annotations: readOnly },
   { name: "picture", description: "A picture.", inputSchema: object(), annotations: readOnly },
   { name: "bad_schema", description: "A hostile schema.", inputSchema: object({ q: { type: "string", pattern: "^(a+)+$" } }), annotations: readOnly },
 ];
@@ -56,6 +57,8 @@ export async function startMcpServer(token: string): Promise<FakeMcpServer> {
           return { content: [{ type: "text", text: "the ticket store is down" }], isError: true };
         case "echo_auth":
           return { content: [{ type: "text", text: `you sent: ${auth}` }] };
+        case "rpc_error":
+          throw new McpError(ErrorCode.InternalError, "the tracker's database is locked");
         case "picture":
           return { content: [{ type: "image", data: Buffer.from("png").toString("base64"), mimeType: "image/png" }] };
         default:

@@ -87,7 +87,7 @@ describe("a job's MCP servers", () => {
   it("offers a listed role the read-only tools by default, and leaves out a hostile schema with a log line", async () => {
     const s = await server();
     const { session, lines } = await open(config(s.url));
-    expect(session.toolsFor("scout").map((t) => t.name)).toEqual(["mcp__tracker__get_issue", "mcp__tracker__hang", "mcp__tracker__fail", "mcp__tracker__echo_auth", "mcp__tracker__picture"]);
+    expect(session.toolsFor("scout").map((t) => t.name)).toEqual(["mcp__tracker__get_issue", "mcp__tracker__hang", "mcp__tracker__fail", "mcp__tracker__echo_auth", "mcp__tracker__rpc_error", "mcp__tracker__picture"]);
     expect(lines.join("\n")).toContain("tool bad_schema left out: its input schema has a regular expression (pattern)");
     // A role not listed gets none.
     expect(session.toolsFor("reviewer")).toEqual([]);
@@ -125,6 +125,18 @@ describe("a job's MCP servers", () => {
 });
 
 describe("an agent calling MCP tools", () => {
+  it("a server gone after the job's start costs the call one error result", async () => {
+    const s = await server();
+    const { session } = await open(config(s.url));
+    await s.close();
+    const tool = session.toolsFor("scout").find((t) => t.name === "mcp__tracker__get_issue")!;
+    const h = await harness([{ content: [toolUse(tool.name, { key: "1" })] }, { text: "Done." }], { tools: [tool] });
+    expect((await h.run()).stopReason).toBe("done");
+    const [result] = lastToolResults(h.fake.requests[1]!.body);
+    expect(result).toMatchObject({ is_error: true });
+    expect(result!.content).toMatch(/^The MCP server "tracker" did not answer get_issue: /);
+  });
+
   it("gets results as data, one error for a hung or failing tool, and never sees the token", async () => {
     const s = await server();
     const { session } = await open(config(s.url), ["scout"], 500);
@@ -139,6 +151,7 @@ describe("an agent calling MCP tools", () => {
             toolUse("mcp__tracker__echo_auth", {}),
             toolUse("mcp__tracker__picture", {}),
             toolUse("mcp__tracker__get_issue", { key: 7 }),
+            toolUse("mcp__tracker__rpc_error", {}),
           ],
         },
         { text: "Done." },
@@ -147,7 +160,7 @@ describe("an agent calling MCP tools", () => {
     );
     const result = await h.run();
     expect(result.stopReason).toBe("done");
-    const [issue, hang, fail, echo, picture, invalid] = lastToolResults(h.fake.requests[1]!.body);
+    const [issue, hang, fail, echo, picture, invalid, rpc] = lastToolResults(h.fake.requests[1]!.body);
     expect(issue!.is_error).toBeUndefined();
     expect(issue!.content).toContain('<document source="MCP server tracker, tool get_issue" trust="third-party">\nPROJ-7: the login page times out.');
     expect(issue!.content).toContain(INJECTION);
@@ -160,12 +173,14 @@ describe("an agent calling MCP tools", () => {
     expect(picture!.content).toContain("[image content (image/png), not shown]");
     expect(invalid).toMatchObject({ is_error: true });
     expect(invalid!.content).toMatch(/^Invalid arguments for mcp__tracker__get_issue: key:/);
+    expect(rpc).toMatchObject({ is_error: true });
+    expect(rpc!.content).toMatch(/^The MCP server "tracker" did not answer rpc_error: MCP error -32603: .*the tracker's database is locked$/);
     expect(s.calls.map((c) => c.name)).toEqual(expect.arrayContaining(["get_issue", "hang", "fail", "echo_auth", "picture"]));
     // What the model was offered: the server's schema, under the sanitised name.
     const offered = (h.fake.requests[0]!.body.tools as Array<{ name: string; input_schema: { properties: object } }>).find((t) => t.name === "mcp__tracker__get_issue");
     expect(offered!.input_schema.properties).toEqual({ key: { type: "string" } });
     // Every call is in the events the transcript is made of.
-    expect(h.events.filter((e) => e.type === "tool_end").map((e) => (e as { name: string }).name)).toHaveLength(6);
+    expect(h.events.filter((e) => e.type === "tool_end").map((e) => (e as { name: string }).name)).toHaveLength(7);
     const everything = JSON.stringify([h.fake.requests.map((r) => r.body), h.events]);
     expect(everything).not.toContain(TOKEN);
   });
