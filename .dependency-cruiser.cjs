@@ -15,7 +15,7 @@ const LAYERS = [
   ["triggers"],
   ["jobs"],
   ["installations", "transcripts", "metrics", "summary"],
-  ["context"],
+  ["context", "mcp"],
   ["chain"],
   ["review"],
   ["learnings", "dependencies"],

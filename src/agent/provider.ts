@@ -16,6 +16,8 @@ export interface ClientOptions {
    * request made with the client. The SDK's own retries are off: one policy, one clock.
    */
   retry?: Partial<ModelRetryPolicy>;
+  /** Secrets beyond the environment's own (the MCP servers' header values), redacted from every request body too. */
+  secrets?: readonly string[];
 }
 
 /**
@@ -52,7 +54,7 @@ export function createClient(options: ClientOptions = {}): Anthropic {
   const env = options.env ?? process.env;
   const name = configuredProvider(env);
   const row = providerRow(name);
-  const secrets = [options.apiKey, ...secretsFromEnv(env)];
+  const secrets = [options.apiKey, ...secretsFromEnv(env), ...(options.secrets ?? [])];
   const core: CoreOptions = {
     maxRetries: 0,
     fetch: redactingFetch(secrets),

@@ -24,6 +24,7 @@ import type { JobRecord } from "../queue/types.js";
 import type { LearnRequest } from "../learnings/types.js";
 import { type Clock, DEFAULT_WRITE_SPACING_MS, GitHubWriter, realClock, WriteGate } from "../report/github-writer.js";
 import { redact, redactingLogger, secretsFromEnv } from "../secrets/redact.js";
+import { loadMcpConfig, mcpSecrets, type McpServerConfig } from "../mcp/config.js";
 import { registrySettings } from "../dependencies/registry.js";
 import { describeSandbox, sandboxFor, sandboxPolicy } from "../tools/sandbox-policy.js";
 import { TriggerConfigCache } from "../config/trigger-config.js";
@@ -76,6 +77,8 @@ interface Root {
   env: NodeJS.ProcessEnv;
   /** The operator's secrets: redacted from every log line and everything written. */
   operatorSecrets: string[];
+  /** The operator's remote MCP servers (`CREWBOT_MCP_CONFIG`). */
+  mcpServers: McpServerConfig[];
   log: Probot["log"];
   dataDir: string;
   publicUrl: string;
@@ -94,7 +97,9 @@ interface Root {
 /** The composition root: real services from the environment, around the Probot app's auth. */
 export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const { env } = options;
-  const operatorSecrets = secretsFromEnv(env);
+  // CREWBOT_MCP_CONFIG: a bad file stops the app here, naming it; its header values are secrets like the environment's.
+  const mcpServers = loadMcpConfig(env);
+  const operatorSecrets = [...secretsFromEnv(env), ...mcpSecrets(mcpServers)];
   // Every line crewbot logs is redacted (known token shapes, the operator's secrets), fields and errors too.
   const log = redactingLogger(app.log, () => operatorSecrets);
   const dataDir = dataDirOf(env);
@@ -105,7 +110,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const stores = options.stores ?? openSqliteStores(dataDir);
   const metrics = options.metrics ?? new Metrics(queueDepth(stores.queue));
   const who = { appId: appIdOf(env), appSlug: appSlugOf(app, env), permissions: new PermissionCache() };
-  const root: Root = { env, operatorSecrets, log, dataDir, publicUrl, limits, stores, metrics, ...who, writes: { clock: options.clock, writeSpacingMs: options.writeSpacingMs } };
+  const root: Root = { env, operatorSecrets, mcpServers, log, dataDir, publicUrl, limits, stores, metrics, ...who, writes: { clock: options.clock, writeSpacingMs: options.writeSpacingMs } };
   const transcripts = openTranscripts({ env, dataDir, secrets: operatorSecrets, log, autoPrune: false, store: stores.transcripts }); // pruned by the retention sweep
   // The runner is made after the services it runs jobs with; a proposal is only asked for once jobs run.
   const services = jobServices(app, root, transcripts, modelSettings, (request) => enqueueLearnings(request, stores.queue, runner, log));
@@ -145,11 +150,12 @@ function jobServices(app: Probot, root: Root, transcripts: Transcripts, modelSet
   return {
     github: githubPort(app, root),
     runtime: {
-      anthropic: () => createClient({ env, retry: modelSettings.retry }),
+      anthropic: () => createClient({ env, retry: modelSettings.retry, secrets: mcpSecrets(root.mcpServers) }),
       sandbox: () => sandbox,
       mirrors: new MirrorStore({ dataDir: root.dataDir }),
       dataDir: root.dataDir,
       npmRegistry: registrySettings(env),
+      ...(root.mcpServers.length > 0 ? { mcpServers: root.mcpServers } : {}),
       ...(modelSettings.firstLookModel ? { firstLookModel: modelSettings.firstLookModel } : {}),
     },
     records: { reviews: stores.reviews, learnings: stores.learnings, ciFixRounds: stores.ciFixRounds, proposeLearnings },

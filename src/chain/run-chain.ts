@@ -7,7 +7,7 @@ import { runAgent as defaultRunAgent } from "../agent/loop.js";
 import type { AgentPause, AgentRunResult, RunAgentOptions, StreamRules } from "../agent/types.js";
 import { summarizeArgs, toolsFor } from "../tools/index.js";
 import type { ProofSession } from "../tools/proof-session.js";
-import type { CheckoutTrust, Mode, SandboxInfo, Skill, StepOutput, ToolContext } from "../tools/types.js";
+import type { CheckoutTrust, Mode, SandboxInfo, Skill, StepOutput, Tool, ToolContext } from "../tools/types.js";
 import { describeBudget } from "../agent/budget.js";
 import { oneLine } from "../tools/index.js";
 import { outputsNamed, PARALLEL_AT_ONCE, renderTask, stepAgents } from "./chains.js";
@@ -96,6 +96,8 @@ export interface RunChainOptions {
   checkOutput?: (step: StepRef, output: StepOutput) => string | undefined;
   /** The repository's skills: listed in every step's context, read with the `skill` tool. */
   skills?: readonly Skill[];
+  /** The MCP tools a step of this role is offered (the job's MCP servers, mcp/session.ts), after the built-in ones. */
+  mcpTools?: (role: RoleName) => Tool[];
   /** The job's stream rules, one RuleBook for all its agents (so `once` is once per job). */
   rules?: StreamRules;
   /** Injected in tests. */
@@ -349,7 +351,8 @@ function stepTools(mode: Mode, agent: AgentDefinition, options: RunChainOptions,
   const { tools, notes } = toolsFor(mode, { sandbox: options.sandbox, allow, trust: options.trust, roleTools: roleOwn, hasSkills, scratch: !look, prove: !look && options.proof !== undefined, ...asked });
   // One look runs no command: why bash is missing is no news there.
   for (const message of look ? [] : notes) emit({ type: "log", agent: agent.name, level: "warn", message });
-  return tools;
+  // The operator gave MCP tools to roles, not to agents: frontmatter does not narrow them; one look has none.
+  return look ? tools : [...tools, ...(options.mcpTools?.(roleOf(agent)) ?? [])];
 }
 
 function toolContext(mode: Mode, options: RunChainOptions): ToolContext {

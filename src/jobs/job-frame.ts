@@ -21,6 +21,9 @@ import type { JobServices } from "./services.js";
 import { instructionEvents } from "./job-instructions.js";
 import { learningsFor } from "../context/learnings-context.js";
 import { checkStepOutput } from "./step-results.js";
+import { stepAgents } from "../chain/chains.js";
+import { roleOf } from "../chain/roles.js";
+import { NO_MCP, openMcp, type McpSession } from "../mcp/session.js";
 
 /** A job's frame once its surface is open: the body calls `begin` when its work begins. */
 export interface OpenFrame {
@@ -129,6 +132,7 @@ export async function runJobChain(
   const { observe, stepContext, context, budget: resumed, ...passed } = options;
   const budget = resumed ?? new BudgetTracker(policy.budgets);
   for (const event of instructionEvents(prepared.instructions)) report.event(event);
+  const mcp = await jobMcp(services, prepared, options.chain, ctx.signal);
   const result = await runChain({
     ...passed,
     agents: prepared.agents,
@@ -151,6 +155,18 @@ export async function runJobChain(
     checkOutput: checkStepOutput,
     skills: prepared.skills?.skills,
     rules: new RuleBook(prepared.rules ?? []),
-  });
+    mcpTools: mcp.toolsFor,
+  }).finally(() => mcp.close());
   return { result, budget };
+}
+
+/** The operator's MCP servers some agent of the chain may use, connected for this chain (none configured: none). */
+async function jobMcp(services: JobServices, prepared: Prepared, chain: RunChainOptions["chain"], signal: AbortSignal): Promise<McpSession> {
+  const servers = services.runtime.mcpServers ?? [];
+  if (servers.length === 0) return NO_MCP;
+  const roles = chain.steps.flatMap(stepAgents).flatMap((name) => {
+    const agent = prepared.agents.get(name);
+    return agent ? [roleOf(agent)] : [];
+  });
+  return openMcp(servers, { roles, signal, log: services.observe.log });
 }

@@ -13,6 +13,7 @@ import type { GitIdentity } from "../github/types.js";
 import type { MirrorStore } from "../workspace/mirror.js";
 import type { LearningsStore, LearnRequest } from "../learnings/types.js";
 import type { RegistrySettings } from "../dependencies/types.js";
+import type { McpServerConfig } from "../mcp/config.js";
 
 /** GitHub as the app sees it: installation clients and tokens, the one writer, and who crewbot is there. */
 export interface GitHubPort {
@@ -52,6 +53,8 @@ export interface RuntimePort {
   npmRegistry?: RegistrySettings;
   /** The cheaper model of a review's first look (`CREWBOT_FIRST_LOOK_MODEL`); none: no first look, and one look runs on the reviewer's model. */
   firstLookModel?: string;
+  /** The operator's remote MCP servers (`CREWBOT_MCP_CONFIG`, read at start); none: no MCP tools. */
+  mcpServers?: readonly McpServerConfig[];
 }
 
 /** What jobs remember between runs, in the queue's store. */

@@ -33,6 +33,7 @@ const ALLOWED: Record<string, string> = {
   "src/tools/sandbox-network.ts": "the host's /proc/<pid> of the sandbox's own helper processes",
   "src/config/load.ts": "the operator's local config file (`crewbot config validate`)",
   "src/agent/prices-file.ts": "the operator's prices file (CREWBOT_PRICES)",
+  "src/mcp/config.ts": "the operator's MCP servers file (CREWBOT_MCP_CONFIG)",
   "src/agent/model-ids-file.ts": "the operator's model ids file (CREWBOT_MODEL_IDS)",
   "src/app/dotenv.ts": "the operator's `.env` in the working directory, read once when a process starts",
   "src/web/artifacts.ts": "the data dir's job artifacts (crewbot's own outputs), confined to the job's folder",

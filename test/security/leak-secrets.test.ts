@@ -5,7 +5,8 @@
  * token-shaped string the model invents or reads is redacted in everything posted.
  */
 import { writeFileSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import nock from "nock";
 import { describe, expect, it } from "vitest";
@@ -13,7 +14,8 @@ import { issueCommentCreated, pullRequestEvent } from "../fixtures/payloads.js";
 import { gitSync } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
 import { ANTHROPIC_KEY, API, mockBotUser, mockInstallationToken, mockJobComments, mockPermission, mockRepoConfig, REPO_PATH, TOKEN } from "../app/harness.js";
-import { filesUnder, leaks, remoteHistory, startSecureStack, type SecureStack } from "./secure-stack.js";
+import { filesUnder, leaks, MCP_TOKEN, remoteHistory, startSecureStack, type SecureStack } from "./secure-stack.js";
+import { startMcpServer } from "../helpers/mcp-server.js";
 
 useNock();
 
@@ -96,6 +98,43 @@ describe("secrets stay secret through real jobs", () => {
     expectNoLeaks(await everywhere(stack, [job.id]));
     expectFoundRedacted(stack);
     expect(JSON.stringify(stack.sent)).toContain("[redacted]");
+  });
+
+  it("/plan with the operator's MCP server: the scout reads a ticket through it, and its token is only in crewbot's requests to that server", async () => {
+    const mcp = await startMcpServer(MCP_TOKEN);
+    try {
+      const file = path.join(await mkdtemp(path.join(os.tmpdir(), "crewbot-mcp-")), "mcp.yml");
+      await writeFile(file, `servers:\n  tracker:\n    url: ${mcp.url}\n    headers: { Authorization: "Bearer \${MCP_TRACKER_TOKEN}" }\n    roles: [scout]\n`);
+      const stack = await startSecureStack(
+        [
+          { content: [use("mcp__tracker__get_issue", { key: "7" }), use("mcp__tracker__echo_auth", {}), use("bash", { command: SNOOP })] },
+          { text: "Scout report: PROJ-7, the login page times out." },
+          { text: "## Plan\n1. Fix the login timeout" },
+        ],
+        undefined,
+        { CREWBOT_MCP_CONFIG: file },
+      );
+      const payload = issueCommentCreated("/plan", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
+      mockInstallationToken();
+      mockPermission("Codertocat", "admin");
+      stack.record(mockJobComments({ progressId: 905, edits: [], trigger: { id: payload.comment.id } }));
+
+      const job = await stack.runToEnd("issue_comment", payload, "leak-mcp");
+      expect(job.outcome).toMatch(/^✅ Done/);
+      expect(mcp.calls.map((c) => c.name)).toEqual(["get_issue", "echo_auth"]);
+      const [ticket, echoed] = (stack.fake.requests[1]!.body.messages.at(-1).content as Array<{ content: string }>).map((r) => r.content);
+      expect(ticket).toContain('<document source="MCP server tracker, tool get_issue" trust="third-party">');
+      expect(echoed).toContain("you sent: Bearer [redacted]");
+      // The scout's role is listed; the planner's is not.
+      const offered = (i: number) => (stack.fake.requests[i]!.body.tools as Array<{ name: string }>).map((t) => t.name).filter((n) => n.startsWith("mcp__"));
+      expect(offered(0)).toContain("mcp__tracker__get_issue");
+      expect(offered(2)).toEqual([]);
+      const transcript = JSON.stringify(await stack.crewbot.transcripts.store.read(job.id));
+      expect(transcript).toContain("mcp__tracker__get_issue");
+      expectNoLeaks(await everywhere(stack, [job.id]));
+    } finally {
+      await mcp.close();
+    }
   });
 
   it("/implement: a worker snooping while it works leaks nothing into commits, branches, the PR or the logs", async () => {

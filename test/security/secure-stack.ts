@@ -19,6 +19,8 @@ import type { Script } from "../helpers/fake-anthropic.js";
 import { gitSync } from "../helpers/git-repo.js";
 
 export const CLIENT_SECRET = `oauth-client-secret-${randomBytes(12).toString("hex")}`;
+/** The token of the operator's MCP server (`${MCP_TRACKER_TOKEN}` in a `CREWBOT_MCP_CONFIG` header). */
+export const MCP_TOKEN = `mcp-tracker-token-${randomBytes(12).toString("hex")}`;
 
 /** Every secret of the operator and of a job, with the private key as its 64-char base64 lines. */
 export const SECRETS: Array<[string, string]> = [
@@ -27,6 +29,7 @@ export const SECRETS: Array<[string, string]> = [
   ["ANTHROPIC_API_KEY", ANTHROPIC_KEY],
   ["WEBHOOK_SECRET", WEBHOOK_SECRET],
   ["GITHUB_CLIENT_SECRET", CLIENT_SECRET],
+  ["MCP_TRACKER_TOKEN", MCP_TOKEN],
   ...PRIVATE_KEY.split("\n")
     .filter((line) => line.length >= 40 && !line.startsWith("-----"))
     .map((line, i): [string, string] => [`PRIVATE_KEY line ${i + 1}`, line]),
@@ -57,8 +60,8 @@ afterEach(async () => {
   saved.clear();
 });
 
-export async function startSecureStack(script: Script, files: Record<string, string> = { "README.md": "# Hello\n" }): Promise<SecureStack> {
-  const secrets: NodeJS.ProcessEnv = { GITHUB_CLIENT_ID: "Iv1.0123456789abcdef", GITHUB_CLIENT_SECRET: CLIENT_SECRET, LOG_LEVEL: "trace" };
+export async function startSecureStack(script: Script, files: Record<string, string> = { "README.md": "# Hello\n" }, env: NodeJS.ProcessEnv = {}): Promise<SecureStack> {
+  const secrets: NodeJS.ProcessEnv = { GITHUB_CLIENT_ID: "Iv1.0123456789abcdef", GITHUB_CLIENT_SECRET: CLIENT_SECRET, MCP_TRACKER_TOKEN: MCP_TOKEN, LOG_LEVEL: "trace", ...env };
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk, _enc, done) {
@@ -67,7 +70,7 @@ export async function startSecureStack(script: Script, files: Record<string, str
     },
   });
   const base = await startStack(script, { files, env: secrets, log: pino({ level: "trace" }, sink) });
-  for (const key of ["PRIVATE_KEY", "WEBHOOK_SECRET", "ANTHROPIC_API_KEY", "GITHUB_CLIENT_SECRET", "CREWBOT_DATA_DIR"]) {
+  for (const key of ["PRIVATE_KEY", "WEBHOOK_SECRET", "ANTHROPIC_API_KEY", "GITHUB_CLIENT_SECRET", "MCP_TRACKER_TOKEN", "CREWBOT_DATA_DIR"]) {
     if (!saved.has(key)) saved.set(key, process.env[key]);
     process.env[key] = base.env[key];
   }

@@ -1,0 +1,111 @@
+/**
+ * `CREWBOT_MCP_CONFIG`: the operator's remote MCP servers, a YAML (or JSON, which YAML reads too)
+ * file read once at start; a bad file stops the app naming the file and the key.
+ *
+ *   servers:
+ *     tracker:
+ *       url: https://mcp.example.com/mcp
+ *       headers: { Authorization: "Bearer ${TRACKER_TOKEN}" }   # ${VAR}: from crewbot's environment
+ *       roles: [planner, reviewer]
+ *       tools: [get_issue, "search_*"]                          # absent: the read-only ones
+ *
+ * The expanded header values are secrets: crewbot alone holds them (see `mcpSecrets`).
+ */
+import { readFileSync } from "node:fs";
+import { parse } from "yaml";
+import { z } from "zod";
+import { ROLE_NAMES, type RoleName } from "../chain/roles.js";
+
+export const MCP_CONFIG_VARIABLE = "CREWBOT_MCP_CONFIG";
+
+/** No `_` in a server's name: `mcp__<server>__<tool>` must split back one way. */
+const SERVER_NAME = /^[a-zA-Z0-9-]{1,24}$/;
+const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+const Server = z.strictObject(
+  {
+    url: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
+    headers: z.record(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, { error: "must be an HTTP header name" }), z.string({ error: "must be a string" })).optional(),
+    roles: z.array(z.enum(ROLE_NAMES as [RoleName, ...RoleName[]], { error: `must be one of ${ROLE_NAMES.join(", ")}` })).min(1, { error: "must name at least one role" }),
+    tools: z.array(z.string().trim().min(1, { error: "a tool name or glob must not be empty" })).optional(),
+  },
+  { error: "must be a mapping with url, roles (and optionally headers, tools)" },
+);
+
+const File = z.strictObject(
+  { servers: z.record(z.string().regex(SERVER_NAME, { error: "a server's name is 1 to 24 letters, digits or '-'" }), Server) },
+  { error: "must be a mapping with servers" },
+);
+
+/** One remote server as crewbot uses it: its headers expanded (secrets), its allow-list as written. */
+export interface McpServerConfig {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  roles: RoleName[];
+  /** Tool names or globs; undefined: the tools whose annotations say `readOnlyHint: true`. */
+  tools?: string[];
+  /** What redaction must know: each header value, its last word (`Bearer <token>`'s token) and each variable put into it. */
+  secrets: string[];
+}
+
+export class McpConfigError extends Error {
+  override name = "McpConfigError";
+}
+
+/** Parses the file's text; every problem names `file` and the key (`servers.<name>.<field>`). */
+export function parseMcpConfig(text: string, file: string, env: NodeJS.ProcessEnv): McpServerConfig[] {
+  const fail = (message: string): never => {
+    throw new McpConfigError(`${MCP_CONFIG_VARIABLE} (${file}): ${message}`);
+  };
+  let data: unknown;
+  try {
+    data = parse(text);
+  } catch (err) {
+    fail(`not valid YAML or JSON: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);
+  }
+  const parsed = File.safeParse(data ?? {});
+  if (!parsed.success) {
+    const issues = parsed.error.issues;
+    const issue = issues.find((i) => i.code === "unrecognized_keys") ?? issues[0]!;
+    const key = issue.path.map(String).join(".");
+    if (issue.code === "unrecognized_keys") fail(`${key ? `${key}.` : ""}${issue.keys.join(", ")}: unknown key`);
+    // A bad record key (a server's name) carries its own message one level down.
+    const message = issue.code === "invalid_key" ? (issue.issues[0]?.message ?? issue.message) : issue.message;
+    fail(`${key || "(top level)"}: ${message}`);
+  }
+  return Object.entries(parsed.data!.servers).map(([name, server]) => {
+    const secrets: string[] = [];
+    const headers = Object.fromEntries(
+      Object.entries(server.headers ?? {}).map(([header, value]) => {
+        const expanded = value.replace(ENV_REF, (_ref, variable: string) => {
+          const set = env[variable] || fail(`servers.${name}.headers.${header}: \${${variable}} is not set in crewbot's environment`);
+          secrets.push(set);
+          return set;
+        });
+        secrets.push(expanded, expanded.trim().split(/\s+/).at(-1) ?? "");
+        return [header, expanded];
+      }),
+    );
+    return { name, url: server.url, headers, roles: [...new Set(server.roles)], ...(server.tools ? { tools: server.tools } : {}), secrets: [...new Set(secrets.filter(Boolean))] };
+  });
+}
+
+/** The operator's servers from `CREWBOT_MCP_CONFIG`; none when it is unset. */
+export function loadMcpConfig(env: NodeJS.ProcessEnv): McpServerConfig[] {
+  const file = env[MCP_CONFIG_VARIABLE]?.trim();
+  if (!file) return [];
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new McpConfigError(`${MCP_CONFIG_VARIABLE} (${file}): cannot be read${code ? ` (${code})` : ""}`);
+  }
+  return parseMcpConfig(text, file, env);
+}
+
+/** Every server's secrets, for redaction everywhere (logs, transcripts, model requests, GitHub writes). */
+export function mcpSecrets(servers: readonly McpServerConfig[]): string[] {
+  return [...new Set(servers.flatMap((s) => s.secrets))];
+}
