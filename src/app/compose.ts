@@ -158,7 +158,7 @@ function jobServices(app: Probot, root: Root, transcripts: Transcripts, modelSet
       ...(root.mcpServers.length > 0 ? { mcpServers: root.mcpServers } : {}),
       ...(modelSettings.firstLookModel ? { firstLookModel: modelSettings.firstLookModel } : {}),
     },
-    records: { reviews: stores.reviews, learnings: stores.learnings, ciFixRounds: stores.ciFixRounds, proposeLearnings },
+    records: { reviews: stores.reviews, learnings: stores.learnings, ciFixRounds: stores.ciFixRounds, pauses: stores.pauses, proposeLearnings },
     operator: { limits: root.limits, usage: stores.installations, publicUrl: root.publicUrl },
     observe: { log, metrics, transcripts: transcripts.recorder },
   };
@@ -237,7 +237,7 @@ function triggerDeps(root: Root, services: JobServices, runner: JobRunner, backg
   const { stores, limits, log } = root;
   const { queue, installations } = stores;
   // Replies to people who start nothing: once per person and issue an hour, counted for every process on Redis.
-  const actDeps = { queue, runner, writerFor: services.github.writerFor, replies: new ReplyLimiter(stores.shared?.replyCounters), background, publicUrl: root.publicUrl, log };
+  const actDeps = { queue, pauses: stores.pauses, runner, writerFor: services.github.writerFor, replies: new ReplyLimiter(stores.shared?.replyCounters), background, publicUrl: root.publicUrl, log };
   return {
     log,
     act: createAct(actDeps),
@@ -289,6 +289,7 @@ function retentionTargets(stores: OpenedStores, transcripts: Transcripts, runtim
     reviewsTarget(stores.reviews),
     { name: "learning candidates and uses", prune: (before: number) => stores.learnings.prune(before) },
     { name: "ci-fix rounds", prune: (before: number) => stores.ciFixRounds.prune(before) },
+    { name: "pauses", prune: (before: number) => stores.pauses.prune(before) },
     ...(sqlite ? sqliteInstallationsTargets(runtime.dataDir) : []),
     { name: "transcripts", prune: (_before, now) => transcripts.prune(now) },
     jobDirsTarget(runtime.dataDir, activeIn(stores.queue)),

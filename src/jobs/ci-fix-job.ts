@@ -99,6 +99,8 @@ async function readyRound(job: JobRecord, ctx: JobContext, services: JobServices
   const quiet = (outcome: string, state: "cancelled" | "failed" = "cancelled") => ({ ended: quietEnd(job, services, outcome, state) });
   if (!request) return quiet("❌ Failed: a ci-fix job without its check suite", "failed");
   const { owner, repo, number, installationId } = job.target;
+  const paused = await services.records.pauses.get(repoKey(owner, repo), number);
+  if (paused) return quiet(`⏹ Cancelled: the pull request is paused by @${paused.by} (/crewbot pause)`);
   const octokit = await services.github.octokitFor(installationId);
   let config: CrewbotConfig;
   try {

@@ -19,6 +19,7 @@ import { checkoutTrust } from "./checkout-trust.js";
 import { blocking, gateSet, type FailOn } from "../review/gate.js";
 import { openFindings, type OpenFinding } from "../review/open-findings.js";
 import { repoKey } from "../review/review-store.js";
+import { pausedReason } from "../review/pauses.js";
 import type { GitHubWriter } from "../report/github-writer.js";
 import { inJobFrame, inOpenFrame } from "./job-frame.js";
 import type { JobReport } from "./job-report.js";
@@ -98,12 +99,12 @@ async function sayResolutionsRefused(job: JobRecord, writer: GitHubWriter, failO
   await answerRefusedResolutions(job, writer, threads, { slug: gate.refused.slug, headSha: job.review!.headSha, failOn, log: services.observe.log });
 }
 
-/** A skipped automatic review: its reason (a rule, a limit) in a completed check run, with what holds the gate open. */
-async function skipReview(job: JobRecord, report: JobReport, octokit: InstallationOctokit, config: CrewbotConfig, reason: string, services: JobServices): Promise<JobResult> {
+/** A skipped automatic review: its reason (a rule, a limit, a pause) in a completed check run, with what holds the gate open. */
+async function skipReview(job: JobRecord, report: JobReport, octokit: InstallationOctokit, config: CrewbotConfig, reason: string, services: JobServices, paused = false): Promise<JobResult> {
   const { failOn } = config.review;
   const open = gateSet(failOn) ? await openBeforeSkip(job, octokit, services) : { open: [] };
   await sayResolutionsRefused(job, report.writer, failOn, open, services);
-  return report.finish({ terminal: { kind: "done" }, check: renderSkippedCheck(reason, { failOn, open: open.open }), outcome: `✅ Skipped: ${reason}` });
+  return report.finish({ terminal: { kind: "done" }, check: renderSkippedCheck(reason, { failOn, open: open.open, paused }), outcome: `✅ ${paused ? "Paused" : "Skipped"}: ${reason}` });
 }
 
 /** An automatic review: its surface is the check run (jobs/check-run-surface.ts), started when the review begins. */
@@ -119,6 +120,9 @@ async function runAutomaticReview(job: JobRecord, ctx: JobContext, services: Job
       services.observe.log.info(`job ${job.id}: automatic review not run: review.auto is false (no check run)`);
       return report.finish({ terminal: { kind: "done" }, check: null, outcome: "✅ Skipped: automatic reviews are off (review.auto: false); no check run" });
     }
+    // Paused by a writer: said at once (no debounce), with no model call and no summary.
+    const paused = await services.records.pauses.get(repoKey(job.target.owner, job.target.repo), job.target.number);
+    if (paused) return skipReview(job, report, octokit, config, pausedReason(paused), services, true);
     const before = beforeReview(job, config);
     if (before?.runAt) return { state: "deferred", runAt: before.runAt };
     const begun = before?.skip ? { limit: before.skip } : await begin();

@@ -2,6 +2,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { OperatorLimits } from "../installations/limits.js";
 import type { Metrics } from "../metrics/metrics.js";
 import type { UsageLedger } from "../installations/types.js";
+import type { PauseStore } from "../review/pauses.js";
 import type { CiFixRounds } from "./ci-fix-rounds.js";
 import type { ReviewStore } from "../review/review-store.js";
 import type { TranscriptRecorder } from "../transcripts/recorder.js";
@@ -65,6 +66,8 @@ export interface RecordsPort {
   learnings: LearningsStore;
   /** Automatic ci-fix rounds per pull request, shared by every worker. */
   ciFixRounds: CiFixRounds;
+  /** Pull requests a writer paused: no automatic review, summary or ci-fix round there. */
+  pauses: PauseStore;
   /** Queues the job that opens or updates the learnings pull request (a candidate became due). */
   proposeLearnings(request: LearnRequest): Promise<void>;
 }

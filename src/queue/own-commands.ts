@@ -21,6 +21,20 @@ export const OWN_COMMANDS = {
     form: "crewbot",
     help: [{ usage: "/crewbot cancel", where: "issue or pull request", what: "Cancels the job running here (or waiting for an answer)." }],
   },
+  pause: {
+    form: "crewbot",
+    help: [
+      {
+        usage: "/crewbot pause",
+        where: "pull request",
+        what: "Stops automatic reviews, summaries and CI fixes on this pull request until `/crewbot resume`; a push gets a `crewbot/review` check saying so. Commands still work.",
+      },
+    ],
+  },
+  resume: {
+    form: "crewbot",
+    help: [{ usage: "/crewbot resume", where: "pull request", what: "Ends a pause: the next push is reviewed automatically again." }],
+  },
   learn: {
     form: "crewbot",
     help: [

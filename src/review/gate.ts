@@ -43,7 +43,7 @@ export function blocking<F extends GateFinding>(failOn: FailOn | undefined, open
  * How a run ended, as the gate sees it: a review that found nothing new (`clean`), one that posted
  * findings (`findings`), or no review at all (`skipped`: a rule of review.*, nothing new to review).
  */
-export type GateRun = "clean" | "findings" | "skipped";
+export type GateRun = "clean" | "findings" | "skipped" | "paused";
 
 /**
  * The conclusion. Without a gate: success when clean, neutral with findings (they only inform),
@@ -51,7 +51,7 @@ export type GateRun = "clean" | "findings" | "skipped";
  * success for a review and neutral for a skip (branch protection passes both).
  */
 export function gateConclusion(failOn: FailOn | undefined, run: GateRun, open: readonly GateFinding[]): CheckConclusion {
-  if (!gateSet(failOn)) return run === "clean" ? "success" : run === "findings" ? "neutral" : "skipped";
+  if (!gateSet(failOn)) return run === "clean" ? "success" : run === "skipped" ? "skipped" : "neutral";
   if (blocking(failOn, open).length > 0) return "failure";
-  return run === "skipped" ? "neutral" : "success";
+  return run === "skipped" || run === "paused" ? "neutral" : "success";
 }

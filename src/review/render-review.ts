@@ -194,11 +194,11 @@ export function renderReviewCheck(r: ReviewReport): { conclusion: CheckConclusio
  * A skip decided before any work: the reason, and with a gate the findings still open on the pull
  * request — `neutral` only when none at the level is.
  */
-export function renderSkippedCheck(reason: string, gate: { failOn?: FailOn; open?: readonly OpenFinding[] } = {}): { conclusion: CheckConclusion; output: CheckOutput } {
+export function renderSkippedCheck(reason: string, gate: { failOn?: FailOn; open?: readonly OpenFinding[]; paused?: boolean } = {}): { conclusion: CheckConclusion; output: CheckOutput } {
   const open = gate.open ?? [];
-  const conclusion = gateConclusion(gate.failOn, "skipped", open);
+  const conclusion = gateConclusion(gate.failOn, gate.paused ? "paused" : "skipped", open);
   const held = holding(gate.failOn, open);
-  const title = held ? `Not reviewed · ${held}` : "Skipped";
+  const title = held ? `Not reviewed · ${held}` : gate.paused ? "Paused" : "Skipped";
   const summary = [`Not reviewed automatically: ${reason}.`, ...gateLines(gate.failOn, open).map((l) => `- ${l}`)].join("\n\n");
   return { conclusion, output: { title, summary } };
 }

@@ -20,6 +20,9 @@ import { RedisTranscriptStore } from "./redis/transcripts.js";
 import { SqliteInstallations } from "./sqlite/installations.js";
 import { SqliteTranscriptStore } from "./sqlite/transcripts.js";
 import type { CiFixRounds } from "../jobs/ci-fix-rounds.js";
+import type { PauseStore } from "../review/pauses.js";
+import { RedisPauses } from "./redis/pauses.js";
+import { SqlitePauses } from "./sqlite/pauses.js";
 import type { JobQueue } from "../queue/job-queue.js";
 import { RedisCiFixRounds } from "./redis/ci-fix-rounds.js";
 import { DEFAULT_REDIS_PREFIX, RedisQueue } from "./redis/job-queue.js";
@@ -39,6 +42,8 @@ export interface OpenedStores {
   learnings: PrunableLearningsStore;
   /** Automatic ci-fix rounds per pull request, in the same store. */
   ciFixRounds: CiFixRounds;
+  /** Pull requests a writer paused (`/crewbot pause`), in the same store. */
+  pauses: PauseStore;
   /** The installations ledger: coverage, usage, limits. */
   installations: InstallationStore & UsageLedger;
   /** Transcript entries (every process reads the same ones on Redis). */
@@ -91,6 +96,7 @@ async function openRedisStores(env: StoreEnv, url: string): Promise<OpenedStores
   const reviews = new RedisReviewStore({ ...opts, retentionDays });
   const ciFixRounds = new RedisCiFixRounds({ ...opts, retentionDays });
   const learnings = new RedisLearningsStore({ ...opts, retentionDays });
+  const pauses = new RedisPauses({ ...opts, retentionDays });
   const installations = new RedisInstallations(opts);
   const transcriptRedis = new Redis(url, { maxRetriesPerRequest: 3 });
   transcriptRedis.on("error", () => {}); // a lost server shows up as the failing call's error
@@ -98,11 +104,11 @@ async function openRedisStores(env: StoreEnv, url: string): Promise<OpenedStores
   const limits = new RedisSharedLimits(opts);
   const shared = { writeBudget: limits, admission: (limit: RateLimit) => limits.admission(limit), replyCounters: limits.replyCounters() };
   const jobFiles = new RedisJobFiles({ ...opts, retentionDays });
-  const all = [queue, reviews, ciFixRounds, learnings, installations, transcripts, limits, jobFiles];
-  return { queue, reviews, learnings, ciFixRounds, installations, transcripts, shared, jobFiles, kind: "redis", close: () => closeAll(all) };
+  const all = [queue, reviews, ciFixRounds, pauses, learnings, installations, transcripts, limits, jobFiles];
+  return { queue, reviews, learnings, ciFixRounds, pauses, installations, transcripts, shared, jobFiles, kind: "redis", close: () => closeAll(all) };
 }
 
-/** The embedded stores: `<dataDir>/crewbot.db` (queue, reviews, rounds, learnings, installations) and `<dataDir>/transcripts.db`. */
+/** The embedded stores: `<dataDir>/crewbot.db` (queue, reviews, rounds, pauses, learnings, installations) and `<dataDir>/transcripts.db`. */
 export function openSqliteStores(dataDir: string): OpenedStores {
   const opened: Array<{ close(): Promise<void> }> = [];
   const open = <T extends { close(): Promise<void> }>(make: () => T): T => {
@@ -115,9 +121,10 @@ export function openSqliteStores(dataDir: string): OpenedStores {
     const reviews = open(() => new SqliteReviewStore({ dataDir }));
     const ciFixRounds = open(() => new SqliteCiFixRounds({ dataDir }));
     const learnings = open(() => new SqliteLearningsStore({ dataDir }));
+    const pauses = open(() => new SqlitePauses({ dataDir }));
     const installations = open(() => new SqliteInstallations({ dataDir }));
     const transcripts = open(() => new SqliteTranscriptStore({ dataDir }));
-    return { queue, reviews, learnings, ciFixRounds, installations, transcripts, kind: "sqlite", close: () => closeAll(opened) };
+    return { queue, reviews, learnings, ciFixRounds, pauses, installations, transcripts, kind: "sqlite", close: () => closeAll(opened) };
   } catch (err) {
     void closeAll(opened);
     throw err;

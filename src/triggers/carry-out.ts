@@ -12,10 +12,14 @@ import type { Background } from "./background.js";
 import type { CommentPayload, Decision } from "./comment-command.js";
 import type { TriggerLog } from "./deps.js";
 import { announceQueued } from "./queued-comment.js";
+import { carryOutPause } from "./pause-command.js";
+import type { PauseStore } from "../review/pauses.js";
 import type { ReplyLimiter, ReplyPlace } from "./stranger-replies.js";
 
 export interface ActDeps {
   queue: JobQueue;
+  /** Pull requests a writer paused (`/crewbot pause`). */
+  pauses: PauseStore;
   runner: Pick<JobRunner, "wake" | "cancel" | "answer">;
   writerFor(installationId: number, octokit: InstallationOctokit): GitHubWriter;
   /** Every reply to someone without write permission who started nothing: once per person and issue an hour, from its own budget. */
@@ -60,6 +64,8 @@ export function createAct(deps: ActDeps) {
         }
         return;
       }
+      case "pause":
+        return carryOutPause(deps.pauses, decision, target, reply);
       case "answer":
         return answerQuestion(deps, decision, target, reply);
       case "approve": {

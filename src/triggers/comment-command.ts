@@ -60,6 +60,8 @@ export type Decision =
   | { action: "not-allowed"; login: string }
   | { action: "reply"; body: string; reason: string }
   | { action: "cancel"; by: string }
+  /** `/crewbot pause` (`pause: true`) or `/crewbot resume` on a pull request, by a writer. */
+  | { action: "pause"; by: string; pause: boolean }
   /** An answer to a waiting question: a `/answer` text, or a ticked option of the question comment `jobId`. */
   | { action: "answer"; by: string; text?: string; jobId?: string; option?: number }
   | { action: "enqueue"; job: NewJob }
@@ -78,6 +80,7 @@ export function decide(
   if (command.kind === "help") return { action: "help", unknown: command.unknown };
   if (!permission || !canWrite(permission)) return { action: "not-allowed", login };
   if (command.kind === "cancel") return { action: "cancel", by: login };
+  if (command.kind === "pause" || command.kind === "resume") return pauseDecision(payload, login, command.kind);
   if (command.kind === "learn" || command.kind === "learnings") return learnJob(payload, login, deliveryId, command.kind, commentKind);
   if (command.kind === "answer") {
     if (!command.text) return { action: "reply", body: "`/answer` needs the answer after it: `/answer <your answer>`.", reason: "empty answer" };
@@ -120,6 +123,14 @@ export function decide(
       },
     },
   };
+}
+
+/** `/crewbot pause` and `/crewbot resume`: only a pull request has automatic work to pause. Pure. */
+function pauseDecision(payload: CommentPayload, login: string, word: "pause" | "resume"): Decision {
+  if (!(payload.pull_request ?? payload.issue?.pull_request)) {
+    return { action: "reply", body: `\`/crewbot ${word}\` applies to pull requests: it pauses or resumes their automatic reviews, summaries and CI fixes.`, reason: `${word} on an issue` };
+  }
+  return { action: "pause", by: login, pause: word === "pause" };
 }
 
 /** `/crewbot learn` and `/crewbot learnings`: a learn job on the issue or pull request where it was written. Pure. */

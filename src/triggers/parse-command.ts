@@ -8,6 +8,9 @@ export type Command = (
   | { kind: CommandKind; request: string }
   | { kind: "help"; unknown?: string }
   | { kind: "cancel" }
+  /** `/crewbot pause`, `/crewbot resume`: automatic work on this pull request stops, or starts again. */
+  | { kind: "pause" }
+  | { kind: "resume" }
   /** `/crewbot learn`: propose the learnings gathered so far; `/crewbot learnings`: list the merged ones. */
   | { kind: "learn" }
   | { kind: "learnings" }

@@ -9,6 +9,7 @@ import { Probot, type Logger } from "probot";
 import { afterEach, vi } from "vitest";
 import { composeCrewbot, type Crewbot } from "../../src/app/compose.js";
 import { crewbotApp } from "../../src/index.js";
+import { openStores } from "../../src/store/open-stores.js";
 import type { JobRecord, JobState, NewJob } from "../../src/queue/types.js";
 import { startFakeAnthropic, type FakeServer, type Script } from "../helpers/fake-anthropic.js";
 import { startGitHttpServer, type GitHttpServer } from "../helpers/git-http-server.js";
@@ -100,8 +101,10 @@ export async function startStack(script: Script, options: StackOptions = {}): Pr
   // From now on: the rate-limit headers the mocks send are relative to real time.
   const clock = fakeClock(Date.now());
   // As main.ts does it: compose inside the app function, when Probot's logger and auth are ready.
+  // With REDIS_URL in `env`, the stores are Redis's, opened as main.ts opens them; the runner stays in this process.
+  const stores = env.REDIS_URL ? await openStores(env, dataDir) : undefined;
   await probot.load(async (app, options) => {
-    composed = composeCrewbot(app, { env, runner, clock });
+    composed = composeCrewbot(app, { env, runner, clock, ...(stores ? { stores } : {}) });
     await crewbotApp(composed.triggers)(app, options);
   });
   const crewbot = composed!;

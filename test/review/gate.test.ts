@@ -25,6 +25,11 @@ describe("gateConclusion", () => {
     ["warning", "findings", ["critical"], "failure"],
     ["warning", "skipped", ["suggestion", "suggestion"], "neutral"],
     ["warning", "skipped", ["warning"], "failure"],
+    // paused (`/crewbot pause`): neutral even without a gate; with one, the open findings hold it as for a skip.
+    [undefined, "paused", ["critical"], "neutral"],
+    ["never", "paused", [], "neutral"],
+    ["critical", "paused", ["warning"], "neutral"],
+    ["critical", "paused", ["critical"], "failure"],
   ];
   it.each(table)("failOn %s, run %s, open %j → %s", (failOn, run, severities, conclusion) => {
     expect(gateConclusion(failOn, run, open(...severities))).toBe(conclusion);

@@ -20,6 +20,8 @@ const READINGS: Record<string, string> = {
   answer: "/answer now",
   help: "/crewbot help now",
   cancel: "/crewbot cancel now",
+  pause: "/crewbot pause now",
+  resume: "/crewbot resume now",
   learn: "/crewbot learn now",
   learnings: "/crewbot learnings now",
 };

@@ -104,3 +104,34 @@ describe("decide", () => {
     expect(decision).toMatchObject({ action: "reply", reason: "request too long" });
   });
 });
+
+describe("decide: /crewbot pause and resume", () => {
+  const go = (p: CommentPayload) => {
+    const pre = preflight(p);
+    if (!pre.go) throw new Error(pre.reason);
+    return pre;
+  };
+  const onPr = (p: any) => (p.issue.pull_request = { url: "https://api.github.com/repos/Codertocat/Hello-World/pulls/1" });
+
+  it.each([
+    ["/crewbot pause", true],
+    ["/crewbot resume", false],
+  ] as const)("%s by a writer on a pull request is the pause decision", (body, pause) => {
+    const p = payload(body, onPr);
+    expect(decide(p, go(p), "write", "d")).toEqual({ action: "pause", by: "Codertocat", pause });
+  });
+
+  it("is refused to someone without write permission", () => {
+    const p = payload("/crewbot pause", onPr);
+    expect(decide(p, go(p), "read", "d")).toEqual({ action: "not-allowed", login: "Codertocat" });
+  });
+
+  it("on an issue is answered: it applies to pull requests", () => {
+    const p = payload("/crewbot resume");
+    expect(decide(p, go(p), "admin", "d")).toEqual({
+      action: "reply",
+      body: "`/crewbot resume` applies to pull requests: it pauses or resumes their automatic reviews, summaries and CI fixes.",
+      reason: "resume on an issue",
+    });
+  });
+});

@@ -112,6 +112,16 @@ export const MIGRATIONS: readonly string[] = [
    ) WITHOUT ROWID;`,
   // 7: the head commit the last ci-fix round took: one round per head (rows from before have none).
   `ALTER TABLE ci_fix_rounds ADD COLUMN last_head TEXT;`,
+  // 8: pull requests a writer paused (`/crewbot pause`); a resume keeps the row with paused = 0.
+  `CREATE TABLE pr_pauses (
+     repo_key TEXT NOT NULL,
+     number INTEGER NOT NULL,
+     paused INTEGER NOT NULL DEFAULT 0,
+     paused_by TEXT NOT NULL,
+     paused_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL,
+     PRIMARY KEY (repo_key, number)
+   ) WITHOUT ROWID;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
