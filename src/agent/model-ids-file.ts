@@ -7,10 +7,9 @@
  *   claude-sonnet-4-5: { bedrock: "eu.anthropic.claude-sonnet-4-5-20250929-v1:0" }
  *   claude-opus-5:     { bedrock: "arn:aws:bedrock:…:application-inference-profile/abc", vertex: "claude-opus-5", foundry: "opus-prod" }
  */
-import { readFileSync } from "node:fs";
-import { parse } from "yaml";
 import { z } from "zod";
 import { MAPPED_PROVIDERS, type ModelIdRow } from "./model-ids.js";
+import { parseOperatorFile, readOperatorFile } from "./operator-file.js";
 
 export const MODEL_IDS_VARIABLE = "CREWBOT_MODEL_IDS";
 
@@ -35,37 +34,15 @@ export class ModelIdsFileError extends Error {
   override name = "ModelIdsFileError";
 }
 
+const KIND = { variable: MODEL_IDS_VARIABLE, schema: File, error: ModelIdsFileError, unknownKey: `unknown provider (known: ${COLUMNS.join(", ")})` };
+
 /** Parses the file's text; every problem names `file` and the key (`model.provider`). */
 export function parseModelIds(text: string, file: string): Record<string, ModelIdRow> {
-  let data: unknown;
-  try {
-    data = parse(text);
-  } catch (err) {
-    throw new ModelIdsFileError(`${MODEL_IDS_VARIABLE} (${file}): not valid YAML or JSON: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);
-  }
-  const parsed = File.safeParse(data ?? {});
-  if (!parsed.success) {
-    const issues = parsed.error.issues;
-    const issue = issues.find((i) => i.code === "unrecognized_keys") ?? issues[0]!;
-    const key = issue.path.map(String).join(".");
-    if (issue.code === "unrecognized_keys") {
-      throw new ModelIdsFileError(`${MODEL_IDS_VARIABLE} (${file}): ${key ? `${key}.` : ""}${issue.keys.join(", ")}: unknown provider (known: ${COLUMNS.join(", ")})`);
-    }
-    throw new ModelIdsFileError(`${MODEL_IDS_VARIABLE} (${file}): ${key || "(top level)"}: ${issue.message}`);
-  }
-  return parsed.data;
+  return parseOperatorFile(text, file, KIND);
 }
 
 /** The operator's ids from `CREWBOT_MODEL_IDS`, or undefined when it is unset. */
 export function loadModelIds(env: NodeJS.ProcessEnv): Record<string, ModelIdRow> | undefined {
-  const file = env[MODEL_IDS_VARIABLE]?.trim();
-  if (!file) return undefined;
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new ModelIdsFileError(`${MODEL_IDS_VARIABLE} (${file}): cannot be read${code ? ` (${code})` : ""}`);
-  }
-  return parseModelIds(text, file);
+  const read = readOperatorFile(env[MODEL_IDS_VARIABLE], KIND);
+  return read && parseModelIds(read.text, read.file);
 }

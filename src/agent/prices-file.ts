@@ -7,9 +7,8 @@
  *   claude-sonnet-5-5: { input: 2, output: 10 }                      # cache prices default to 1.25× / 0.1× input
  *   my-proxy-model:    { input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 }
  */
-import { readFileSync } from "node:fs";
-import { parse } from "yaml";
 import { z } from "zod";
+import { parseOperatorFile, readOperatorFile } from "./operator-file.js";
 import type { Price } from "./pricing.js";
 
 export const PRICES_VARIABLE = "CREWBOT_PRICES";
@@ -29,28 +28,12 @@ export class PricesFileError extends Error {
   override name = "PricesFileError";
 }
 
+const KIND = { variable: PRICES_VARIABLE, schema: File, error: PricesFileError, unknownKey: "unknown key (known: input, output, cacheWrite, cacheRead)" };
+
 /** Parses the file's text; every problem names `file` and the key (`model.field`). */
 export function parsePrices(text: string, file: string): Record<string, Price> {
-  let data: unknown;
-  try {
-    data = parse(text);
-  } catch (err) {
-    throw new PricesFileError(`${PRICES_VARIABLE} (${file}): not valid YAML or JSON: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);
-  }
-  const parsed = File.safeParse(data ?? {});
-  if (!parsed.success) {
-    // A misspelt key says more than the missing one it was meant to be.
-    const issues = parsed.error.issues;
-    const issue = issues.find((i) => i.code === "unrecognized_keys") ?? issues[0]!;
-    const key = issue.path.map(String).join(".");
-    // zod names an unknown key in the message, not the path.
-    const unknown = issue.code === "unrecognized_keys" ? `${key ? `${key}.` : ""}${issue.keys.join(", ")}` : undefined;
-    const where = unknown ?? (key || "(top level)");
-    const problem = issue.code === "unrecognized_keys" ? "unknown key (known: input, output, cacheWrite, cacheRead)" : issue.message;
-    throw new PricesFileError(`${PRICES_VARIABLE} (${file}): ${where}: ${problem}`);
-  }
   return Object.fromEntries(
-    Object.entries(parsed.data).map(([id, p]) => [
+    Object.entries(parseOperatorFile(text, file, KIND)).map(([id, p]) => [
       id,
       { input: p.input, output: p.output, cacheWrite: p.cacheWrite ?? p.input * 1.25, cacheRead: p.cacheRead ?? p.input / 10 },
     ]),
@@ -59,14 +42,6 @@ export function parsePrices(text: string, file: string): Record<string, Price> {
 
 /** The operator's prices from `CREWBOT_PRICES`, or undefined when it is unset. */
 export function loadPrices(env: NodeJS.ProcessEnv): Record<string, Price> | undefined {
-  const file = env[PRICES_VARIABLE]?.trim();
-  if (!file) return undefined;
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new PricesFileError(`${PRICES_VARIABLE} (${file}): cannot be read${code ? ` (${code})` : ""}`);
-  }
-  return parsePrices(text, file);
+  const read = readOperatorFile(env[PRICES_VARIABLE], KIND);
+  return read && parsePrices(read.text, read.file);
 }

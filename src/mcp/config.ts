@@ -11,9 +11,8 @@
  *
  * The expanded header values are secrets: crewbot alone holds them (see `mcpSecrets`).
  */
-import { readFileSync } from "node:fs";
-import { parse } from "yaml";
 import { z } from "zod";
+import { parseOperatorFile, readOperatorFile } from "../agent/operator-file.js";
 import { ROLE_NAMES, type RoleName } from "../chain/roles.js";
 
 export const MCP_CONFIG_VARIABLE = "CREWBOT_MCP_CONFIG";
@@ -58,23 +57,8 @@ export function parseMcpConfig(text: string, file: string, env: NodeJS.ProcessEn
   const fail = (message: string): never => {
     throw new McpConfigError(`${MCP_CONFIG_VARIABLE} (${file}): ${message}`);
   };
-  let data: unknown;
-  try {
-    data = parse(text);
-  } catch (err) {
-    fail(`not valid YAML or JSON: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);
-  }
-  const parsed = File.safeParse(data ?? {});
-  if (!parsed.success) {
-    const issues = parsed.error.issues;
-    const issue = issues.find((i) => i.code === "unrecognized_keys") ?? issues[0]!;
-    const key = issue.path.map(String).join(".");
-    if (issue.code === "unrecognized_keys") fail(`${key ? `${key}.` : ""}${issue.keys.join(", ")}: unknown key`);
-    // A bad record key (a server's name) carries its own message one level down.
-    const message = issue.code === "invalid_key" ? (issue.issues[0]?.message ?? issue.message) : issue.message;
-    fail(`${key || "(top level)"}: ${message}`);
-  }
-  return Object.entries(parsed.data!.servers).map(([name, server]) => {
+  const parsed = parseOperatorFile(text, file, { variable: MCP_CONFIG_VARIABLE, schema: File, error: McpConfigError, unknownKey: "unknown key" });
+  return Object.entries(parsed.servers).map(([name, server]) => {
     const secrets: string[] = [];
     const headers = Object.fromEntries(
       Object.entries(server.headers ?? {}).map(([header, value]) => {
@@ -93,16 +77,8 @@ export function parseMcpConfig(text: string, file: string, env: NodeJS.ProcessEn
 
 /** The operator's servers from `CREWBOT_MCP_CONFIG`; none when it is unset. */
 export function loadMcpConfig(env: NodeJS.ProcessEnv): McpServerConfig[] {
-  const file = env[MCP_CONFIG_VARIABLE]?.trim();
-  if (!file) return [];
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new McpConfigError(`${MCP_CONFIG_VARIABLE} (${file}): cannot be read${code ? ` (${code})` : ""}`);
-  }
-  return parseMcpConfig(text, file, env);
+  const read = readOperatorFile(env[MCP_CONFIG_VARIABLE], { variable: MCP_CONFIG_VARIABLE, error: McpConfigError });
+  return read ? parseMcpConfig(read.text, read.file, env) : [];
 }
 
 /** Every server's secrets, for redaction everywhere (logs, transcripts, model requests, GitHub writes). */
