@@ -6,6 +6,7 @@
  */
 import type { z } from "zod";
 import { redact } from "../secrets/redact.js";
+import { capMiddle } from "../text/cap-middle.js";
 import { dataDocument } from "../text/prompt.js";
 import { ToolError, type Tool, type ToolResult } from "../tools/types.js";
 
@@ -54,7 +55,7 @@ export function mcpTool(caller: McpCaller, info: McpToolInfo, timeoutMs = MCP_CA
       } catch (err) {
         throw new ToolError(redact(`The MCP server "${caller.server}" did not answer ${info.name}: ${callError(err, timeoutMs)}`, caller.secrets));
       }
-      const text = cap(redact(contentText(result.content), caller.secrets));
+      const text = capMiddle(redact(contentText(result.content), caller.secrets), MCP_RESULT_MAX_CHARS, "of the answer");
       if (result.isError === true) return { output: `The MCP server "${caller.server}" answered ${info.name} with an error:\n${dataDocument(source, text)}`, isError: true };
       return { output: dataDocument(source, text), isError: false };
     },
@@ -89,9 +90,4 @@ export function contentText(content: unknown): string {
     }
   });
   return parts.join("\n") || "(no content)";
-}
-
-function cap(text: string): string {
-  if (text.length <= MCP_RESULT_MAX_CHARS) return text;
-  return `${text.slice(0, MCP_RESULT_MAX_CHARS)}\n… [cut: the answer was ${text.length} characters; the first ${MCP_RESULT_MAX_CHARS} are shown]`;
 }

@@ -10,6 +10,9 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadMcpConfig, mcpSecrets, parseMcpConfig, type McpServerConfig } from "../../src/mcp/config.js";
 import { mcpToolName, nameTools } from "../../src/mcp/names.js";
+import { MCP_RESULT_MAX_CHARS, mcpTool } from "../../src/mcp/tool.js";
+import type { ToolContext } from "../../src/tools/types.js";
+import { z } from "zod";
 import { openMcp, type McpSession } from "../../src/mcp/session.js";
 import { closeAll, harness, lastToolResults, toolUse } from "../agent/harness.js";
 import { INJECTION, startMcpServer, type FakeMcpServer } from "../helpers/mcp-server.js";
@@ -80,6 +83,22 @@ describe("MCP tool names", () => {
     expect(mcpToolName("tracker", "get.issue/v2")).toBe("mcp__tracker__get_issue_v2");
     expect(mcpToolName("tracker", "x".repeat(100))).toHaveLength(64);
     expect(nameTools("tracker", ["a.b", "a_b", "c"])).toEqual({ names: new Map([["c", "mcp__tracker__c"]]), refused: ["a.b", "a_b"] });
+  });
+});
+
+describe("an MCP answer", () => {
+  it("is redacted, cut from the middle to MCP_RESULT_MAX_CHARS with a note, and marked as data", async () => {
+    const long = `START ${"x".repeat(60_000)} sk-secret-token END`;
+    const caller = { server: "tracker", secrets: ["sk-secret-token"], call: async () => ({ content: [{ type: "text", text: long }] }) };
+    const tool = mcpTool(caller, { name: "get_issue", offeredAs: "mcp__tracker__get_issue", schema: z.object({}), readOnly: true });
+    const result = await tool.run({}, { signal: new AbortController().signal } as ToolContext);
+    expect(result.isError).toBe(false);
+    expect(result.output).toContain("START");
+    expect(result.output).toContain("END");
+    expect(result.output).toMatch(/characters of the answer left out for length/);
+    expect(result.output).not.toContain("sk-secret-token");
+    expect(result.output.length).toBeLessThan(MCP_RESULT_MAX_CHARS + 1_000);
+    expect(result.output).toContain("MCP server tracker, tool get_issue");
   });
 });
 
