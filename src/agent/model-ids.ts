@@ -16,6 +16,7 @@
  * Vertex `…@2025…` id reaches the provider unchanged.
  */
 import { modelFamily } from "./pricing.js";
+import { OperatorRows } from "./operator-rows.js";
 
 /**
  * The providers whose ids may differ from Anthropic's: the table's columns. The provider table
@@ -47,18 +48,16 @@ export const MODEL_IDS: Record<string, ModelIdRow & { regionalPremium?: true }> 
   "claude-3-haiku": { bedrock: "anthropic.claude-3-haiku-20240307-v1:0", vertex: "claude-3-haiku@20240307" },
 };
 
-/** The operator's rows (`CREWBOT_MODEL_IDS`), by model id as written there, lower-cased. */
-let operatorIds = new Map<string, ModelIdRow>();
+/** The operator's rows (`CREWBOT_MODEL_IDS`), by model id as written there. */
+const operatorIds = new OperatorRows<ModelIdRow>();
 
 /** Installs the operator's rows (process-wide, set once at start); returns the previous ones so tests can put them back. */
 export function setOperatorModelIds(rows: Record<string, ModelIdRow>): Map<string, ModelIdRow> {
-  const previous = operatorIds;
-  operatorIds = new Map(Object.entries(rows).map(([id, row]) => [id.toLowerCase().trim(), row]));
-  return previous;
+  return operatorIds.set(rows);
 }
 
 export function restoreOperatorModelIds(previous: Map<string, ModelIdRow>): void {
-  operatorIds = previous;
+  operatorIds.restore(previous);
 }
 
 /**
@@ -67,9 +66,8 @@ export function restoreOperatorModelIds(previous: Map<string, ModelIdRow>): void
  * family: the table's ids are dated already.
  */
 export function providerModelId(provider: MappedProvider, model: string): string {
-  const exact = model.toLowerCase().trim();
   const family = modelFamily(model);
-  return operatorIds.get(exact)?.[provider] ?? operatorIds.get(family)?.[provider] ?? MODEL_IDS[family]?.[provider] ?? model;
+  return operatorIds.get(model)?.[provider] ?? operatorIds.get(family)?.[provider] ?? MODEL_IDS[family]?.[provider] ?? model;
 }
 
 /** True when `provider` has an id for `model` other than the model's own (the table or the operator's file). */

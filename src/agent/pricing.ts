@@ -1,3 +1,5 @@
+import { OperatorRows } from "./operator-rows.js";
+
 /** Token counts of one model reply, as the Messages API reports them. */
 export interface Usage {
   input: number;
@@ -65,8 +67,8 @@ export const MODELS: Record<string, ModelInfo> = {
   "claude-3-haiku": model(0.25, 1.25),
 };
 
-/** The operator's prices (`CREWBOT_PRICES`, prices-file.ts), by model id as written there, lower-cased. */
-let operatorPrices = new Map<string, Price>();
+/** The operator's prices (`CREWBOT_PRICES`, prices-file.ts), by model id as written there. */
+const operatorPrices = new OperatorRows<Price>();
 
 /**
  * Adds the operator's prices to the table, overriding built-in ones of the same model (a dated
@@ -74,13 +76,11 @@ let operatorPrices = new Map<string, Price>();
  * returns the previous table so tests can put it back.
  */
 export function setOperatorPrices(prices: Record<string, Price>): Map<string, Price> {
-  const previous = operatorPrices;
-  operatorPrices = new Map(Object.entries(prices).map(([id, price]) => [id.toLowerCase().trim(), price]));
-  return previous;
+  return operatorPrices.set(prices);
 }
 
 export function restoreOperatorPrices(previous: Map<string, Price>): void {
-  operatorPrices = previous;
+  operatorPrices.restore(previous);
 }
 
 /**
@@ -120,7 +120,7 @@ export function modelFamily(model: string): string {
 
 export function priceOf(model: string): { price: Price; estimate: boolean } {
   const family = modelFamily(model);
-  const operator = operatorPrices.get(model.toLowerCase().trim()) ?? operatorPrices.get(family);
+  const operator = operatorPrices.get(model) ?? operatorPrices.get(family);
   if (operator) return { price: operator, estimate: false };
   const builtIn = MODELS[family]?.price;
   return builtIn ? { price: scaled(builtIn, providerFactor(model)), estimate: false } : { price: scaled(highest(), providerFactor(model)), estimate: true };
