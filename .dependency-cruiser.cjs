@@ -14,7 +14,7 @@ const LAYERS = [
   ["cli", "web"],
   ["triggers"],
   ["jobs"],
-  ["installations", "transcripts", "metrics", "summary"],
+  ["installations", "transcripts", "metrics", "summary", "insights"],
   ["context", "mcp"],
   ["chain"],
   ["review"],
