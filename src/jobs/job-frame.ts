@@ -24,6 +24,7 @@ import { checkStepOutput } from "./step-results.js";
 import { stepAgents } from "../chain/chains.js";
 import { roleOf } from "../chain/roles.js";
 import { NO_MCP, openMcp, type McpSession } from "../mcp/session.js";
+import { readTickets } from "../mcp/tickets.js";
 
 /** A job's frame once its surface is open: the body calls `begin` when its work begins. */
 export interface OpenFrame {
@@ -133,10 +134,14 @@ export async function runJobChain(
   const budget = resumed ?? new BudgetTracker(policy.budgets);
   for (const event of instructionEvents(prepared.instructions)) report.event(event);
   const mcp = await jobMcp(services, prepared, options.chain, ctx.signal);
+  const tickets = await jobTickets(services, prepared, mcp, report, ctx.signal).catch(async (error: unknown) => {
+    await mcp.close();
+    throw error;
+  });
   const result = await runChain({
     ...passed,
     agents: prepared.agents,
-    context: [...prepared.context, ...(context ?? [])],
+    context: [...prepared.context, ...tickets, ...(context ?? [])],
     mode: policy.mode,
     trust: policy.trust,
     workspace: { root: prepared.root, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
@@ -168,5 +173,11 @@ async function jobMcp(services: JobServices, prepared: Prepared, chain: RunChain
     const agent = prepared.agents.get(name);
     return agent ? [roleOf(agent)] : [];
   });
-  return openMcp(servers, { roles, signal, log: services.observe.log });
+  return openMcp(servers, { roles, signal, log: services.observe.log, readers: prepared.linkedTickets?.links.map((link) => link.server) });
+}
+
+/** The tickets the issue or PR links to, read through the job's session before the agents start (mcp/tickets.ts). */
+function jobTickets(services: JobServices, prepared: Prepared, mcp: McpSession, report: Pick<JobReport, "event">, signal: AbortSignal): Promise<ContextSection[]> {
+  const { jobId, links } = prepared.linkedTickets ?? { jobId: "", links: [] };
+  return readTickets(links, mcp, services.runtime.mcpServers ?? [], { jobId, signal, emit: (event) => report.event(event), log: services.observe.log });
 }

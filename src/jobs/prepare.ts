@@ -15,6 +15,7 @@ import { ConfigError } from "../config/validate.js";
 import { issueContext } from "../context/issue-context.js";
 import { readRepoLearnings, type RepoLearnings } from "../context/learnings-context.js";
 import { LEARNINGS_PATH } from "../learnings/types.js";
+import { ticketLinks, type TicketLink } from "../mcp/ticket-links.js";
 import { isCommandKind } from "../queue/job-kinds.js";
 import type { JobRecord } from "../queue/types.js";
 import { makeCheckout } from "../workspace/checkout.js";
@@ -45,6 +46,8 @@ export interface Prepared extends Definitions {
   instructions: readonly string[];
   /** The default branch's merged learnings, for the reviewer and the planner (absent with `learnings.enabled: false`). */
   learnings?: RepoLearnings;
+  /** Tickets the issue or PR links to that an operator MCP server reads, for the chain's context (jobs/job-frame.ts). */
+  linkedTickets: { jobId: string; links: TicketLink[] };
 }
 
 /** A command the repository's config turned off ends the job before anything is cloned. */
@@ -132,7 +135,8 @@ export async function prepareJob(
   const lacks = notes.length > 0 ? [{ source: "what the checkout lacks", text: notes.join("\n") }] : [];
   const context = [...instructions.sections, ...lacks, ...(await issueContext(access.octokit, job, services.github.permissions))];
   const applied = learnings?.section ? [...instructions.applied, learningsLine(learnings)] : instructions.applied;
-  return { ...definitions, root: checkout.path, sha: checkout.sha, policy, context, config, notes, instructions: applied, ...(learnings ? { learnings } : {}) };
+  const linkedTickets = { jobId: job.id, links: ticketLinks(job.subject, services.runtime.mcpServers ?? []) };
+  return { ...definitions, root: checkout.path, sha: checkout.sha, policy, context, config, notes, instructions: applied, ...(learnings ? { learnings } : {}), linkedTickets };
 }
 
 /** The transcript's line for the learnings given. */

@@ -8,12 +8,14 @@
  *       headers: { Authorization: "Bearer ${TRACKER_TOKEN}" }   # ${VAR}: from crewbot's environment
  *       roles: [planner, reviewer]
  *       tools: [get_issue, "search_*"]                          # absent: the read-only ones
+ *       tickets: { tracker: jira }                              # reads linked Jira tickets (trackers.ts)
  *
  * The expanded header values are secrets: crewbot alone holds them (see `mcpSecrets`).
  */
 import { z } from "zod";
 import { parseOperatorFile, readOperatorFile } from "../agent/operator-file.js";
 import { ROLE_NAMES, type RoleName } from "../chain/roles.js";
+import { secondReader, ticketReader, TicketsEntry, type TicketReader } from "./trackers.js";
 
 export const MCP_CONFIG_VARIABLE = "CREWBOT_MCP_CONFIG";
 
@@ -27,8 +29,9 @@ const Server = z.strictObject(
     headers: z.record(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, { error: "must be an HTTP header name" }), z.string({ error: "must be a string" })).optional(),
     roles: z.array(z.enum(ROLE_NAMES as [RoleName, ...RoleName[]], { error: `must be one of ${ROLE_NAMES.join(", ")}` })).min(1, { error: "must name at least one role" }),
     tools: z.array(z.string().trim().min(1, { error: "a tool name or glob must not be empty" })).optional(),
+    tickets: TicketsEntry.optional(),
   },
-  { error: "must be a mapping with url, roles (and optionally headers, tools)" },
+  { error: "must be a mapping with url, roles (and optionally headers, tools, tickets)" },
 );
 
 const File = z.strictObject(
@@ -44,6 +47,8 @@ export interface McpServerConfig {
   roles: RoleName[];
   /** Tool names or globs; undefined: the tools whose annotations say `readOnlyHint: true`. */
   tools?: string[];
+  /** The tracker whose linked tickets crewbot reads through this server, whatever its roles (trackers.ts). */
+  tickets?: TicketReader;
   /** What redaction must know: each header value, its last word (`Bearer <token>`'s token) and each variable put into it. */
   secrets: string[];
 }
@@ -58,7 +63,7 @@ export function parseMcpConfig(text: string, file: string, env: NodeJS.ProcessEn
     throw new McpConfigError(`${MCP_CONFIG_VARIABLE} (${file}): ${message}`);
   };
   const parsed = parseOperatorFile(text, file, { variable: MCP_CONFIG_VARIABLE, schema: File, error: McpConfigError, unknownKey: "unknown key" });
-  return Object.entries(parsed.servers).map(([name, server]) => {
+  const servers = Object.entries(parsed.servers).map(([name, server]): McpServerConfig => {
     const secrets: string[] = [];
     const headers = Object.fromEntries(
       Object.entries(server.headers ?? {}).map(([header, value]) => {
@@ -71,8 +76,11 @@ export function parseMcpConfig(text: string, file: string, env: NodeJS.ProcessEn
         return [header, expanded];
       }),
     );
-    return { name, url: server.url, headers, roles: [...new Set(server.roles)], ...(server.tools ? { tools: server.tools } : {}), secrets: [...new Set(secrets.filter(Boolean))] };
+    const tickets = server.tickets ? { tickets: ticketReader(server.tickets) } : {};
+    return { name, url: server.url, headers, roles: [...new Set(server.roles)], ...(server.tools ? { tools: server.tools } : {}), ...tickets, secrets: [...new Set(secrets.filter(Boolean))] };
   });
+  const twice = secondReader(servers);
+  return twice ? fail(twice) : servers;
 }
 
 /** The operator's servers from `CREWBOT_MCP_CONFIG`; none when it is unset. */

@@ -25,6 +25,8 @@ const MAX_PAGES = 10;
 export interface McpSession {
   /** The tools a step of this role is offered, in the servers' order. */
   toolsFor(role: RoleName): Tool[];
+  /** A connected server's calls for crewbot's own reads (a linked ticket), offered to no model; undefined: not connected. */
+  caller(server: string): McpCaller | undefined;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,8 @@ export interface OpenMcpOptions {
   secrets?: readonly string[];
   /** Names the model already has (the built-in tools): an MCP tool named so is refused. */
   taken?: ReadonlySet<string>;
+  /** Servers connected for crewbot's own reads (tickets.ts) even when no role of the chain may use them. */
+  readers?: readonly string[];
   callTimeoutMs?: number;
   listTimeoutMs?: number;
 }
@@ -45,16 +49,18 @@ interface OpenServer {
   config: McpServerConfig;
   client: Client;
   tools: Tool[];
+  caller: McpCaller;
 }
 
-export const NO_MCP: McpSession = { toolsFor: () => [], close: async () => {} };
+export const NO_MCP: McpSession = { toolsFor: () => [], caller: () => undefined, close: async () => {} };
 
 export async function openMcp(servers: readonly McpServerConfig[], options: OpenMcpOptions): Promise<McpSession> {
-  const wanted = servers.filter((s) => s.roles.some((role) => options.roles.includes(role)));
+  const wanted = servers.filter((s) => s.roles.some((role) => options.roles.includes(role)) || options.readers?.includes(s.name));
   if (wanted.length === 0) return NO_MCP;
   const opened = (await Promise.all(wanted.map((config) => openServer(config, options)))).filter((s): s is OpenServer => s !== undefined);
   return {
     toolsFor: (role) => opened.filter((s) => s.config.roles.includes(role)).flatMap((s) => s.tools),
+    caller: (server) => opened.find((s) => s.config.name === server)?.caller,
     close: async () => void (await Promise.allSettled(opened.map((s) => s.client.close()))),
   };
 }
@@ -101,7 +107,7 @@ async function openServer(config: McpServerConfig, options: OpenMcpOptions): Pro
     tools.push(mcpTool(caller, { name: info.name, offeredAs, description: info.description, schema: schema.schema as never, readOnly }, options.callTimeoutMs ?? MCP_CALL_TIMEOUT_MS));
   }
   options.log.info(`MCP server ${config.name}: ${tools.length} tool${tools.length === 1 ? "" : "s"} offered to ${config.roles.join(", ")}`);
-  return { config, client, tools };
+  return { config, client, tools, caller };
 }
 
 /** The server's allow-list: names or globs (picomatch) of its tools; none written: the read-only ones by their annotations. */

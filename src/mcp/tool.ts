@@ -62,7 +62,8 @@ export function mcpTool(caller: McpCaller, info: McpToolInfo, timeoutMs = MCP_CA
   };
 }
 
-function callError(err: unknown, timeoutMs: number): string {
+/** Why a call got no answer, in one line (also for crewbot's own reads, tickets.ts). */
+export function callError(err: unknown, timeoutMs: number): string {
   const message = err instanceof Error ? err.message : String(err);
   // The SDK's timeout and an abort both end the request; say which in plain words.
   if (/timed out|timeout/i.test(message)) return `no answer within ${Math.round(timeoutMs / 1000)} s`;
