@@ -29,6 +29,13 @@ export const issueText = hostileText({
   tokens: ["<!--", "-->", "![", "](", "[x]: http://a ", " \"title\"", " 'title'", " (title)", " alt=", " title=\"", " data-x=", "&#x200b;", "&#64;", "&#", ";", "<img src=x alt=\"", "\u200d"],
 });
 
+/** An issue's title and body linking tickets: links whole, cut, in code, hidden, on odd hosts. */
+export const ticketText = hostileText({
+  max: 70_000,
+  caps: [20_000, GITHUB_BODY],
+  tokens: ["https://acme.atlassian.net/browse/ABC-1", "https://", ".atlassian.net", "/browse/", "ABC-", "https://linear.app/w/issue/ENG-2/", "\n```\n", "`", "<!--", "@", ":8443", "ａ", " ", "\n", ")", "](", "<"],
+});
+
 /** An Actions job log's tail, as it streams: timestamps, group markers, ANSI codes, CRLF. */
 export const actionsLog = hostileText({
   max: 100 * 1024,

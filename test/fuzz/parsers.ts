@@ -11,6 +11,8 @@
  */
 import { cleanLogTail } from "../../src/context/check-failures.js";
 import { cleanText } from "../../src/text/clean-text.js";
+import { ticketLinks } from "../../src/mcp/ticket-links.js";
+import { ticketReader } from "../../src/mcp/trackers.js";
 import { checkLearningWords } from "../../src/learnings/learning-words.js";
 import { parseLearnings } from "../../src/learnings/learnings-file.js";
 import { ruleOf } from "../../src/learnings/rule-reply.js";
@@ -59,6 +61,12 @@ const edited = (edit: { from: string; body: string }) => ({
   sender: { login: "alice", type: "User" },
 });
 
+/** The operator's ticket servers the links are matched against: both trackers, a host of the operator's own. */
+const TICKET_READERS = [
+  { name: "jira", tickets: ticketReader({ tracker: "jira", hosts: ["jira.example.com", "*.corp.example"] }) },
+  { name: "linear", tickets: ticketReader({ tracker: "linear" }) },
+];
+
 const EMPTY_CONTENTS: PackageContents = { packageJson: {}, files: [], code: new Map(), unreadCode: [], bindingGyp: false, nativeFiles: [] };
 
 export const PARSERS: FuzzParser[] = [
@@ -83,6 +91,14 @@ export const PARSERS: FuzzParser[] = [
     entry: "src/text/clean-text.ts cleanText (issue and PR bodies, comments, check outputs)",
     input: text.issueText,
     run: (body: string) => cleanText(body),
+    budget: { ms: 1_000, heapMb: 64 },
+    runs: 60,
+  },
+  {
+    name: "ticket links",
+    entry: "src/mcp/ticket-links.ts ticketLinks (an issue's or PR's title and body)",
+    input: text.ticketText,
+    run: (body: string) => ticketLinks({ title: body.slice(0, 1000), body }, TICKET_READERS),
     budget: { ms: 1_000, heapMb: 64 },
     runs: 60,
   },
