@@ -173,11 +173,11 @@ async function jobMcp(services: JobServices, prepared: Prepared, chain: RunChain
     const agent = prepared.agents.get(name);
     return agent ? [roleOf(agent)] : [];
   });
-  return openMcp(servers, { roles, signal, log: services.observe.log, readers: prepared.linkedTickets?.links.map((link) => link.server) });
+  return openMcp(servers, { roles, signal, log: services.observe.log, readers: prepared.linkedTickets.links.map((link) => link.server) });
 }
 
 /** The tickets the issue or PR links to, read through the job's session before the agents start (mcp/tickets.ts). */
 function jobTickets(services: JobServices, prepared: Prepared, mcp: McpSession, report: Pick<JobReport, "event">, signal: AbortSignal): Promise<ContextSection[]> {
-  const { jobId, links } = prepared.linkedTickets ?? { jobId: "", links: [] };
+  const { jobId, links } = prepared.linkedTickets;
   return readTickets(links, mcp, services.runtime.mcpServers ?? [], { jobId, signal, emit: (event) => report.event(event), log: services.observe.log });
 }
