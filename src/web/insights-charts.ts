@@ -69,8 +69,8 @@ function axes(spec: ChartSpec, { x, y }: Frame): string {
   const grid = ticks
     .map((t) => `<line class="grid" x1="${M.left}" x2="${WIDTH - M.right}" y1="${n1(y(t))}" y2="${n1(y(t))}"/><text class="tick" x="${M.left - 6}" y="${n1(y(t))}" text-anchor="end" dominant-baseline="middle">${esc(spec.format(t))}</text>`)
     .join("");
-  // Every label while they fit; every second or third when the period is long.
-  const step = Math.ceil(spec.x.length / 13);
+  // Every label while they fit (seven at most); every second, fourth… when the period is long.
+  const step = Math.ceil(spec.x.length / 7);
   const labels = spec.x
     .map((week, i) => (i % step === 0 ? `<text class="tick" x="${n1(x(i)! + x.bandwidth() / 2)}" y="${HEIGHT - M.bottom + 16}" text-anchor="middle">${esc(spec.xTick ? spec.xTick(week) : week)}</text>` : ""))
     .join("");

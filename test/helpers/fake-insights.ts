@@ -47,7 +47,7 @@ export function madeUpWeek(repo: string, monday: number): WeekFigures {
   const empty = blank(monday);
   if (n % 9 === 4) return empty; // a holiday: nothing ran
   const reviews = 8 + Math.floor(rand() * 22);
-  const reproduced = n % 5 === 2 ? zeroEnds() : ends(rand, 2 + Math.floor(rand() * 7), 0.8, 0.05);
+  const reproduced = n % 5 === 2 ? zeroEnds() : ends(rand, 3 + Math.floor(rand() * 7), 0.78, 0.12);
   const unverified = ends(rand, 6 + Math.floor(rand() * 16), 0.48, 0.22);
   const all = { posted: reproduced.posted + unverified.posted, fixed: reproduced.fixed + unverified.fixed, dismissed: reproduced.dismissed + unverified.dismissed, open: reproduced.open + unverified.open };
   const implement = n % 3 === 0 ? 0 : 1 + Math.floor(rand() * 4);
