@@ -45,6 +45,7 @@ svg.plot{display:block;width:100%;height:auto}
 svg.plot .grid{stroke:#eaeef2}svg.plot .axis{stroke:#8c959f}
 svg.plot text{font-size:11px;fill:#59636e}svg.plot .axis-title{font-size:12px;fill:#1f2328}svg.plot .empty{font-size:13px;fill:#8c959f}
 figure.chart details{font-size:13px;margin-top:.3em}
+@media (max-width:600px){svg.plot text,svg.plot .axis-title{font-size:16px}}
 @media (max-width:600px){main{padding:.5em}.hide-sm{display:none}body{font-size:14px}}
 `;
 

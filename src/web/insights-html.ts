@@ -128,12 +128,16 @@ export interface ListedRepo {
   figures: Figures;
 }
 
-/** `checked`: how many repositories were asked of GitHub, when there were more (their number is not said: it would count others' too). */
-export function insightsList(rows: ListedRepo[], days: number, checked?: number): string {
+/**
+ * `checked`: how many repositories were asked of GitHub, when there were more (how many more is not
+ * said: it would count others' too); `unanswered`: GitHub failed to answer for some.
+ */
+export function insightsList(rows: ListedRepo[], days: number, notes: { checked?: number; unanswered?: boolean } = {}): string {
+  const { checked } = notes;
   const body = rows.map(({ name, figures: f }) => `<tr data-repo="${esc(name)}"><td><a href="${esc(insightsPath(name))}">${esc(name)}</a></td><td>${count(f.reviews)}</td><td>${count(f.findingsPosted)}</td><td>${rate(f.rates.all.resolution)}</td><td class="hide-sm">${rate(f.rates.all.dismissal)}</td><td>${esc(usd(f.cost.totalUsd))}</td></tr>`);
   const more = checked === undefined ? "" : `<p class="muted">Only the first ${checked} repositories with figures (by name) were looked at; open another as <code>/insights/&lt;owner&gt;/&lt;repo&gt;</code>.</p>`;
   return `<h1 class="page-title">Insights</h1>
 <p class="muted">The last ${days} days of the repositories you can read. Open one for its weeks, drawn.</p>
 <div class="scroll"><table><thead><tr><th>Repository</th><th>Reviews</th><th>Findings</th><th>Resolution</th><th class="hide-sm">Dismissal</th><th>Cost</th></tr></thead>
-<tbody>${body.join("\n") || `<tr><td colspan="6" class="muted">No repository you can read has figures yet.</td></tr>`}</tbody></table></div>${more}`;
+<tbody>${body.join("\n") || `<tr><td colspan="6" class="muted">No repository you can read has figures yet.</td></tr>`}</tbody></table></div>${more}${notes.unanswered ? `<p class="note warn">GitHub did not answer whether you can read some repositories: they are left out. Reload in a moment.</p>` : ""}`;
 }

@@ -38,9 +38,9 @@ export async function insights(ctx: WebContext, req: IncomingMessage, url: URL, 
 async function list(ctx: WebContext, source: InsightsSource, session: Session, res: ServerResponse): Promise<true> {
   const now = ctx.now();
   const from = now - LIST_DAYS * DAY_MS;
-  const { readable, checked } = await readableOf(ctx, session, await source.repositories(from));
-  const rows: ListedRepo[] = await Promise.all(readable.map(async (name) => ({ name, figures: await source.figures(name, from, now) })));
-  send(res, 200, page("Insights · crewbot", insightsList(rows, LIST_DAYS, checked), { user: session.login }));
+  const found = await readableOf(ctx, session, await source.repositories(from));
+  const rows: ListedRepo[] = await Promise.all(found.readable.map(async (name) => ({ name, figures: await source.figures(name, from, now) })));
+  send(res, 200, page("Insights · crewbot", insightsList(rows, LIST_DAYS, found), { user: session.login }));
   return true;
 }
 
@@ -67,12 +67,20 @@ export function mondayOf(ms: number): number {
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
 }
 
+interface Readable {
+  readable: string[];
+  /** GitHub failed to answer for some: they are left out, and the page says so. */
+  unanswered: boolean;
+  /** Set when there were more than MAX_CHECKED names. */
+  checked?: number;
+}
+
 /**
  * The repositories this person can read, by name, each asked of GitHub (answers remembered by
- * GitHubWeb) — at most MAX_CHECKED of them; `checked` is set when there were more. A name that
- * GitHub could not have, or an answer GitHub did not give, leaves the repository out.
+ * GitHubWeb) — at most MAX_CHECKED of them. A name that GitHub could not have, or an answer
+ * GitHub did not give, leaves the repository out, with a log line.
  */
-async function readableOf(ctx: WebContext, session: Session, names: string[]): Promise<{ readable: string[]; checked?: number }> {
+async function readableOf(ctx: WebContext, session: Session, names: string[]): Promise<Readable> {
   const byKey = new Map<string, string>();
   for (const name of names) {
     const [owner, repo, ...rest] = name.split("/");
@@ -83,10 +91,16 @@ async function readableOf(ctx: WebContext, session: Session, names: string[]): P
   const asked = sorted.slice(0, MAX_CHECKED);
   const can = await eachLimited(asked, CHECKS_AT_ONCE, async (name) => {
     const [owner, repo] = name.split("/") as [string, string];
-    return await ctx.github.canRead(session, session.token, owner, repo).then((a) => a.read, () => false);
+    return await ctx.github.canRead(session, session.token, owner, repo).then(
+      (a) => a.read,
+      (err: Error) => {
+        ctx.options.log?.warn(`insights: GitHub did not say whether ${session.login} can read ${name}: ${ctx.clean(err.message)}`);
+        return "unanswered" as const;
+      },
+    );
   });
-  const readable = asked.filter((_, i) => can[i]);
-  return sorted.length > MAX_CHECKED ? { readable, checked: MAX_CHECKED } : { readable };
+  const readable = asked.filter((_, i) => can[i] === true);
+  return { readable, unanswered: can.includes("unanswered"), ...(sorted.length > MAX_CHECKED ? { checked: MAX_CHECKED } : {}) };
 }
 
 async function eachLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {

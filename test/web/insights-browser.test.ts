@@ -2,7 +2,7 @@
  * The insights pages in a real browser (Debian's Chromium, headless, driven by playwright-core, as
  * browser.test.ts): sign in, find the repository in the list, open its charts — drawn, with no
  * console error and no CSP refusal — and be refused a repository the person cannot read. Saves
- * test-results/insights.png; `UPDATE_SCREENSHOTS=1` also writes docs/images/insights.png, the
+ * test-results/insights-list.png, insights.png and insights-phone.png; `UPDATE_SCREENSHOTS=1` also writes docs/images/insights.png, the
  * picture docs/usage.md shows.
  */
 import { existsSync } from "node:fs";
@@ -65,6 +65,8 @@ describe.skipIf(!haveChromium)("the insights pages in Chromium", () => {
     await page.waitForURL(`${fx.url}/insights`);
     expect(await page.locator("tr[data-repo]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-repo")))).toEqual(["acme/gadgets", "acme/widgets"]);
     expect(await page.textContent("body")).not.toContain("secret");
+    await mkdir(path.resolve("test-results"), { recursive: true });
+    await page.screenshot({ path: path.resolve("test-results/insights-list.png"), fullPage: true });
 
     await page.getByRole("link", { name: "acme/widgets" }).click();
     await page.waitForURL(`${fx.url}/insights/acme/widgets`);
@@ -92,13 +94,13 @@ describe.skipIf(!haveChromium)("the insights pages in Chromium", () => {
     expect(await table.locator("tbody tr").count()).toBe(12);
     await page.locator('figure[data-chart="cost"] details summary').click();
 
-    await mkdir(path.resolve("test-results"), { recursive: true });
     await page.screenshot({ path: path.resolve("test-results/insights.png"), fullPage: true });
     if (UPDATE) await page.screenshot({ path: DOCS_PICTURE, fullPage: true });
 
     // Readable on a phone: the charts shrink to the screen, nothing wider than it.
     await page.setViewportSize({ width: 375, height: 740 });
     expect(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")).toBe(true);
+    await page.screenshot({ path: path.resolve("test-results/insights-phone.png") });
     expect(problems).toEqual([]);
     await page.close();
   });

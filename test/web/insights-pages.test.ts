@@ -98,6 +98,20 @@ describe("the insights pages over HTTP", () => {
     expect(asked(fx)).toHaveLength(100);
   });
 
+  it("leaves out a repository GitHub did not answer for, and says so; its page is 502, not 404", async () => {
+    fx = await startWebFixture({ readable: ["acme/open"], insights: new FakeInsights(["acme/open"]), now });
+    const cookie = await signIn(fx);
+    await fx.github.close();
+    const list = await get(`${fx.url}/insights`, cookie);
+    expect(list.status).toBe(200);
+    const html = await list.text();
+    expect(repoRows(html)).toEqual([]);
+    expect(html).toContain("GitHub did not answer whether you can read some repositories");
+    const one = await get(`${fx.url}/insights/acme/open`, cookie);
+    expect(one.status).toBe(502);
+    expect(await one.text()).toContain("Could not ask GitHub who may read acme/open");
+  });
+
   it("says insights are not kept when the server has no source of figures", async () => {
     fx = await startWebFixture({ now });
     const res = await get(`${fx.url}/insights`);
