@@ -16,7 +16,7 @@ const DAY_MS = 86_400_000;
 const WEEK_MS = 7 * DAY_MS;
 const LIST_DAYS = 30;
 const DEFAULT_WEEKS = 12;
-/** Repositories asked of GitHub for one list, a few at a time: what one page view may cost. */
+/** Repositories asked of GitHub for one list, a few at a time (their figures too): what one page view may cost. */
 const MAX_CHECKED = 100;
 const CHECKS_AT_ONCE = 8;
 /** GitHub's own limits on names: anything else is no repository of theirs. */
@@ -39,7 +39,7 @@ async function list(ctx: WebContext, source: InsightsSource, session: Session, r
   const now = ctx.now();
   const from = now - LIST_DAYS * DAY_MS;
   const found = await readableOf(ctx, session, await source.repositories(from));
-  const rows: ListedRepo[] = await Promise.all(found.readable.map(async (name) => ({ name, figures: await source.figures(name, from, now) })));
+  const rows: ListedRepo[] = await eachLimited(found.readable, CHECKS_AT_ONCE, async (name) => ({ name, figures: await source.figures(name, from, now) }));
   send(res, 200, page("Insights · crewbot", insightsList(rows, LIST_DAYS, found), { user: session.login }));
   return true;
 }
