@@ -41,7 +41,7 @@ export async function start(options: StartOptions & Parameters<typeof run>[1] = 
     async (app, appOptions) => {
       crewbot = composeCrewbot(app, { env, runner: options.runner, stores, clock: options.clock, writeSpacingMs: options.writeSpacingMs });
       await crewbotApp(crewbot.triggers)(app, appOptions);
-      appOptions.addHandler((req, res) => crewbot!.web.handle(req, res)); // /jobs, /auth/*
+      appOptions.addHandler((req, res) => crewbot!.web.handle(req, res)); // /jobs, /insights, /auth/*
       appOptions.addHandler(metricsHandler(crewbot.services.observe.metrics, () => health(crewbot!), metricsAccess(env), crewbot.services.observe.log));
     },
     // GHE_HOST for every request and every installation token, the webhook handlers' and jobs' alike.

@@ -2,15 +2,18 @@
  * The transcript pages on the app's own server (Probot's `addHandler`), plain node:http:
  * `/jobs`, `/jobs/<id>`, `/jobs/<id>/events` (server-sent events), `/jobs/<id>/artifacts/<name>`
  * and `/jobs/<id>/artifacts/local/<path>` (the scratch space),
+ * the insights `/insights` and `/insights/<owner>/<repo>`,
  * and the GitHub sign-in `/auth/login`, `/auth/callback`, `/auth/logout`. A visitor without a
- * session is sent to sign in; a job is shown only to someone GitHub lets read its repository —
- * anyone else gets 404. This file routes; the sign-in is `auth-routes.ts`, the pages
- * `job-pages.ts`, the live stream `live-events.ts`, who may see a job `job-access.ts`.
+ * session is sent to sign in; a job or a repository's figures are shown only to someone GitHub
+ * lets read the repository — anyone else gets 404. This file routes; the sign-in is
+ * `auth-routes.ts`, the pages `job-pages.ts` and `insights-pages.ts`, the live stream
+ * `live-events.ts`, who may see a job `job-access.ts`.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { SCRATCH_FOLDER } from "./artifacts.js";
 import { callback, login, logout } from "./auth-routes.js";
 import { esc } from "./html.js";
+import { insights } from "./insights-pages.js";
 import { artifact, jobPage, list } from "./job-pages.js";
 import { events } from "./live-events.js";
 import { HttpError, page, send, webContext, type WebContext, type WebOptions } from "./web-context.js";
@@ -39,7 +42,8 @@ export function createWebHandler(options: WebOptions): WebHandler {
 async function handle(ctx: WebContext, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
   const url = new URL(req.url ?? "/", "http://localhost");
   const route = url.pathname;
-  if (!(route === "/jobs" || route.startsWith("/jobs/") || route.startsWith("/auth/"))) return false;
+  const ours = route === "/jobs" || route.startsWith("/jobs/") || route === "/insights" || route.startsWith("/insights/") || route.startsWith("/auth/");
+  if (!ours) return false;
   if (req.method !== "GET" && req.method !== "HEAD" && !(req.method === "POST" && route === "/auth/logout")) {
     send(res, 405, page("Not allowed", "<p>Method not allowed.</p>"));
     return true;
@@ -66,6 +70,7 @@ async function dispatch(ctx: WebContext, req: IncomingMessage, url: URL, res: Se
   if (route === "/auth/callback") return await callback(ctx, req, url, res);
   if (route === "/auth/logout") return logout(ctx, res);
   const parts = route.split("/").slice(2).map(decodeSafe);
+  if (route === "/insights" || route.startsWith("/insights/")) return await insights(ctx, req, url, res, parts);
   if (parts.length === 0 || (parts.length === 1 && parts[0] === "")) return await list(ctx, req, url, res);
   const [id, sub, name, ...rest] = parts;
   if (!id || !JOB_ID.test(id) || (rest.length > 0 && !(sub === "artifacts" && name === SCRATCH_FOLDER))) throw new HttpError(404, "Not found");

@@ -31,7 +31,8 @@ async function publicJob(ctx: WebContext, id: string): Promise<JobRecord | undef
   return open ? job : undefined;
 }
 
-async function canRead(ctx: WebContext, session: Session, owner: string, repo: string): Promise<boolean> {
+/** Whether GitHub lets this session read the repository; 502 when GitHub does not answer. */
+export async function canRead(ctx: WebContext, session: Session, owner: string, repo: string): Promise<boolean> {
   try {
     return (await ctx.github.canRead(session, session.token, owner, repo)).read;
   } catch (err) {

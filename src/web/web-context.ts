@@ -3,6 +3,7 @@
  * signer, the open live streams, and the one way to answer with a page or an error.
  */
 import type { ServerResponse } from "node:http";
+import type { InsightsSource } from "../insights/types.js";
 import type { JobQueue } from "../queue/job-queue.js";
 import { redact } from "../secrets/redact.js";
 import type { TranscriptStore } from "../transcripts/types.js";
@@ -23,6 +24,8 @@ export interface WebOptions {
   jobFiles?: { fetch(jobId: string): Promise<unknown> };
   log?: { warn(message: string): void };
   github?: GitHubWeb;
+  /** The figures `/insights` draws; without it the insights pages answer 404. */
+  insights?: InsightsSource;
   /** How often a live page's stream looks for new entries (ms). */
   pollMs?: number;
   now?: () => number;

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { InsightsSource } from "../../src/insights/types.js";
 import type { JobRecord, JobState } from "../../src/queue/types.js";
 import type { ListOptions } from "../../src/queue/job-queue.js";
 import { TranscriptRecorder } from "../../src/transcripts/recorder.js";
@@ -136,7 +137,7 @@ export interface WebFixture {
   close(): Promise<void>;
 }
 
-export async function startWebFixture(options: { readable?: string[]; publicUrl?: string; publicRepos?: string[] } = {}): Promise<WebFixture> {
+export async function startWebFixture(options: { readable?: string[]; publicUrl?: string; publicRepos?: string[]; insights?: InsightsSource; now?: () => number } = {}): Promise<WebFixture> {
   const github = await startStandInGitHub(options.readable ?? ["acme/open"], options.publicRepos);
   const dataDir = await tempDir("crewbot-web-");
   const store = new SqliteTranscriptStore({ dataDir });
@@ -152,7 +153,8 @@ export async function startWebFixture(options: { readable?: string[]; publicUrl?
     GHE_PROTOCOL: "http",
     WEBHOOK_SECRET: OPERATOR_SECRET,
   };
-  const web = createWebHandler({ env, publicUrl: options.publicUrl ?? url, queue: jobs, store, dataDir, secrets: [OPERATOR_SECRET], pollMs: 50 });
+  const extra = { ...(options.insights ? { insights: options.insights } : {}), ...(options.now ? { now: options.now } : {}) };
+  const web = createWebHandler({ env, publicUrl: options.publicUrl ?? url, queue: jobs, store, dataDir, secrets: [OPERATOR_SECRET], pollMs: 50, ...extra });
   server.on("request", async (req, res) => {
     if (!(await web.handle(req, res))) res.writeHead(404).end("not mine");
   });
