@@ -117,6 +117,22 @@ describe.each(backends)("monthly caps on %s", (_name, envOf) => {
     expect(stack.fake.requests).toEqual([]);
   }, 90_000);
 
+  it("an automatic review at 80 % runs, and its check says how near the cap is before the review's own summary", async () => {
+    const stack = await startStack([{ text: "## Summary\nNothing wrong." }], { files: { "greet.js": GREET }, env: envOf() });
+    gitSync(stack.remoteDir, "branch", "feature");
+    await spent(stack, 4.5);
+    const head = await push(stack, { "greet.js": GREET.replace("const line10 = 10;", "const line10 = 11;") }, "feature");
+    const t: Traffic = { reviews: [], checks: [], rejected: [] };
+    mockReviewJob(stack, t, { checkId: 513, config: CAPPED });
+    const job = await deliver(stack, "opened", head, "caps-review-near");
+    expect(job.outcome).toBe("✅ Done · no findings");
+    const done = t.checks.at(-1)!.body;
+    expect(done).toMatchObject({ status: "completed", conclusion: "success" });
+    const notice = `⚠️ This repository has used 90 % of its monthly budget ($4.50 of $5.00, \`budgets.monthlyUsd\`); it resets on ${resets()}.`;
+    expect(done.output.summary.startsWith(`${notice}\n\n`)).toBe(true);
+    expect(stack.fake.requests).toHaveLength(1);
+  }, 90_000);
+
   it("over the cap with a critical finding open and failOn: critical, the sticky gate still fails, listing it", async () => {
     const stack = await startStack([{ text: CRITICAL }], { files: { "greet.js": GREET }, env: envOf() });
     gitSync(stack.remoteDir, "branch", "feature");

@@ -37,7 +37,7 @@ export class RedisInstallations implements InstallationStore, UsageLedger {
 
   async recordStart(installationId: number, jobId: string, at: number, repo?: string): Promise<void> {
     const tx = this.redis.multi().zadd(this.key("usage", installationId, "starts"), "NX", at, jobId);
-    if (repo !== undefined) tx.zadd(this.repoStarts(installationId, repo), "NX", at, jobId);
+    if (repo !== undefined) tx.zadd(this.repoStarts(installationId, repo), "NX", at, jobId).pexpire(this.repoStarts(installationId, repo), KEEP_MS);
     await tx.exec();
     await this.trim(installationId, at, repo);
   }
@@ -48,12 +48,12 @@ export class RedisInstallations implements InstallationStore, UsageLedger {
       .multi()
       .zadd(this.key("usage", installationId, "starts"), "NX", now, jobId)
       .hset(this.key("usage", installationId, "cost"), jobId, String(usd));
-    if (repo !== undefined) tx.zadd(this.repoStarts(installationId, repo), "NX", now, jobId);
+    if (repo !== undefined) tx.zadd(this.repoStarts(installationId, repo), "NX", now, jobId).pexpire(this.repoStarts(installationId, repo), KEEP_MS);
     await tx.exec();
     await this.trim(installationId, now, repo);
   }
 
-  /** A repository's job starts (score: start time); their costs are the installation's hash's. */
+  /** A repository's job starts (score: start time); their costs are the installation's hash's. It expires KEEP_MS after its last job. */
   private repoStarts(installationId: number, repo: string): string {
     return this.key("usage", installationId, "repo", repo);
   }
