@@ -44,7 +44,8 @@ export interface OpenFrame {
  * job's credentials and writer, its surface opened first (for a progress comment: 👀 and the
  * comment, a queued one taken over), any exception ended on the surface as `❌ Failed` (or
  * `⏹ Cancelled`), its folders removed after, and what it cost — counted from its events on every
- * surface — in the metrics and against the monthly caps (its installation's and repository's), however it ended.
+ * surface — in the metrics and against the monthly caps (its installation's and its
+ * repository's), however it ended.
  */
 export async function inOpenFrame(job: JobRecord, ctx: JobContext, services: JobServices, body: (frame: OpenFrame) => Promise<JobResult>): Promise<JobResult> {
   const { installationId } = job.target;
