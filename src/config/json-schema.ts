@@ -27,6 +27,7 @@ export interface JsonSchema {
   maximum?: number;
   exclusiveMinimum?: number;
   exclusiveMaximum?: number;
+  anyOf?: JsonSchema[];
   [keyword: string]: unknown;
 }
 
@@ -51,6 +52,8 @@ export function configKeysJsonSchema(): JsonSchema {
 
 /** `type: [t, "null"]`: a key written with nothing after it is YAML null, which crewbot reads as its default. */
 function orNull(schema: JsonSchema, path: string): JsonSchema {
+  // A key whose value may be null already (`budgets.monthlyUsd`) stays as it is.
+  if (schema.anyOf?.some((s) => s.type === "null")) return schema;
   if (typeof schema.type !== "string") throw new Error(`${path}: no single JSON Schema type to add null to`);
   const nullable: JsonSchema = { ...schema, type: [schema.type, "null"] };
   if (schema.enum) nullable.enum = [...schema.enum, null];

@@ -43,6 +43,9 @@ function itemsOf(items: JsonSchema): string {
 
 /** What a value must be, in words; patterns are left to the description (a regex helps no one here). */
 export function typeOf(schema: JsonSchema): string {
+  // A nullable key (`budgets.monthlyUsd`): its one other type, "or null".
+  const [only, ...more] = schema.anyOf?.filter((s) => s.type !== "null") ?? [];
+  if (only && more.length === 0) return `${typeOf(only)} or \`null\``;
   const enumValues = schema.enum?.filter((v) => v !== null);
   if (enumValues) return enumValues.map((v) => `\`${String(v)}\``).join(" \\| ");
   const [type = "any"] = typesOf(schema);

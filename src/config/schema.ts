@@ -234,11 +234,17 @@ export const ConfigSchema = z.strictObject({
         maxOutputTokens: positiveInt("a whole number above 0").default(DEFAULT_BUDGETS.maxOutputTokens).describe("Output tokens per job."),
         maxCostUsd: positive("a number of US dollars above 0").default(DEFAULT_BUDGETS.maxCostUsd).describe("Cost per job, in US dollars."),
         maxMinutes: positive("a number of minutes above 0").default(DEFAULT_BUDGETS.maxMinutes).describe("Minutes per job (waiting for an overloaded model counts)."),
+        monthlyUsd: positive("a number of US dollars above 0, or null")
+          .nullable()
+          .default(null)
+          .describe(
+            "The repository's spend per calendar month (UTC), in US dollars, counted across every process; `null`: only the installation's cap (`CREWBOT_MONTHLY_BUDGET_USD`). Never above the installation's: where it is higher, the installation's cap counts. At 80 % a job's comment says so; at 100 % new jobs are refused until the month ends and automatic reviews end `neutral`.",
+          ),
       },
       expect("a map of budgets"),
     )
     .prefault({})
-    .describe("Limits per job, all agents together; a job that reaches one ends `⏸ Stopped`. An agent's own `maxTurns` (in its definition) caps that agent alone."),
+    .describe("Limits per job, all agents together (a job that reaches one ends `⏸ Stopped`), and `monthlyUsd`, the repository's per month. An agent's own `maxTurns` (in its definition) caps that agent alone."),
   models: z
     .record(z.string().describe("an agent name"), modelId.describe("a model id"), expect("a map of agent names to model ids"))
     .default({})

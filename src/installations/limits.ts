@@ -1,9 +1,12 @@
 /**
  * The operator's limits per installation (environment, not repository config: the operator
- * pays). Concurrency is the queue's; jobs per hour and the monthly budget are checked when a
- * job starts, and the job's comment (or check run) names the limit.
+ * pays). Concurrency is the queue's; jobs per hour and the monthly caps (spend-caps.ts) are checked
+ * when a job starts, and the job's comment (or check run) names the limit.
  */
+import { capNotice, capRefusal, nearestCap, type SpendScope } from "./spend-caps.js";
 import type { UsageLedger } from "./types.js";
+
+export { monthStart } from "./spend-caps.js";
 
 export interface OperatorLimits {
   /** Jobs running at once per installation (`CREWBOT_INSTALLATION_CONCURRENCY`, default 2). */
@@ -63,25 +66,34 @@ export function operatorLimits(env: NodeJS.ProcessEnv): OperatorLimits {
   };
 }
 
-/** Start of the calendar month (UTC) that `now` is in. */
-export function monthStart(now: number): number {
-  const d = new Date(now);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+/** A limit that stops a new job: its words, and whether it is a monthly cap (the job ends `⏸ Stopped`, an automatic review's check `neutral`). */
+export interface LimitReached {
+  reason: string;
+  capped: boolean;
 }
 
-/** Which limit stops a new job of the installation, in words for its comment; undefined when none. */
-export async function limitReached(limits: OperatorLimits, ledger: UsageLedger, installationId: number, now = Date.now()): Promise<string | undefined> {
+/** What the limits say of a new job: a limit reached, or a notice that a monthly cap is near (80 %). */
+export interface LimitCheck {
+  reached?: LimitReached;
+  notice?: string;
+}
+
+/** The limits on a new job of the installation (and repository, with its cap when known): jobs per hour first, then the nearer monthly cap. */
+export async function checkLimits(limits: OperatorLimits, ledger: UsageLedger, scope: SpendScope, now = Date.now()): Promise<LimitCheck> {
   if (limits.jobsPerHour !== undefined) {
-    const started = await ledger.jobsSince(installationId, now - 3_600_000);
+    const started = await ledger.jobsSince(scope.installationId, now - 3_600_000);
     if (started >= limits.jobsPerHour) {
-      return `this installation reached its limit of ${limits.jobsPerHour} jobs per hour (${VARIABLES.jobsPerHour}); try again later`;
+      return { reached: { reason: `this installation reached its limit of ${limits.jobsPerHour} jobs per hour (${VARIABLES.jobsPerHour}); try again later`, capped: false } };
     }
   }
-  if (limits.monthlyBudgetUsd !== undefined) {
-    const spent = await ledger.costSince(installationId, monthStart(now));
-    if (spent >= limits.monthlyBudgetUsd) {
-      return `this installation used its monthly budget of $${limits.monthlyBudgetUsd.toFixed(2)} ($${spent.toFixed(2)} spent this month, ${VARIABLES.monthlyBudgetUsd})`;
-    }
-  }
-  return undefined;
+  return checkCaps(limits, ledger, scope, now);
+}
+
+/** The monthly caps alone (the job's start is counted already, or the repository's cap is known only now). */
+export async function checkCaps(limits: Pick<OperatorLimits, "monthlyBudgetUsd">, ledger: UsageLedger, scope: SpendScope, now = Date.now()): Promise<LimitCheck> {
+  const standing = await nearestCap(ledger, scope, limits.monthlyBudgetUsd, now);
+  const refusal = capRefusal(standing);
+  if (refusal) return { reached: { reason: refusal, capped: true } };
+  const notice = capNotice(standing);
+  return notice ? { notice } : {};
 }

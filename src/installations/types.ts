@@ -42,13 +42,20 @@ export interface InstallationStore {
   close(): Promise<void>;
 }
 
-/** Each job's start and cost per installation, for the operator's limits. */
+/**
+ * Each job's start and cost per installation and per repository (`owner/repo`, lower-cased), for
+ * the operator's limits and the repositories' monthly caps; shared by every process on one store.
+ */
 export interface UsageLedger {
-  /** A job of the installation started now (counted against the jobs-per-hour limit). */
-  recordStart(installationId: number, jobId: string, at: number): Promise<void>;
-  /** What the job cost in all (counted against the monthly budget). */
-  recordCost(installationId: number, jobId: string, usd: number): Promise<void>;
+  /** A job of the installation (in `repo`) started now (counted against the jobs-per-hour limit). */
+  recordStart(installationId: number, jobId: string, at: number, repo?: string): Promise<void>;
+  /** What the job cost in all (counted against the monthly caps). */
+  recordCost(installationId: number, jobId: string, usd: number, repo?: string): Promise<void>;
   jobsSince(installationId: number, since: number): Promise<number>;
-  costSince(installationId: number, since: number): Promise<number>;
+  /** The cost of the installation's jobs started since `since`; with `repo`, of that repository's only. */
+  costSince(installationId: number, since: number, repo?: string): Promise<number>;
   close(): Promise<void>;
 }
+
+/** A repository's key in the ledger: `owner/repo`, lower-cased (GitHub's names are case-insensitive). */
+export const usageRepoKey = (owner: string, repo: string): string => `${owner}/${repo}`.toLowerCase();

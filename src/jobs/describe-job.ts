@@ -10,6 +10,7 @@ import { loadRepoConfig } from "../config/load.js";
 import { cleanJobDirs, makeJobDirs } from "./job-dirs.js";
 import { assertCommandOn } from "./prepare.js";
 import { inJobFrame } from "./job-frame.js";
+import { checkSpend } from "./spend-check.js";
 import { describePullRequest, type DescribeOutcome } from "./describe-pr.js";
 import type { PullRequestRun } from "./pull-request-run.js";
 import type { JobReport } from "./job-report.js";
@@ -35,6 +36,7 @@ export async function runDescribeJob(job: JobRecord, ctx: JobContext, services: 
     const { config } = await loadRepoConfig(access.octokit, job.target);
     // `commands.describe: false` ends it before the pull request is read.
     assertCommandOn(job, config);
+    await checkSpend(job, services, progress, config);
     const run = { job, ctx, services, octokit: access.octokit, token: access.token, writer: progress.writer, dirs, config, events: progress };
     const outcome = await describePullRequest(run);
     if (outcome.failed) return progress.finish(outcome.failed);

@@ -7,7 +7,8 @@ import type { AgentEvent } from "../agent/events.js";
 import { runChain, type ChainResult, type RunChainOptions } from "../chain/run-chain.js";
 import type { ContextSection } from "../text/prompt.js";
 import { RuleBook } from "../chain/rules.js";
-import { limitReached } from "../installations/limits.js";
+import { checkLimits, type LimitReached } from "../installations/limits.js";
+import { CapReached, limitEnding, spendScope, type CapConfig } from "./spend-check.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
@@ -31,11 +32,12 @@ export interface OpenFrame {
   report: JobReport;
   access: JobAccess;
   /**
-   * The work begins: the operator's limits checked, the start recorded (jobs per hour), the surface
-   * told (a check run starts) and the job's folders made. A limit reached is returned, not ended:
-   * the job says so its own way (an automatic review in its skipped check run).
+   * The work begins: the operator's limits checked (with the repository's monthly cap when the job
+   * read its `config` already), the start recorded (jobs per hour), the surface told (a check run
+   * starts) and the job's folders made. A limit reached is returned, not ended: the job says so its
+   * own way (an automatic review in its skipped check run).
    */
-  begin(): Promise<{ limit: string } | { dirs: JobDirs }>;
+  begin(config?: CapConfig): Promise<{ limit: LimitReached } | { dirs: JobDirs }>;
 }
 
 /**
@@ -43,7 +45,8 @@ export interface OpenFrame {
  * job's credentials and writer, its surface opened first (for a progress comment: 👀 and the
  * comment, a queued one taken over), any exception ended on the surface as `❌ Failed` (or
  * `⏹ Cancelled`), its folders removed after, and what it cost — counted from its events on every
- * surface — in the metrics and against the installation's monthly budget, however it ended.
+ * surface — in the metrics and against the monthly caps (its installation's and its
+ * repository's), however it ended.
  */
 export async function inOpenFrame(job: JobRecord, ctx: JobContext, services: JobServices, body: (frame: OpenFrame) => Promise<JobResult>): Promise<JobResult> {
   const { installationId } = job.target;
@@ -53,10 +56,12 @@ export async function inOpenFrame(job: JobRecord, ctx: JobContext, services: Job
   const access = jobAccess(octokit, token, writer, services);
   const report = await surfaceOf(job).open(job, ctx, services, { writer, access });
   let dirs: JobDirs | undefined;
-  const begin: OpenFrame["begin"] = async () => {
-    const limit = await limitReached(services.operator.limits, services.operator.usage, installationId);
-    if (limit) return { limit };
-    await services.operator.usage.recordStart(installationId, job.id, Date.now());
+  const scope = spendScope(job);
+  const begin: OpenFrame["begin"] = async (config) => {
+    const check = await checkLimits(services.operator.limits, services.operator.usage, spendScope(job, config));
+    if (check.reached) return { limit: check.reached };
+    if (check.notice) report.set({ spendNotice: check.notice });
+    await services.operator.usage.recordStart(installationId, job.id, Date.now(), scope.repo);
     await report.begin?.();
     dirs = await makeJobDirs(services.runtime.dataDir, job.id);
     return { dirs };
@@ -64,16 +69,17 @@ export async function inOpenFrame(job: JobRecord, ctx: JobContext, services: Job
   try {
     return await body({ report, access, begin });
   } catch (error) {
+    if (error instanceof CapReached) return await report.finish(limitEnding(error.limit));
     return await report.finish(failure(error, ctx.signal));
   } finally {
     if (dirs) await cleanJobDirs(dirs).catch(() => undefined);
     const { usage, costUsd } = report.state;
     services.observe.metrics.jobUsage(job.kind, usage, costUsd);
-    if (costUsd > 0) await services.operator.usage.recordCost(installationId, job.id, costUsd).catch(() => undefined);
+    if (costUsd > 0) await services.operator.usage.recordCost(installationId, job.id, costUsd, scope.repo).catch(() => undefined);
   }
 }
 
-/** The frame for a job whose work begins at once: a limit reached ends it as `❌ Failed` naming the limit. */
+/** The frame for a job whose work begins at once: a limit reached ends it naming the limit (limitEnding). */
 export function inJobFrame(
   job: JobRecord,
   ctx: JobContext,
@@ -82,7 +88,7 @@ export function inJobFrame(
 ): Promise<JobResult> {
   return inOpenFrame(job, ctx, services, async ({ report, access, begin }) => {
     const begun = await begin();
-    if ("limit" in begun) return report.finish({ terminal: { kind: "failed", reason: begun.limit } });
+    if ("limit" in begun) return report.finish(limitEnding(begun.limit));
     return body(report, begun.dirs, access);
   });
 }

@@ -13,6 +13,7 @@ import type { LearningsStore } from "../learnings/types.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import { inJobFrame } from "./job-frame.js";
+import { checkSpend } from "./spend-check.js";
 import { reasonOf } from "./job-surface.js";
 import { proposeLearnings, type ProposeRun } from "./learn-propose.js";
 import type { JobServices } from "./services.js";
@@ -45,6 +46,7 @@ export async function runLearnJob(job: JobRecord, ctx: JobContext, services: Job
   return inJobFrame(job, ctx, services, async (report, dirs, access) => {
     const ground = await learningsGround(job, access.octokit, services);
     if ("off" in ground) return report.finish({ terminal: { kind: "failed", reason: ground.off } });
+    await checkSpend(job, services, report, ground.config);
     const run: ProposeRun = { job, ctx, services, octokit: access.octokit, writer: report.writer, dirs, ...ground, all: true, emit: (event) => report.event(event) };
     const outcome = await proposeLearnings(run);
     if (outcome.failed) return report.finish(outcome.failed);
@@ -61,6 +63,7 @@ async function runQuietly(job: JobRecord, ctx: JobContext, services: JobServices
   return inJobFrame(job, ctx, services, async (report, dirs, access) => {
     const ground = await learningsGround(job, access.octokit, services);
     if ("off" in ground) return report.finish({ terminal: { kind: "done" }, outcome: `✅ Done: nothing proposed, ${ground.off}` });
+    await checkSpend(job, services, report, ground.config);
     const outcome = await proposeLearnings({ job, ctx, services, octokit: access.octokit, writer: report.writer, dirs, ...ground, all: false, emit: (event) => report.event(event) });
     if (outcome.failed) return report.finish({ ...outcome.failed, outcome: `❌ Failed: ${reasonOf(outcome.failed.terminal)}` });
     return report.finish({ terminal: { kind: "done" }, outcome: `✅ Done: ${outcome.notes.join(" ")}`.slice(0, 500) });

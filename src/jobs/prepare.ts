@@ -10,6 +10,7 @@ import type { ContextSection } from "../text/prompt.js";
 import { loadDefinitions, type Definitions } from "../chain/definitions.js";
 import { REPO_RULES_DIR } from "../chain/rules.js";
 import { loadRepoConfig } from "../config/load.js";
+import { checkSpend } from "./spend-check.js";
 import { CONFIG_PATH, type CrewbotConfig } from "../config/schema.js";
 import { ConfigError } from "../config/validate.js";
 import { issueContext } from "../context/issue-context.js";
@@ -93,6 +94,8 @@ export async function prepareJob(
   const refusal = trustRefusal(type, trust);
   if (refusal) throw new Error(refusal);
   const config = options.config ?? (await loadRepoConfig(access.octokit, { owner, repo })).config;
+  // The repository's monthly cap, known now: before anything is cloned or asked of a model.
+  await checkSpend(job, services, report, config);
   assertCommandOn(job, config);
   const policy = jobPolicy(type, trust, config, job.repo);
   if (policy.publicTranscript) services.observe.transcripts.makePublic(job.id);

@@ -11,7 +11,7 @@ import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import { FIX_ACTION } from "../review/check-run.js";
 import { headline, transcriptUrl } from "../report/render.js";
-import { renderReviewCheck, renderSkippedCheck, reviewLines, countsLine, type ReviewReport } from "../review/render-review.js";
+import { renderReviewCheck, renderSkippedCheck, reviewLines, countsLine, SKIP_WORDS, type ReviewReport, type SkipRun } from "../review/render-review.js";
 import type { Terminal } from "../report/types.js";
 import { automaticReviewSkip } from "../review/skip.js";
 import { reviewScope } from "../review/review-scope.js";
@@ -22,7 +22,8 @@ import { repoKey } from "../review/review-store.js";
 import { pausedReason } from "../review/pauses.js";
 import type { GitHubWriter } from "../report/github-writer.js";
 import { inJobFrame, inOpenFrame } from "./job-frame.js";
-import type { JobReport } from "./job-report.js";
+import { checkSpend } from "./spend-check.js";
+import type { CheckEnding, JobReport } from "./job-report.js";
 import { summaryAfterReview } from "./describe-job.js";
 import { reviewPullRequest, type ReviewOutcome } from "./review-pr.js";
 import { pullRequestHead, type PullRequestHead } from "../github/pulls.js";
@@ -51,6 +52,7 @@ async function runCommandReview(job: JobRecord, ctx: JobContext, services: JobSe
   const asked: JobRecord = { ...job, trigger: { ...job.trigger, request } };
   return inJobFrame(job, ctx, services, async (progress, dirs, access) => {
     const { config } = await loadRepoConfig(access.octokit, job.target);
+    await checkSpend(job, services, progress, config);
     const head = await pullRequestHead(access.octokit, job.target);
     const run = { job: asked, ctx, services, octokit: access.octokit, token: access.token, writer: progress.writer, dirs, config, head, events: progress };
     const outcome = await reviewPullRequest({ ...run, full });
@@ -100,11 +102,16 @@ async function sayResolutionsRefused(job: JobRecord, writer: GitHubWriter, failO
 }
 
 /** A skipped automatic review: its reason (a rule, a limit, a pause) in a completed check run, with what holds the gate open. */
-async function skipReview(job: JobRecord, report: JobReport, octokit: InstallationOctokit, config: CrewbotConfig, reason: string, services: JobServices, paused = false): Promise<JobResult> {
+async function skipReview(job: JobRecord, report: JobReport, octokit: InstallationOctokit, config: CrewbotConfig, reason: string, services: JobServices, run: SkipRun = "skipped"): Promise<JobResult> {
   const { failOn } = config.review;
   const open = gateSet(failOn) ? await openBeforeSkip(job, octokit, services) : { open: [] };
   await sayResolutionsRefused(job, report.writer, failOn, open, services);
-  return report.finish({ terminal: { kind: "done" }, check: renderSkippedCheck(reason, { failOn, open: open.open, paused }), outcome: `✅ ${paused ? "Paused" : "Skipped"}: ${reason}` });
+  return report.finish({ terminal: { kind: "done" }, check: renderSkippedCheck(reason, { failOn, open: open.open, run }), outcome: `${SKIP_WORDS[run].outcome}: ${reason}` });
+}
+
+/** A monthly cap at 80 % or more (set when the work began): said first in the check run's summary. */
+function withSpendNotice(check: CheckEnding, notice: string | undefined): CheckEnding {
+  return notice ? { ...check, output: { ...check.output, summary: `${notice}\n\n${check.output.summary}` } } : check;
 }
 
 /** An automatic review: its surface is the check run (jobs/check-run-surface.ts), started when the review begins. */
@@ -122,11 +129,12 @@ async function runAutomaticReview(job: JobRecord, ctx: JobContext, services: Job
     }
     // Paused by a writer: said at once (no debounce), with no model call and no summary.
     const paused = await services.records.pauses.get(repoKey(job.target.owner, job.target.repo), job.target.number);
-    if (paused) return skipReview(job, report, octokit, config, pausedReason(paused), services, true);
+    if (paused) return skipReview(job, report, octokit, config, pausedReason(paused), services, "paused");
     const before = beforeReview(job, config);
     if (before?.runAt) return { state: "deferred", runAt: before.runAt };
-    const begun = before?.skip ? { limit: before.skip } : await begin();
-    if ("limit" in begun) return skipReview(job, report, octokit, config, begun.limit, services);
+    if (before?.skip) return skipReview(job, report, octokit, config, before.skip, services);
+    const begun = await begin(config);
+    if ("limit" in begun) return skipReview(job, report, octokit, config, begun.limit.reason, services, begun.limit.capped ? "capped" : "skipped");
     const { failOn } = config.review;
     const run = { job, ctx, services, octokit, token: access.token, writer: report.writer, dirs: begun.dirs, config, head, events: report };
     const outcome = await reviewPullRequest({ ...run, full: false });
@@ -135,7 +143,8 @@ async function runAutomaticReview(job: JobRecord, ctx: JobContext, services: Job
     const done = reviewReport(outcome, terminal, head, Date.now() - started, transcriptUrl(services.operator.publicUrl, job.id), config);
     // The button only where a click can push (not a fork's branch) and there is an open thread to fix.
     const fixable = config.review.fixAction && checkoutTrust(job.target, head.headRepo) === "trusted" && terminal.kind === "done" && (outcome.threads?.open ?? outcome.inline) > 0;
-    const ended = await report.finish({ terminal, check: { ...renderReviewCheck(done), actions: fixable ? [FIX_ACTION] : [] }, outcome: outcomeLine(done) });
+    const check = withSpendNotice({ ...renderReviewCheck(done), actions: fixable ? [FIX_ACTION] : [] }, report.state.spendNotice);
+    const ended = await report.finish({ terminal, check, outcome: outcomeLine(done) });
     if (terminal.kind !== "cancelled") await summaryAfterReview({ job, ctx, services, octokit, token: access.token, writer: report.writer, config, events: report });
     return ended;
   });

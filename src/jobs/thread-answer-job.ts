@@ -16,6 +16,7 @@ import { notReadable, readConfined, type ReadLog } from "../workspace/confined-r
 import { diffBetween, mergeBase } from "../workspace/diff.js";
 import { chainFailure } from "./outcome.js";
 import { inOpenFrame, runJobChain } from "./job-frame.js";
+import { limitEnding } from "./spend-check.js";
 import { prepareJob, type Prepared } from "./prepare.js";
 import type { JobServices } from "./services.js";
 import { recordThreadReply } from "./learning-sightings.js";
@@ -100,8 +101,8 @@ export async function runThreadAnswer(job: JobRecord, ctx: JobContext, services:
     const thread = await threadOf(access.octokit, job);
     const { config } = await loadRepoConfig(access.octokit, job.target);
     await recordThreadReply(services, { job, octokit: access.octokit, config }, { topBody: thread.topBody, url: thread.url!, path: thread.path });
-    const begun = await begin();
-    if ("limit" in begun) return report.finish({ terminal: { kind: "failed", reason: begun.limit } });
+    const begun = await begin(config);
+    if ("limit" in begun) return report.finish(limitEnding(begun.limit));
     let diff = "";
     const head = job.review!;
     const prepared = await prepareJob(job, { access }, services, begun.dirs, {

@@ -118,6 +118,7 @@ export function renderProgress(state: ProgressState): string {
     const wait = state.modelWait;
     before.push(`Waiting for the model: ${codeSpan(safeInline(wait.reason, 200))}; try ${wait.attempt + 1} in ${formatDuration(wait.waitMs)}`);
   }
+  if (state.spendNotice) before.push(safeLine(state.spendNotice));
   if (state.startedBy) before.push(`Started by @${safeInline(state.startedBy.login, 60)}, who added the label ${codeSpan(safeInline(state.startedBy.label, 60))}.`);
   const links = linksLine(state);
   if (links) before.push(links);

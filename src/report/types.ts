@@ -49,6 +49,8 @@ export interface ProgressState {
   approvable?: boolean;
   /** The repository's setup and check commands run so far, with their results. */
   commands?: CommandSummary[];
+  /** A monthly spend cap at 80 % or more (installations/spend-caps.ts), shown under the status line. */
+  spendNotice?: string;
   /** Short lines worth telling (a step refused, bash unavailable, …). */
   notes?: string[];
   /** A job started by a label rather than a command: who added which label. */

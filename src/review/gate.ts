@@ -41,17 +41,19 @@ export function blocking<F extends GateFinding>(failOn: FailOn | undefined, open
 
 /**
  * How a run ended, as the gate sees it: a review that found nothing new (`clean`), one that posted
- * findings (`findings`), or no review at all (`skipped`: a rule of review.*, nothing new to review).
+ * findings (`findings`), or no review at all (`skipped`: a rule of review.*, nothing new to review;
+ * `paused`: a writer paused the pull request; `capped`: a monthly spend cap is reached).
  */
-export type GateRun = "clean" | "findings" | "skipped" | "paused";
+export type GateRun = "clean" | "findings" | "skipped" | "paused" | "capped";
 
 /**
  * The conclusion. Without a gate: success when clean, neutral with findings (they only inform),
- * skipped when skipped. With one: failure while an open finding at the level exists; otherwise
- * success for a review and neutral for a skip (branch protection passes both).
+ * skipped when a rule skipped it, neutral when paused or capped. With one: failure while an open
+ * finding at the level exists; otherwise success for a review and neutral for a skip (branch
+ * protection passes both).
  */
 export function gateConclusion(failOn: FailOn | undefined, run: GateRun, open: readonly GateFinding[]): CheckConclusion {
   if (!gateSet(failOn)) return run === "clean" ? "success" : run === "skipped" ? "skipped" : "neutral";
   if (blocking(failOn, open).length > 0) return "failure";
-  return run === "skipped" || run === "paused" ? "neutral" : "success";
+  return run === "clean" || run === "findings" ? "success" : "neutral";
 }

@@ -194,11 +194,22 @@ export function renderReviewCheck(r: ReviewReport): { conclusion: CheckConclusio
  * A skip decided before any work: the reason, and with a gate the findings still open on the pull
  * request — `neutral` only when none at the level is.
  */
-export function renderSkippedCheck(reason: string, gate: { failOn?: FailOn; open?: readonly OpenFinding[]; paused?: boolean } = {}): { conclusion: CheckConclusion; output: CheckOutput } {
+/** Why an automatic review did not run, as the gate counts it. */
+export type SkipRun = "skipped" | "paused" | "capped";
+
+/** Per kind of skip: the check run's title, and the queue's outcome line before its reason. */
+export const SKIP_WORDS: Record<SkipRun, { title: string; outcome: string }> = {
+  skipped: { title: "Skipped", outcome: "✅ Skipped" },
+  paused: { title: "Paused", outcome: "✅ Paused" },
+  capped: { title: "Monthly budget used", outcome: "⏸ Stopped" },
+};
+
+export function renderSkippedCheck(reason: string, gate: { failOn?: FailOn; open?: readonly OpenFinding[]; run?: SkipRun } = {}): { conclusion: CheckConclusion; output: CheckOutput } {
   const open = gate.open ?? [];
-  const conclusion = gateConclusion(gate.failOn, gate.paused ? "paused" : "skipped", open);
+  const run = gate.run ?? "skipped";
+  const conclusion = gateConclusion(gate.failOn, run, open);
   const held = holding(gate.failOn, open);
-  const title = held ? `Not reviewed · ${held}` : gate.paused ? "Paused" : "Skipped";
+  const title = held ? `Not reviewed · ${held}` : SKIP_WORDS[run].title;
   const summary = [`Not reviewed automatically: ${reason}.`, ...gateLines(gate.failOn, open).map((l) => `- ${l}`)].join("\n\n");
   return { conclusion, output: { title, summary } };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { limitReached, monthStart, operatorLimits, type OperatorLimits } from "../../src/installations/limits.js";
+import { checkLimits, monthStart, operatorLimits, type OperatorLimits } from "../../src/installations/limits.js";
 import type { UsageLedger } from "../../src/installations/types.js";
 
 const HOUR = 3_600_000;
@@ -115,7 +115,10 @@ const NOW = Date.UTC(2024, 4, 17, 12, 0, 0);
 const limits = (o: Partial<OperatorLimits>): OperatorLimits => ({ perInstallation: 2, perWorker: 4, ...o });
 const PER_HOUR = (n: number) => `this installation reached its limit of ${n} jobs per hour (CREWBOT_JOBS_PER_HOUR); try again later`;
 
-describe("limitReached", () => {
+/** The reason a new job of the installation does not start, as its comment names it; undefined when it starts. */
+const limitReached = async (l: OperatorLimits, ledger: UsageLedger, installationId: number, now?: number) => (await checkLimits(l, ledger, { installationId }, now)).reached?.reason;
+
+describe("checkLimits", () => {
   it("never stops a job, and asks nothing, without limits", async () => {
     const { ledger, asked } = fakeLedger(Array.from({ length: 100 }, () => ({ at: NOW - 1, usd: 100 })));
     expect(await limitReached(limits({}), ledger, 1, NOW)).toBeUndefined();
@@ -159,12 +162,12 @@ describe("limitReached", () => {
 
     const at = fakeLedger([{ at: NOW - 1000, usd: 4 }, { at: NOW - 2000, usd: 6 }]);
     expect(await limitReached(limits({ monthlyBudgetUsd: 10 }), at.ledger, 1, NOW)).toBe(
-      "this installation used its monthly budget of $10.00 ($10.00 spent this month, CREWBOT_MONTHLY_BUDGET_USD)",
+      "this installation has used its monthly budget ($10.00 of $10.00, `CREWBOT_MONTHLY_BUDGET_USD`); new jobs start again on 1 June 2024 (UTC)",
     );
 
     const over = fakeLedger([{ at: NOW - 1000, usd: 12.3456 }]);
     expect(await limitReached(limits({ monthlyBudgetUsd: 7.5 }), over.ledger, 1, NOW)).toBe(
-      "this installation used its monthly budget of $7.50 ($12.35 spent this month, CREWBOT_MONTHLY_BUDGET_USD)",
+      "this installation has used its monthly budget ($12.35 of $7.50, `CREWBOT_MONTHLY_BUDGET_USD`); new jobs start again on 1 June 2024 (UTC)",
     );
   });
 
@@ -174,14 +177,14 @@ describe("limitReached", () => {
     expect(await limitReached(limits({ monthlyBudgetUsd: 2 }), ledger, 1, firstOfMonth + 5 * HOUR)).toBeUndefined();
     expect(asked[0]!.since).toBe(firstOfMonth);
     expect(await limitReached(limits({ monthlyBudgetUsd: 2 }), ledger, 1, firstOfMonth - 2)).toBe(
-      "this installation used its monthly budget of $2.00 ($101.00 spent this month, CREWBOT_MONTHLY_BUDGET_USD)",
+      "this installation has used its monthly budget ($101.00 of $2.00, `CREWBOT_MONTHLY_BUDGET_USD`); new jobs start again on 1 January 2025 (UTC)",
     );
   });
 
   it("names the hourly limit first when both are reached, and the budget when only it is", async () => {
     const { ledger } = fakeLedger([{ at: NOW - 1, usd: 5 }]);
     expect(await limitReached(limits({ jobsPerHour: 1, monthlyBudgetUsd: 5 }), ledger, 1, NOW)).toBe(PER_HOUR(1));
-    expect(await limitReached(limits({ jobsPerHour: 2, monthlyBudgetUsd: 5 }), ledger, 1, NOW)).toMatch(/^this installation used its monthly budget of \$5\.00/);
+    expect(await limitReached(limits({ jobsPerHour: 2, monthlyBudgetUsd: 5 }), ledger, 1, NOW)).toMatch(/^this installation has used its monthly budget \(\$5\.00 of \$5\.00/);
     expect(await limitReached(limits({ jobsPerHour: 2, monthlyBudgetUsd: 6 }), ledger, 1, NOW)).toBeUndefined();
   });
 

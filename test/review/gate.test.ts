@@ -30,6 +30,12 @@ describe("gateConclusion", () => {
     ["never", "paused", [], "neutral"],
     ["critical", "paused", ["warning"], "neutral"],
     ["critical", "paused", ["critical"], "failure"],
+    // capped (a monthly spend cap reached): like paused — neutral, unless the sticky gate holds.
+    [undefined, "capped", ["critical"], "neutral"],
+    ["never", "capped", [], "neutral"],
+    ["critical", "capped", ["warning"], "neutral"],
+    ["critical", "capped", ["critical"], "failure"],
+    ["reproduced", "capped", [], "neutral"],
   ];
   it.each(table)("failOn %s, run %s, open %j → %s", (failOn, run, severities, conclusion) => {
     expect(gateConclusion(failOn, run, open(...severities))).toBe(conclusion);

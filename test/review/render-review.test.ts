@@ -196,6 +196,16 @@ describe("renderSkippedCheck", () => {
     expect(renderSkippedCheck(reason)).toEqual({ conclusion: "skipped", output: { title: "Skipped", summary } });
   });
 
+  it("a monthly cap reached: neutral, titled so, even without a gate; a gate holding fails as for any skip", () => {
+    const reason = "this repository has used its monthly budget ($5.50 of $5.00, `budgets.monthlyUsd`); new jobs start again on 1 January 2027 (UTC)";
+    const summary = `Not reviewed automatically: ${reason}.`;
+    expect(renderSkippedCheck(reason, { run: "capped" })).toEqual({ conclusion: "neutral", output: { title: "Monthly budget used", summary } });
+    expect(renderSkippedCheck(reason, { run: "capped", failOn: "critical", open: open("critical") })).toMatchObject({
+      conclusion: "failure",
+      output: { title: "Not reviewed · 1 open critical finding" },
+    });
+  });
+
   it.each<[string, Parameters<typeof renderSkippedCheck>[1], string, string, string[]]>([
     ["failOn never: skipped, whatever is open", { failOn: "never", open: open("critical") }, "skipped", "Skipped", []],
     ["a gate and nothing open at its level: neutral", { failOn: "critical", open: open("warning") }, "neutral", "Skipped", ["- Passing: no open critical finding (review.failOn: critical)."]],

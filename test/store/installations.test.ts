@@ -75,10 +75,17 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((s) => s.close()));
 });
 
-const backends: Array<[string, () => Promise<Store>]> = [
-  ["SqliteInstallations", async () => new SqliteInstallations({ dataDir: await tempDir("crewbot-inst-") })],
+/** Per backend, a fresh place to keep things, and how to open a connection to it (each is another process's). */
+const backends: Array<[string, () => Promise<() => Store>]> = [
+  ["SqliteInstallations", async () => {
+    const dataDir = await tempDir("crewbot-inst-");
+    return () => new SqliteInstallations({ dataDir });
+  }],
   // A fresh prefix per store: tests never see each other's keys, even on a shared REDIS_URL.
-  ["RedisInstallations", async () => new RedisInstallations({ url: redisUrl, prefix: `crewbot-test-${randomBytes(6).toString("hex")}` })],
+  ["RedisInstallations", async () => {
+    const prefix = `crewbot-test-${randomBytes(6).toString("hex")}`;
+    return () => new RedisInstallations({ url: redisUrl, prefix });
+  }],
 ];
 
 const HOUR = 3_600_000;
@@ -93,10 +100,19 @@ const record = (o: Partial<InstallationRecord> & { id: number }): InstallationRe
 });
 
 describe.each(backends)("%s", (_name, make) => {
+  const connections = new WeakMap<Store, () => Store>();
   const open = async () => {
-    const store = await make();
+    const connect = await make();
+    const store = connect();
+    connections.set(store, connect);
     opened.push(store);
     return store;
+  };
+  /** Another connection to the store `store` is on. */
+  const reopen = async (store: Store) => {
+    const again = connections.get(store)!();
+    opened.push(again);
+    return again;
   };
 
   it("knows no installation before one is put", async () => {
@@ -227,6 +243,36 @@ describe.each(backends)("%s", (_name, make) => {
     expect(await store.costSince(5, before)).toBeCloseTo(2, 10);
     expect(await store.costSince(5, after + 1)).toBe(0);
     expect(await store.jobsSince(5, before)).toBe(1);
+  });
+
+  it("keeps each repository's spend apart within its installation, in the month its jobs started", async () => {
+    const store = await open();
+    const thisMonth = monthStart(Date.now());
+    await store.recordStart(1, "job-a", thisMonth, "octo/app");
+    await store.recordStart(1, "job-b", thisMonth + 1, "octo/lib");
+    await store.recordStart(1, "job-old", thisMonth - 1, "octo/app");
+    await store.recordCost(1, "job-a", 1.25, "octo/app");
+    await store.recordCost(1, "job-b", 2, "octo/lib");
+    await store.recordCost(1, "job-old", 7, "octo/app");
+    await store.recordCost(1, "job-unseen", 0.5, "octo/app"); // never seen start: starts now
+    await store.recordCost(2, "job-other", 9, "octo/app"); // the same name under another installation
+    expect(await store.costSince(1, thisMonth, "octo/app")).toBeCloseTo(1.75, 10);
+    expect(await store.costSince(1, thisMonth, "octo/lib")).toBeCloseTo(2, 10);
+    expect(await store.costSince(1, thisMonth, "octo/none")).toBe(0);
+    expect(await store.costSince(1, thisMonth)).toBeCloseTo(3.75, 10);
+    expect(await store.costSince(2, thisMonth, "octo/app")).toBeCloseTo(9, 10);
+  });
+
+  it("a second connection to the same store sees the first one's spend (another process)", async () => {
+    const store = await open();
+    const other = await reopen(store);
+    const t0 = Date.now() - 1000;
+    await store.recordStart(3, "job-1", t0, "octo/app");
+    await other.recordStart(3, "job-2", t0, "octo/app");
+    await store.recordCost(3, "job-1", 1, "octo/app");
+    await other.recordCost(3, "job-2", 2, "octo/app");
+    expect(await store.costSince(3, t0, "octo/app")).toBeCloseTo(3, 10);
+    expect(await other.costSince(3, t0, "octo/app")).toBeCloseTo(3, 10);
   });
 });
 

@@ -2,6 +2,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { DB_FILE, MIGRATIONS, SCHEMA_VERSION } from "../../src/store/sqlite/database.js";
+import { SqliteInstallations } from "../../src/store/sqlite/installations.js";
 import { SqliteReviewStore } from "../../src/store/sqlite/review-store.js";
 import { LIMITS, Queues, newJob, tempDataDir } from "../queue/helpers.js";
 
@@ -33,7 +34,7 @@ function createVersion1(dir: string): void {
 
 describe("schema migration", () => {
   it("upgrades a version-1 file in place: old jobs keep working, the new columns and table exist", async () => {
-    expect(SCHEMA_VERSION).toBe(8);
+    expect(SCHEMA_VERSION).toBe(9);
     const dir = await tempDataDir();
     createVersion1(dir);
     let now = 1_000;
@@ -76,6 +77,21 @@ describe("schema migration", () => {
     await store.record("octo/hello", 3, "new", ["f1"], { posted: [found] });
     expect(await store.get("octo/hello", 3)).toMatchObject({ headSha: "new", fingerprints: ["f0", "f1"], findings: [found] });
     await store.close();
+  });
+
+  it("usage recorded at schema 8 counts for its installation after the upgrade, and for no repository", async () => {
+    const dir = await tempDataDir();
+    const db = new Database(path.join(dir, DB_FILE));
+    for (const sql of MIGRATIONS.slice(0, 8)) db.exec(sql);
+    db.pragma("user_version = 8");
+    db.prepare("INSERT INTO job_usage (job_id, installation_id, started_at, cost_usd) VALUES ('old-job', 1, 1000, 2.5)").run();
+    db.close();
+    const ledger = new SqliteInstallations({ dataDir: dir });
+    await ledger.recordStart(1, "new-job", 2000, "octo/hello");
+    await ledger.recordCost(1, "new-job", 1, "octo/hello");
+    expect(await ledger.costSince(1, 0)).toBeCloseTo(3.5, 10);
+    expect(await ledger.costSince(1, 0, "octo/hello")).toBeCloseTo(1, 10);
+    await ledger.close();
   });
 
   it("either store may open a new file first, and the other finds the schema there", async () => {

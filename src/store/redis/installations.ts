@@ -1,7 +1,8 @@
 /**
  * Installations and job usage on Redis, for workers on several machines: a hash per
- * installation, and per installation a sorted set of job starts (score: start time) and a hash
- * of job costs. Entries older than 40 days are trimmed as new ones arrive.
+ * installation, and per installation a sorted set of job starts (score: start time), one per
+ * repository of its jobs' starts, and a hash of job costs. Entries older than 40 days are trimmed
+ * as new ones arrive (a repository's as its own jobs arrive).
  */
 import { Redis } from "ioredis";
 import { storedRefs, type StoredRepository } from "../stored-repositories.js";
@@ -34,22 +35,32 @@ export class RedisInstallations implements InstallationStore, UsageLedger {
     await this.redis.set(this.key("installation", record.id), JSON.stringify({ ...record, ...(installedBy ? { installedBy } : {}) }));
   }
 
-  async recordStart(installationId: number, jobId: string, at: number): Promise<void> {
-    await this.redis.zadd(this.key("usage", installationId, "starts"), "NX", at, jobId);
-    await this.trim(installationId, at);
+  async recordStart(installationId: number, jobId: string, at: number, repo?: string): Promise<void> {
+    const tx = this.redis.multi().zadd(this.key("usage", installationId, "starts"), "NX", at, jobId);
+    if (repo !== undefined) tx.zadd(this.repoStarts(installationId, repo), "NX", at, jobId).pexpire(this.repoStarts(installationId, repo), KEEP_MS);
+    await tx.exec();
+    await this.trim(installationId, at, repo);
   }
 
-  async recordCost(installationId: number, jobId: string, usd: number): Promise<void> {
-    await this.redis
+  async recordCost(installationId: number, jobId: string, usd: number, repo?: string): Promise<void> {
+    const now = Date.now();
+    const tx = this.redis
       .multi()
-      .zadd(this.key("usage", installationId, "starts"), "NX", Date.now(), jobId)
-      .hset(this.key("usage", installationId, "cost"), jobId, String(usd))
-      .exec();
-    await this.trim(installationId, Date.now());
+      .zadd(this.key("usage", installationId, "starts"), "NX", now, jobId)
+      .hset(this.key("usage", installationId, "cost"), jobId, String(usd));
+    if (repo !== undefined) tx.zadd(this.repoStarts(installationId, repo), "NX", now, jobId).pexpire(this.repoStarts(installationId, repo), KEEP_MS);
+    await tx.exec();
+    await this.trim(installationId, now, repo);
+  }
+
+  /** A repository's job starts (score: start time); their costs are the installation's hash's. It expires KEEP_MS after its last job. */
+  private repoStarts(installationId: number, repo: string): string {
+    return this.key("usage", installationId, "repo", repo);
   }
 
   /** Starts and costs older than KEEP_MS go together, so neither grows without bound. */
-  private async trim(installationId: number, now: number): Promise<void> {
+  private async trim(installationId: number, now: number, repo?: string): Promise<void> {
+    if (repo !== undefined) await this.redis.zremrangebyscore(this.repoStarts(installationId, repo), "-inf", now - KEEP_MS);
     const starts = this.key("usage", installationId, "starts");
     const old = await this.redis.zrangebyscore(starts, "-inf", now - KEEP_MS);
     if (old.length === 0) return;
@@ -60,8 +71,9 @@ export class RedisInstallations implements InstallationStore, UsageLedger {
     return this.redis.zcount(this.key("usage", installationId, "starts"), since, "+inf");
   }
 
-  async costSince(installationId: number, since: number): Promise<number> {
-    const jobs = await this.redis.zrangebyscore(this.key("usage", installationId, "starts"), since, "+inf");
+  async costSince(installationId: number, since: number, repo?: string): Promise<number> {
+    const starts = repo === undefined ? this.key("usage", installationId, "starts") : this.repoStarts(installationId, repo);
+    const jobs = await this.redis.zrangebyscore(starts, since, "+inf");
     if (jobs.length === 0) return 0;
     const costs = await this.redis.hmget(this.key("usage", installationId, "cost"), ...jobs);
     return costs.reduce((sum, c) => sum + (c ? Number(c) : 0), 0);

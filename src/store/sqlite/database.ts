@@ -122,6 +122,10 @@ export const MIGRATIONS: readonly string[] = [
      updated_at INTEGER NOT NULL,
      PRIMARY KEY (repo_key, number)
    ) WITHOUT ROWID;`,
+  // 9: each job's repository in the usage ledger (\`owner/repo\`, lower-cased), for a repository's monthly
+  // cap (\`budgets.monthlyUsd\`); rows from before have none and count for their installation only.
+  `ALTER TABLE job_usage ADD COLUMN repo_key TEXT;
+   CREATE INDEX job_usage_repo ON job_usage(repo_key, started_at) WHERE repo_key IS NOT NULL;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

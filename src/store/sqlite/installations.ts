@@ -1,4 +1,4 @@
-/** Installations and job usage in the embedded SQLite file (tables `installations`, `job_usage`). */
+/** Installations and job usage (per installation and repository) in the embedded SQLite file (tables `installations`, `job_usage`). */
 import type Database from "better-sqlite3";
 import { openDatabase, statementCache } from "./database.js";
 import { storedRefs, type StoredRepository } from "../stored-repositories.js";
@@ -48,24 +48,28 @@ export class SqliteInstallations implements InstallationStore, UsageLedger {
     ).run(r.id, r.account, r.installedBy ?? null, r.state, repositoriesJson(r), r.allRepositories ? 1 : 0, r.updatedAt);
   }
 
-  async recordStart(installationId: number, jobId: string, at: number): Promise<void> {
+  async recordStart(installationId: number, jobId: string, at: number, repo?: string): Promise<void> {
     // A job that starts again (a restart before its agents ran) counts once.
-    this.stmt("INSERT OR IGNORE INTO job_usage (job_id, installation_id, started_at) VALUES (?, ?, ?)").run(jobId, installationId, at);
+    this.stmt("INSERT OR IGNORE INTO job_usage (job_id, installation_id, started_at, repo_key) VALUES (?, ?, ?, ?)").run(jobId, installationId, at, repo ?? null);
   }
 
-  async recordCost(installationId: number, jobId: string, usd: number): Promise<void> {
+  async recordCost(installationId: number, jobId: string, usd: number, repo?: string): Promise<void> {
     this.stmt(
-      `INSERT INTO job_usage (job_id, installation_id, started_at, cost_usd) VALUES (?, ?, ?, ?)
-       ON CONFLICT (job_id) DO UPDATE SET cost_usd = excluded.cost_usd`,
-    ).run(jobId, installationId, Date.now(), usd);
+      `INSERT INTO job_usage (job_id, installation_id, started_at, cost_usd, repo_key) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (job_id) DO UPDATE SET cost_usd = excluded.cost_usd, repo_key = COALESCE(repo_key, excluded.repo_key)`,
+    ).run(jobId, installationId, Date.now(), usd, repo ?? null);
   }
 
   async jobsSince(installationId: number, since: number): Promise<number> {
     return (this.stmt("SELECT COUNT(*) AS n FROM job_usage WHERE installation_id = ? AND started_at >= ?").get(installationId, since) as { n: number }).n;
   }
 
-  async costSince(installationId: number, since: number): Promise<number> {
-    const row = this.stmt("SELECT COALESCE(SUM(cost_usd), 0) AS usd FROM job_usage WHERE installation_id = ? AND started_at >= ?").get(installationId, since) as { usd: number };
+  async costSince(installationId: number, since: number, repo?: string): Promise<number> {
+    const row = (
+      repo === undefined
+        ? this.stmt("SELECT COALESCE(SUM(cost_usd), 0) AS usd FROM job_usage WHERE installation_id = ? AND started_at >= ?").get(installationId, since)
+        : this.stmt("SELECT COALESCE(SUM(cost_usd), 0) AS usd FROM job_usage WHERE repo_key = ? AND installation_id = ? AND started_at >= ?").get(repo, installationId, since)
+    ) as { usd: number };
     return row.usd;
   }
 
