@@ -22,7 +22,7 @@ import { instructionEvents } from "./job-instructions.js";
 import { learningsFor } from "../context/learnings-context.js";
 import { checkStepOutput } from "./step-results.js";
 import { stepAgents } from "../chain/chains.js";
-import { roleOf } from "../chain/roles.js";
+import { roleOf } from "../agent/roles.js";
 import { NO_MCP, openMcp, type McpSession } from "../mcp/session.js";
 
 /** A job's frame once its surface is open: the body calls `begin` when its work begins. */

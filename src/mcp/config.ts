@@ -13,7 +13,7 @@
  */
 import { z } from "zod";
 import { parseOperatorFile, readOperatorFile } from "../agent/operator-file.js";
-import { ROLE_NAMES, type RoleName } from "../chain/roles.js";
+import { ROLE_NAMES, type RoleName } from "../agent/roles.js";
 
 export const MCP_CONFIG_VARIABLE = "CREWBOT_MCP_CONFIG";
 

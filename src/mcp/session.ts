@@ -8,7 +8,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import picomatch from "picomatch";
-import type { RoleName } from "../chain/roles.js";
+import type { RoleName } from "../agent/roles.js";
 import { redact } from "../secrets/redact.js";
 import type { Tool } from "../tools/types.js";
 import type { McpServerConfig } from "./config.js";
