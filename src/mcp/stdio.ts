@@ -87,9 +87,9 @@ export class SandboxedStdioTransport implements Transport {
 }
 
 /**
- * The repository's servers as a session opens them. `ctx` is the job's sandbox (its checkout,
- * scratch HOME, network and trust already decided by the job), `writable` whether a server of
- * these roles may get a writable checkout.
+ * The repository's servers as a session opens them. `ctx` gives each server its sandbox: the job
+ * decides the checkout, its mode (writable only for a writing role in a writing job), the scratch
+ * HOME and the network, and starts none on a stranger's code (jobs/job-mcp.ts).
  */
 export function stdioServers(servers: Record<string, RepoMcpServerConfig>, ctx: (server: RepoMcpServerConfig) => CommandContext): McpServer[] {
   return Object.entries(servers).map(([name, server]) => {
