@@ -36,8 +36,15 @@ export async function spawnSandboxed(ctx: CommandContext, argv: readonly string[
   const cgroup = PidsCgroup.create(DEFAULT_LIMITS.maxProcs);
   if (cgroup !== undefined) full = cgroup.wrap(full);
   const [file, ...args] = full as [string, ...string[]];
-  // detached: a process group of its own, so one signal ends every process it started.
-  const child = spawn(file, args, { cwd: ctx.root, env: buildEnv(ctx), detached: true, stdio: ["pipe", "pipe", "pipe"] });
+  let child: ChildProcessByStdio<Writable, Readable, Readable>;
+  try {
+    // detached: a process group of its own, so one signal ends every process it started.
+    child = spawn(file, args, { cwd: ctx.root, env: buildEnv(ctx), detached: true, stdio: ["pipe", "pipe", "pipe"] });
+  } catch (error) {
+    await cgroup?.destroy();
+    await net?.close();
+    throw error;
+  }
   // Listened to at once: 'spawn' and 'error' come on the next tick.
   const started = new Promise<void>((resolve, reject) => {
     child.once("spawn", () => resolve());
