@@ -14,7 +14,7 @@ import type { RepoMcpServerConfig } from "../config/mcp-servers.js";
 import { NO_MCP, openMcp, remoteServer, type McpServer, type McpSession } from "../mcp/session.js";
 import { stdioServers } from "../mcp/stdio.js";
 import { commandsRefusal, runsUnsandboxed, UNSANDBOXED_NOTE } from "../tools/sandbox-policy.js";
-import type { SandboxInfo } from "../tools/types.js";
+import type { Mode, SandboxInfo } from "../tools/types.js";
 import { checkoutPolicy } from "./checkout-trust.js";
 import type { JobDirs } from "./job-dirs.js";
 import type { Prepared } from "./prepare.js";
@@ -48,7 +48,7 @@ export async function jobMcp(
 }
 
 /** The repository's servers this job may start, each with its sandbox; every one left out is said. */
-function repositoryServers(configured: Record<string, RepoMcpServerConfig>, operator: readonly McpServer[], prepared: Prepared, dirs: JobDirs, sandbox: SandboxInfo, say: Say): McpServer[] {
+export function repositoryServers(configured: Record<string, RepoMcpServerConfig>, operator: readonly McpServer[], prepared: Prepared, dirs: JobDirs, sandbox: SandboxInfo, say: Say): McpServer[] {
   const names = Object.keys(configured);
   if (names.length === 0) return [];
   const { policy } = prepared;
@@ -71,7 +71,10 @@ function repositoryServers(configured: Record<string, RepoMcpServerConfig>, oper
     }),
   );
   const workspace = { root: prepared.root, scratchDir: dirs.scratchDir, artifactsDir: dirs.artifactsDir, sandbox, network: policy.network, envAllowlist: {} };
-  // The checkout is writable only for a job that writes, and only to a server a writing role uses.
-  const writes = (roles: readonly RoleName[]) => policy.mode === "write" && roles.some((role) => ROLES[role].writes);
-  return stdioServers(kept, (server) => ({ ...workspace, mode: writes(server.roles) ? "write" : "read-only" }));
+  return stdioServers(kept, (server) => ({ ...workspace, mode: serverMode(policy.mode, server.roles) }));
+}
+
+/** The checkout is writable to a server only in a job that writes, and only when a writing role (the worker) uses it. */
+export function serverMode(jobMode: Mode, roles: readonly RoleName[]): Mode {
+  return jobMode === "write" && roles.some((role) => ROLES[role].writes) ? "write" : "read-only";
 }

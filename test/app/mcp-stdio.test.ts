@@ -6,11 +6,11 @@
  * the transcript says it was skipped (the job goes on).
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { chmod, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { issueCommentCreated } from "../fixtures/payloads.js";
-import { gitSync } from "../helpers/git-repo.js";
+import { gitSync, tempDir } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
 import { MCP_STDIO_SCRIPT, SCRIPT_PATH } from "../helpers/mcp-stdio-script.js";
 import { detectSandbox } from "../../src/tools/sandbox.js";
@@ -98,5 +98,30 @@ describe.skipIf(!sandbox.available)(`the repository's stdio MCP server${sandbox.
     const logs = await logsOf(stack, job.id);
     expect(logs).toContain("the repository's MCP servers (docs) were not started: this pull request's code is a fork's, and nothing of a stranger's code runs");
     expect(logs.join("\n")).not.toContain("wrote on stderr");
+  });
+});
+
+describe("the repository's stdio MCP server without a working sandbox", () => {
+  it("/plan ends ✅ without its tools: bubblewrap is never asked to run the script, and the transcript says why", async () => {
+    // Fails like bwrap in a default Docker container, and writes down every argv it is given.
+    const dir = await tempDir("crewbot-fake-bwrap-");
+    const bwrap = path.join(dir, "bwrap");
+    const calls = path.join(dir, "calls");
+    await writeFile(calls, "");
+    await writeFile(bwrap, `#!/bin/sh\necho "$*" >> ${calls}\necho 'bwrap: Can'\\''t mount proc on /newroot/proc: Operation not permitted' >&2\nexit 1\n`);
+    await chmod(bwrap, 0o755);
+    const stack = await startStack([{ text: "Scout report." }, { text: "## Plan\n1. Tidy the README" }], { files: FILES, env: { CREWBOT_BWRAP: bwrap } });
+    const payload = issueCommentCreated("/plan", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
+    mockInstallationToken();
+    mockPermission("Codertocat", "admin");
+    mockJobComments({ progressId: 943, edits: [], trigger: { id: payload.comment.id }, config: { repo: CONFIG } });
+
+    const job = await stack.runToEnd("issue_comment", payload, "mcp-stdio-no-sandbox");
+
+    expect(job.outcome).toMatch(/^✅ Done/);
+    expect(offeredMcp(stack).flat()).toEqual([]);
+    expect((await readFile(calls, "utf8")).length).toBeGreaterThan(0); // the start-up probe asked it
+    expect(await readFile(calls, "utf8")).not.toContain(SCRIPT_PATH);
+    expect((await logsOf(stack, job.id)).join("\n")).toMatch(/the repository's MCP servers \(docs\) were not started: no OS sandbox on this worker \(bubblewrap does not work here: bwrap: Can't mount proc/);
   });
 });
