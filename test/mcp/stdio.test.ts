@@ -52,12 +52,12 @@ function processesWith(tag: string): number[] {
     .map(Number);
 }
 
-async function open(options: { mode?: Mode; info?: SandboxInfo; server?: Partial<RepoMcpServerConfig>; callTimeoutMs?: number } = {}) {
+async function open(options: { mode?: Mode; info?: SandboxInfo; server?: Partial<RepoMcpServerConfig>; callTimeoutMs?: number; network?: boolean } = {}) {
   const lines: string[] = [];
   const log = { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m) };
   const tag = `--tag=${randomBytes(6).toString("hex")}`;
   const server: RepoMcpServerConfig = { command: "node", args: [SCRIPT_PATH, tag], roles: ["scout"], ...options.server };
-  const ctx: CommandContext = { ...dirs, mode: options.mode ?? "read-only", network: false, sandbox: options.info ?? sandbox, envAllowlist: {} };
+  const ctx: CommandContext = { ...dirs, mode: options.mode ?? "read-only", network: options.network ?? false, sandbox: options.info ?? sandbox, envAllowlist: {} };
   const session = await openMcp(stdioServers({ docs: server }, () => ctx), { roles: ["scout"], signal: new AbortController().signal, log, callTimeoutMs: options.callTimeoutMs ?? 30_000, listTimeoutMs: 15_000 });
   sessions.push(session);
   const tool = (name: string) => {
@@ -121,6 +121,13 @@ describe.skipIf(!sandbox.available)(`a stdio server in the sandbox${sandbox.avai
     await session.close();
     expect(processesWith(tag)).toEqual([]);
     expect(lines).toContain("MCP server docs wrote on stderr:\nstarted");
+  });
+
+  it.skipIf(sandbox.network?.available !== true)("with network on (`sandbox.network: true`) runs in the egress-only namespace, and leaves nothing behind", async () => {
+    const { session, tool, tag } = await open({ network: true });
+    expect((await tool("echo")({ text: "net" })).output).toContain("echo: net");
+    await session.close();
+    expect(processesWith(tag)).toEqual([]);
   });
 
   it("a program that cannot start costs one log line and offers nothing", async () => {
