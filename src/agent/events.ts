@@ -9,7 +9,7 @@ export type BudgetName = "maxTurns" | "maxOutputTokens" | "maxCostUsd" | "maxMin
 export type AgentEvent = (
   | { type: "chain_start"; chain: string; steps: string[] }
   /** `items`: a parallel step's agents and tasks (one line each), in order; their events carry `item`. */
-  /** `role`: a single agent's role (chain/roles.ts), so observers act on what a step is, not on its agent's name. */
+  /** `role`: a single agent's role (agent/roles.ts), so observers act on what a step is, not on its agent's name. */
   | { type: "step_start"; index: number; agent: string; role?: string; items?: Array<{ agent: string; task: string }> }
   | { type: "step_end"; index: number; agent: string; role?: string; stopReason: StopReason; output?: string; submission?: Submission }
   | { type: "run_start"; agent: string; model: string; tools: string[] }

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { isListableTool, LISTABLE_TOOLS } from "../tools/registry.js";
 import type { ToolName } from "../tools/registry.js";
 import { issueToError, readDefinitionDirs, readFrontmatter, type LoadOptions } from "./definition-files.js";
-import { DEFAULT_ROLE, isRoleName, ROLE_NAMES, type RoleName } from "./roles.js";
+import { DEFAULT_ROLE, isRoleName, ROLE_NAMES, type RoleName } from "../agent/roles.js";
 import { DefinitionError, type AgentDefinition } from "./types.js";
 
 // Two levels below the package root both as src/chain/agents.ts and as dist/chain/agents.js.

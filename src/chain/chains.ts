@@ -6,7 +6,7 @@ import { z } from "zod";
 import { NAME_PATTERN } from "./agents.js";
 import { issueToError, readDefinitionDirs, readFrontmatter, type LoadOptions } from "./definition-files.js";
 import { dedentBlock, indentOf, isBlank, listItem, scanFences } from "../text/markdown.js";
-import { roleOf, ROLES } from "./roles.js";
+import { roleOf, ROLES } from "../agent/roles.js";
 import { DefinitionError, type AgentDefinition, type ChainDefinition, type ChainStep } from "./types.js";
 
 const CHAIN_KEYS = ["description"] as const;

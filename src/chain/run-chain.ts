@@ -12,7 +12,7 @@ import { describeBudget } from "../agent/budget.js";
 import { oneLine } from "../tools/index.js";
 import { outputsNamed, PARALLEL_AT_ONCE, renderTask, stepAgents } from "./chains.js";
 import { buildStepPrompt, type ContextSection } from "../text/prompt.js";
-import { roleOf, ROLES, roleTools, type RoleName } from "./roles.js";
+import { roleOf, ROLES, roleTools, type RoleName } from "../agent/roles.js";
 import { skillsContext } from "./skills.js";
 import { systemPromptFor } from "./system-prompt.js";
 import type { AgentDefinition, ChainDefinition, ChainStep } from "./types.js";

@@ -1,5 +1,5 @@
 import type { ToolName } from "../tools/registry.js";
-import type { RoleName } from "./roles.js";
+import type { RoleName } from "../agent/roles.js";
 
 /** An agent: markdown with YAML frontmatter; the body is the system prompt. */
 export interface AgentDefinition {

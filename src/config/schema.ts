@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { DEFAULT_BUDGETS } from "../agent/budget.js";
 import { COMMAND_KINDS, jobCommand, type CommandKind } from "../queue/job-kinds.js";
+import { mcpConfig } from "./mcp-servers.js";
 
 /** `review.effort`'s levels, cheapest first; what each does to the reviewer's run is review/effort.ts. */
 export const REVIEW_EFFORTS = ["quick", "standard", "deep"] as const;
@@ -245,6 +246,7 @@ export const ConfigSchema = z.strictObject({
     )
     .prefault({})
     .describe("Limits per job, all agents together (a job that reaches one ends `⏸ Stopped`), and `monthlyUsd`, the repository's per month. An agent's own `maxTurns` (in its definition) caps that agent alone."),
+  mcp: mcpConfig,
   models: z
     .record(z.string().describe("an agent name"), modelId.describe("a model id"), expect("a map of agent names to model ids"))
     .default({})
@@ -289,11 +291,16 @@ export const DEFAULT_CONFIG: CrewbotConfig = ConfigSchema.parse({});
 export function keysAt(path: readonly PropertyKey[]): string[] | undefined {
   let schema: z.ZodType = ConfigSchema;
   for (const key of [...path, null]) {
-    // Unwrap .default()/.prefault()/.optional() to the object inside.
-    let def = schema._zod.def as { type: string; innerType?: z.ZodType; shape?: Record<string, z.ZodType> };
-    while (def.innerType && def.type !== "object") {
-      schema = def.innerType;
+    let def = schema._zod.def as { type: string; innerType?: z.ZodType; shape?: Record<string, z.ZodType>; valueType?: z.ZodType; in?: z.ZodType };
+    // Unwrap .default()/.prefault()/.optional() and .refine()'s pipe to the object (or map) inside.
+    while ((def.innerType || def.in) && def.type !== "object") {
+      schema = def.innerType ?? def.in!;
       def = schema._zod.def as typeof def;
+    }
+    // A map of names (`mcp.servers`): every name holds the same shape.
+    if (def.type === "record" && def.valueType && key !== null) {
+      schema = def.valueType;
+      continue;
     }
     if (def.type !== "object" || !def.shape) return undefined;
     if (key === null) return Object.keys(def.shape);

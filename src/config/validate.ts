@@ -50,6 +50,10 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): string[] {
     const hint = allowed ? `; expected one of ${allowed.join(", ")}` : "";
     return issue.keys.map((key) => `\`${keyName([...issue.path, key])}\`: unknown key${hint}`);
   }
+  if (issue.code === "invalid_key") {
+    // A map's name that breaks its rule (`mcp.servers.my_docs`): the rule, not the map's shape.
+    return [`\`${keyName(issue.path)}\`: not an allowed name: ${issue.issues.map((inner) => inner.message).join("; ")}`];
+  }
   const expected = issue.path.length === 0 ? "a map of settings (see DESIGN.md §5)" : issue.message;
   return [`\`${keyName(issue.path)}\`: expected ${expected}, got ${describeValue(valueAt(input, issue.path))}`];
 }

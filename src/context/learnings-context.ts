@@ -6,7 +6,7 @@
  * is never read: only the default branch's files are written to the folder this reads.
  */
 import type { ContextSection } from "../text/prompt.js";
-import { isRoleName, ROLES } from "../chain/roles.js";
+import { isRoleName, ROLES } from "../agent/roles.js";
 import { parseLearnings, type Learning } from "../learnings/learnings-file.js";
 import { LEARNINGS_PATH } from "../learnings/types.js";
 import { readConfined, type ReadLog } from "../workspace/confined-read.js";

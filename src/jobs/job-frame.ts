@@ -22,10 +22,9 @@ import type { JobServices } from "./services.js";
 import { instructionEvents } from "./job-instructions.js";
 import { learningsFor } from "../context/learnings-context.js";
 import { checkStepOutput } from "./step-results.js";
-import { stepAgents } from "../chain/chains.js";
-import { roleOf } from "../chain/roles.js";
-import { NO_MCP, openMcp, type McpSession } from "../mcp/session.js";
 import { readTickets } from "../mcp/tickets.js";
+import type { McpSession } from "../mcp/session.js";
+import { jobMcp } from "./job-mcp.js";
 
 /** A job's frame once its surface is open: the body calls `begin` when its work begins. */
 export interface OpenFrame {
@@ -139,7 +138,7 @@ export async function runJobChain(
   const { observe, stepContext, context, budget: resumed, ...passed } = options;
   const budget = resumed ?? new BudgetTracker(policy.budgets);
   for (const event of instructionEvents(prepared.instructions)) report.event(event);
-  const mcp = await jobMcp(services, prepared, options.chain, ctx.signal);
+  const mcp = await jobMcp(services, prepared, dirs, options.chain, { signal: ctx.signal, event: report.event });
   const tickets = await jobTickets(services, prepared, mcp, report, ctx.signal).catch(async (error: unknown) => {
     await mcp.close();
     throw error;
@@ -169,17 +168,6 @@ export async function runJobChain(
     mcpTools: mcp.toolsFor,
   }).finally(() => mcp.close());
   return { result, budget };
-}
-
-/** The operator's MCP servers some agent of the chain may use, connected for this chain (none configured: none). */
-async function jobMcp(services: JobServices, prepared: Prepared, chain: RunChainOptions["chain"], signal: AbortSignal): Promise<McpSession> {
-  const servers = services.runtime.mcpServers ?? [];
-  if (servers.length === 0) return NO_MCP;
-  const roles = chain.steps.flatMap(stepAgents).flatMap((name) => {
-    const agent = prepared.agents.get(name);
-    return agent ? [roleOf(agent)] : [];
-  });
-  return openMcp(servers, { roles, signal, log: services.observe.log, readers: prepared.linkedTickets.links.map((link) => link.server) });
 }
 
 /** The tickets the issue or PR links to, read through the job's session before the agents start (mcp/tickets.ts). */

@@ -1,8 +1,8 @@
 /**
- * The jobs' reading of a step's result, per role (chain/roles.ts names each role's result tool;
+ * The jobs' reading of a step's result, per role (agent/roles.ts names each role's result tool;
  * its parser lives here, beside the jobs that read it): runChain's `checkOutput` hook.
  */
-import type { RoleName } from "../chain/roles.js";
+import type { RoleName } from "../agent/roles.js";
 import type { StepRef } from "../chain/run-chain.js";
 import type { StepOutput } from "../tools/types.js";
 import { planOf } from "../plan/plan-result.js";

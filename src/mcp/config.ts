@@ -14,13 +14,12 @@
  */
 import { z } from "zod";
 import { parseOperatorFile, readOperatorFile } from "../agent/operator-file.js";
-import { ROLE_NAMES, type RoleName } from "../chain/roles.js";
+import { ROLE_NAMES, type RoleName } from "../agent/roles.js";
+import { MCP_SERVER_NAME, MCP_SERVER_NAME_RULE } from "../config/mcp-servers.js";
 import { secondReader, ticketReader, TicketsEntry, type TicketReader } from "./trackers.js";
 
 export const MCP_CONFIG_VARIABLE = "CREWBOT_MCP_CONFIG";
 
-/** No `_` in a server's name: `mcp__<server>__<tool>` must split back one way. */
-const SERVER_NAME = /^[a-zA-Z0-9-]{1,24}$/;
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 const Server = z.strictObject(
@@ -35,7 +34,7 @@ const Server = z.strictObject(
 );
 
 const File = z.strictObject(
-  { servers: z.record(z.string().regex(SERVER_NAME, { error: "a server's name is 1 to 24 letters, digits or '-'" }), Server) },
+  { servers: z.record(z.string().regex(MCP_SERVER_NAME, { error: MCP_SERVER_NAME_RULE }), Server) },
   { error: "must be a mapping with servers" },
 );
 

@@ -1,14 +1,16 @@
 /**
- * A job's MCP servers: at the job's start each operator server one of the chain's roles may use is
- * connected (Streamable HTTP, its headers sent by crewbot alone) and its tools listed, kept when
+ * A job's MCP servers: at the job's start each server one of the chain's roles may use is
+ * connected (the operator's over Streamable HTTP, its headers sent by crewbot alone; the
+ * repository's started in the sandbox, stdio.ts) and its tools listed, kept when
  * its allow-list admits them, named, and their schemas checked; a server that cannot be reached or
  * listed is one log line and offers nothing. The agents get their role's tools; the job closes
  * every connection when its chain ends.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import picomatch from "picomatch";
-import type { RoleName } from "../chain/roles.js";
+import type { RoleName } from "../agent/roles.js";
 import { redact } from "../secrets/redact.js";
 import type { Tool } from "../tools/types.js";
 import type { McpServerConfig } from "./config.js";
@@ -45,8 +47,35 @@ export interface OpenMcpOptions {
   listTimeoutMs?: number;
 }
 
+/** One server as a session opens it: who gets its tools, which ones, and how it is reached. */
+export interface McpServer {
+  name: string;
+  roles: RoleName[];
+  /** Tool names or globs; undefined: the tools whose annotations say `readOnlyHint: true`. */
+  tools?: string[];
+  /** What redaction must know of it. */
+  secrets: readonly string[];
+  kind: "remote" | "stdio";
+  /** A fresh connection (an HTTP client, a program started in the sandbox). */
+  transport(): Transport;
+  /** What a program wrote on its stderr (capped), for the log; remote servers have none. */
+  stderr?(): string;
+}
+
+/** An operator's server: Streamable HTTP with its headers. */
+export function remoteServer(config: McpServerConfig): McpServer {
+  return {
+    name: config.name,
+    roles: config.roles,
+    ...(config.tools ? { tools: config.tools } : {}),
+    secrets: config.secrets,
+    kind: "remote",
+    transport: () => new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } }),
+  };
+}
+
 interface OpenServer {
-  config: McpServerConfig;
+  config: McpServer;
   client: Client;
   tools: Tool[];
   caller: McpCaller;
@@ -54,25 +83,33 @@ interface OpenServer {
 
 export const NO_MCP: McpSession = { toolsFor: () => [], caller: () => undefined, close: async () => {} };
 
-export async function openMcp(servers: readonly McpServerConfig[], options: OpenMcpOptions): Promise<McpSession> {
+export async function openMcp(servers: readonly McpServer[], options: OpenMcpOptions): Promise<McpSession> {
   const wanted = servers.filter((s) => s.roles.some((role) => options.roles.includes(role)) || options.readers?.includes(s.name));
   if (wanted.length === 0) return NO_MCP;
   const opened = (await Promise.all(wanted.map((config) => openServer(config, options)))).filter((s): s is OpenServer => s !== undefined);
   return {
     toolsFor: (role) => opened.filter((s) => s.config.roles.includes(role)).flatMap((s) => s.tools),
     caller: (server) => opened.find((s) => s.config.name === server)?.caller,
-    close: async () => void (await Promise.allSettled(opened.map((s) => s.client.close()))),
+    close: async () => {
+      await Promise.allSettled(opened.map((s) => s.client.close()));
+      for (const s of opened) logStderr(s.config, options);
+    },
   };
 }
 
-async function openServer(config: McpServerConfig, options: OpenMcpOptions): Promise<OpenServer | undefined> {
+/** A program's stderr, capped and redacted, is one log line when the session ends. */
+function logStderr(server: McpServer, options: OpenMcpOptions): void {
+  const text = server.stderr?.().trim();
+  if (text) options.log.info(redact(`MCP server ${server.name} wrote on stderr:\n${text}`, [...(options.secrets ?? []), ...server.secrets]));
+}
+
+async function openServer(config: McpServer, options: OpenMcpOptions): Promise<OpenServer | undefined> {
   const secrets = [...(options.secrets ?? []), ...config.secrets];
   const client = new Client({ name: "crewbot", version: "1" });
-  const transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
   const timeout = options.listTimeoutMs ?? MCP_LIST_TIMEOUT_MS;
   const listed: Array<{ name: string; description?: string; inputSchema?: unknown; annotations?: { readOnlyHint?: boolean } }> = [];
   try {
-    await client.connect(transport, { signal: options.signal, timeout });
+    await client.connect(config.transport(), { signal: options.signal, timeout });
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
       const answer = await client.listTools(cursor ? { cursor } : {}, { signal: options.signal, timeout });
@@ -82,7 +119,10 @@ async function openServer(config: McpServerConfig, options: OpenMcpOptions): Pro
     }
   } catch (err) {
     await client.close().catch(() => undefined);
-    options.log.warn(redact(`MCP server ${config.name} offers no tools to this job: it could not be reached or listed (${err instanceof Error ? err.message.split("\n")[0] : String(err)})`, secrets));
+    const how = config.kind === "stdio" ? "started or listed" : "reached or listed";
+    const stderr = config.stderr?.().trim();
+    const said = stderr ? `; on stderr:\n${stderr}` : "";
+    options.log.warn(redact(`MCP server ${config.name} offers no tools to this job: it could not be ${how} (${err instanceof Error ? err.message.split("\n")[0] : String(err)})${said}`, secrets));
     return undefined;
   }
   const allowed = allowList(config);
@@ -111,7 +151,7 @@ async function openServer(config: McpServerConfig, options: OpenMcpOptions): Pro
 }
 
 /** The server's allow-list: names or globs (picomatch) of its tools; none written: the read-only ones by their annotations. */
-function allowList(config: McpServerConfig): (tool: { name: string; annotations?: { readOnlyHint?: boolean } }) => boolean {
+function allowList(config: McpServer): (tool: { name: string; annotations?: { readOnlyHint?: boolean } }) => boolean {
   if (config.tools === undefined) return (tool) => tool.annotations?.readOnlyHint === true;
   const match = picomatch(config.tools);
   return (tool) => match(tool.name);

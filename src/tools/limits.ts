@@ -44,12 +44,20 @@ export const DEFAULT_LIMITS: Limits = {
  * bash counts -f in KiB and names the process limit -u; dash counts 512-byte blocks and uses -p.
  */
 export function limitedShellArgv(shell: string, command: string, limits: Limits, withProcs: boolean): string[] {
+  return [shell, "-c", `${ulimits(shell, limits, withProcs)} || exit 126; exec "$0" -c "$1"`, shell, command];
+}
+
+/** The same limits, then exec of `argv` as it is (no shell reads it): a long-running program such as an MCP server. */
+export function limitedArgv(shell: string, argv: readonly string[], limits: Limits, withProcs: boolean): string[] {
+  return [shell, "-c", `${ulimits(shell, limits, withProcs)} || exit 126; exec "$@"`, shell, ...argv];
+}
+
+function ulimits(shell: string, limits: Limits, withProcs: boolean): string {
   const bash = path.basename(shell) === "bash";
   const fsize = bash ? Math.floor(limits.maxFileBytes / 1024) : Math.floor(limits.maxFileBytes / 512);
   const procs = withProcs ? ` -${bash ? "u" : "p"} ${limits.maxProcs}` : "";
   // Without -H/-S both shells set the soft and the hard limit together.
-  const set = `ulimit -f ${fsize} -c 0${procs}`;
-  return [shell, "-c", `${set} || exit 126; exec "$0" -c "$1"`, shell, command];
+  return `ulimit -f ${fsize} -c 0${procs}`;
 }
 
 /** The pids cgroup hierarchy this process can create children in, found once; null when none. */

@@ -3,7 +3,7 @@
  * offers it. `ToolName` is this table's keys; `toolsFor` (index.ts) offers by these rules, and an
  * agent's `tools` frontmatter (chain/agents.ts) may list the `listable` ones, which narrows them.
  * A new tool is one file in tools/ and one row here; a tool for one role is a `byRole` row, named
- * in that role's row of chain/roles.ts. Roles are the table's business: no agent name is read here.
+ * in that role's row of agent/roles.ts. Roles are the table's business: no agent name is read here.
  */
 import { askUserTool } from "./ask-user.js";
 import { createBashTool } from "./bash.js";
@@ -28,7 +28,7 @@ export interface ToolsForOptions {
   allow?: readonly string[];
   /** A stranger's checkout (a fork's pull request) gets no `bash`, sandbox or not. */
   trust: CheckoutTrust;
-  /** The tools the step's role alone is offered (chain/roles.ts): a `byRole` row goes only to a step whose role lists it. */
+  /** The tools the step's role alone is offered (agent/roles.ts): a `byRole` row goes only to a step whose role lists it. */
   roleTools?: readonly string[];
   /** The worker's task has a numbered plan: it gets `complete_step`. */
   numberedPlan?: boolean;

@@ -14,7 +14,7 @@ const DESIGN = readFileSync(path.resolve(import.meta.dirname, "../../docs/DESIGN
  * Keys DESIGN §5 lists (marked new there) that crewbot does not read yet. Each leaves this list
  * when the schema gains it; from then on its default is checked like any other.
  */
-const DESIGN_ONLY = new Set<string>(["mcp.servers"]);
+const DESIGN_ONLY = new Set<string>([]);
 
 /** Keys the schema has beyond §5's list, each with its reason in docs/decisions.md. */
 const SCHEMA_ONLY = new Set<string>([]);

@@ -58,14 +58,14 @@ describe("the committed JSON Schema", () => {
   });
 
   it("makes no key required: a config file is input, and every key has a default", () => {
-    // Only the fields of a list's entries (review.instructions' paths and text) may be required: an entry means nothing without them.
+    // Only the fields of a list's or a map's entries (review.instructions' paths and text, an MCP server's command and roles) may be required: an entry means nothing without them.
     const requiredAt: string[] = [];
     const walk = (node: unknown, at: string, inItem: boolean): void => {
       if (Array.isArray(node)) return node.forEach((child, i) => walk(child, `${at}[${i}]`, inItem));
       if (!node || typeof node !== "object") return;
       for (const [key, child] of Object.entries(node)) {
         if (key === "required" && !inItem) requiredAt.push(at);
-        walk(child, `${at}/${key}`, inItem || key === "items");
+        walk(child, `${at}/${key}`, inItem || key === "items" || key === "additionalProperties");
       }
     };
     walk(JSON.parse(committed(JSON_SCHEMA_PATH)), "#", false);

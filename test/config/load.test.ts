@@ -169,7 +169,7 @@ describe("loadRepoConfig", () => {
       file: ORG_LABEL,
       problems: [
         "`budgets.maxTurns`: expected a whole number above 0, got the number 0",
-        "`unknown`: unknown key; expected one of commands, triggers, learnings, review, implement, budgets, models, sandbox, ask, transcripts",
+        "`unknown`: unknown key; expected one of commands, triggers, learnings, review, implement, budgets, mcp, models, sandbox, ask, transcripts",
       ],
     });
   });

@@ -29,13 +29,14 @@ const DEFAULTS: CrewbotConfig = {
   },
   implement: { chain: "implement", draft: true, setup: [], check: [], allowWorkflowEdits: false, ciFix: { rounds: 2, waitMinutes: 10, branches: [] }, commits: "git" },
   budgets: { maxTurns: 200, maxOutputTokens: 400000, maxCostUsd: 3, maxMinutes: 30, monthlyUsd: null },
+  mcp: { servers: {} },
   models: {},
   sandbox: { network: false },
   ask: { enabled: true, timeoutHours: 24 },
   transcripts: { public: false },
 };
 
-const TOP_KEYS = "commands, triggers, learnings, review, implement, budgets, models, sandbox, ask, transcripts";
+const TOP_KEYS = "commands, triggers, learnings, review, implement, budgets, mcp, models, sandbox, ask, transcripts";
 const REVIEW_KEYS = "auto, authors, drafts, ignoreAuthors, includeBots, ignoreLabels, ignoreTitles, paths, debounceSeconds, suggestions, failOn, fixAction, prove, summary, proofBudget, instructions, dependencies, effort";
 
 function problemsOf(input: unknown): string[] {
@@ -348,7 +349,8 @@ describe("describeValue", () => {
 
 describe("keysAt", () => {
   it.each<[PropertyKey[], string[] | undefined]>([
-    [[], ["commands", "triggers", "learnings", "review", "implement", "budgets", "models", "sandbox", "ask", "transcripts"]],
+    [[], ["commands", "triggers", "learnings", "review", "implement", "budgets", "mcp", "models", "sandbox", "ask", "transcripts"]],
+    [["mcp", "servers", "docs"], ["command", "args", "roles", "tools"]],
     [["commands"], ["plan", "implement", "review", "ask", "describe"]],
     [["review"], ["auto", "authors", "drafts", "ignoreAuthors", "includeBots", "ignoreLabels", "ignoreTitles", "paths", "debounceSeconds", "suggestions", "failOn", "fixAction", "prove", "summary", "proofBudget", "instructions", "dependencies", "effort"]],
     [["review", "paths"], ["include", "exclude"]],

@@ -13,7 +13,7 @@ import { mcpToolName, nameTools } from "../../src/mcp/names.js";
 import { MCP_RESULT_MAX_CHARS, mcpTool } from "../../src/mcp/tool.js";
 import type { ToolContext } from "../../src/tools/types.js";
 import { z } from "zod";
-import { openMcp, type McpSession } from "../../src/mcp/session.js";
+import { openMcp, remoteServer, type McpSession } from "../../src/mcp/session.js";
 import { closeAll, harness, lastToolResults, toolUse } from "../agent/harness.js";
 import { INJECTION, startMcpServer, type FakeMcpServer } from "../helpers/mcp-server.js";
 
@@ -41,7 +41,7 @@ function config(url: string, extra = ""): McpServerConfig[] {
 async function open(configs: McpServerConfig[], roles = ["scout"] as const, callTimeoutMs = 30_000) {
   const lines: string[] = [];
   const log = { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m) };
-  const session = await openMcp(configs, { roles: [...roles], signal: new AbortController().signal, log, callTimeoutMs, listTimeoutMs: 3000 });
+  const session = await openMcp(configs.map(remoteServer), { roles: [...roles], signal: new AbortController().signal, log, callTimeoutMs, listTimeoutMs: 3000 });
   sessions.push(session);
   return { session, lines };
 }

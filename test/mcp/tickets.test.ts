@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/agent/events.js";
 import { parseMcpConfig, type McpServerConfig } from "../../src/mcp/config.js";
-import { openMcp, type McpSession } from "../../src/mcp/session.js";
+import { openMcp, remoteServer, type McpSession } from "../../src/mcp/session.js";
 import { MAX_SCAN_CHARS, MAX_TICKETS, ticketLinks } from "../../src/mcp/ticket-links.js";
 import { LINKED_TICKETS_SOURCE, readTickets } from "../../src/mcp/tickets.js";
 import { TICKET_KEY } from "../../src/mcp/trackers.js";
@@ -134,7 +134,7 @@ describe("reading linked tickets", () => {
     const config: McpServerConfig[] = parse(server("jira", "{ tracker: jira }", fake.url));
     const lines: string[] = [];
     const log = { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m) };
-    const session = await openMcp(config, { roles: ["scout", "planner"], readers: ["jira"], signal: new AbortController().signal, log, listTimeoutMs: 3000 });
+    const session = await openMcp(config.map(remoteServer), { roles: ["scout", "planner"], readers: ["jira"], signal: new AbortController().signal, log, listTimeoutMs: 3000 });
     sessions.push(session);
     const links = ticketLinks({ title: "", body: keys.map((k) => `https://acme.atlassian.net/browse/${k}`).join("\n") }, config);
     const events: AgentEvent[] = [];

@@ -12,7 +12,7 @@ import path from "node:path";
 import nock from "nock";
 import { describe, expect, it } from "vitest";
 import { loadDefinitions } from "../../src/chain/definitions.js";
-import { roleOf, roleTools } from "../../src/chain/roles.js";
+import { roleOf, roleTools } from "../../src/agent/roles.js";
 import { chainMode, stepMode } from "../../src/chain/run-chain.js";
 import type { ChainDefinition } from "../../src/chain/types.js";
 import { DEFAULT_CONFIG } from "../../src/config/schema.js";

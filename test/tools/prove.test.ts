@@ -5,7 +5,7 @@ import { toolsFor } from "../../src/tools/index.js";
 import { toolSpec } from "../../src/tools/schema.js";
 import { COPY_LIMITS, proofOutcome, proveTool } from "../../src/tools/prove.js";
 import type { ProofSession } from "../../src/tools/proof-session.js";
-import { roleTools } from "../../src/chain/roles.js";
+import { roleTools } from "../../src/agent/roles.js";
 import { detectSandbox } from "../../src/tools/sandbox.js";
 import type { SandboxInfo, ToolContext } from "../../src/tools/types.js";
 import { makeWorkspace, treeHash, type Workspace } from "./fixture.js";

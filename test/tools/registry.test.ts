@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { BUNDLED_AGENTS_DIR, loadAgents, parseAgentFile } from "../../src/chain/agents.js";
-import { roleOf, roleTools } from "../../src/chain/roles.js";
+import { roleOf, roleTools } from "../../src/agent/roles.js";
 import { stepMode } from "../../src/chain/run-chain.js";
 import { toolsFor } from "../../src/tools/index.js";
 import { LISTABLE_TOOLS, TOOL_ENTRIES, TOOL_REGISTRY, type ToolsForOptions } from "../../src/tools/registry.js";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { parseReview } from "../../src/review/parse-findings.js";
 import { parsePlan } from "../../src/plan/parse-plan.js";
-import { roleTools, type RoleName } from "../../src/chain/roles.js";
+import { roleTools, type RoleName } from "../../src/agent/roles.js";
 import { outputProblem } from "../../src/jobs/step-results.js";
 import { planOf } from "../../src/plan/plan-result.js";
 import { reviewOf } from "../../src/review/review-result.js";

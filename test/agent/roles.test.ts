@@ -1,5 +1,5 @@
 /**
- * Roles (chain/roles.ts): an agent's `role` frontmatter, not its name, decides what it may do. A
+ * Roles (agent/roles.ts): an agent's `role` frontmatter, not its name, decides what it may do. A
  * repository's own agent that picks a role is parsed with it, offered exactly that role's tools,
  * and runs in a chain against the fake model; one named like a bundled agent gains nothing by it.
  */
@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BUNDLED_AGENTS_DIR, loadAgents } from "../../src/chain/agents.js";
 import { loadDefinitions } from "../../src/chain/definitions.js";
-import { DEFAULT_ROLE, ROLE_NAMES, ROLES, roleTools } from "../../src/chain/roles.js";
+import { DEFAULT_ROLE, ROLE_NAMES, ROLES, roleTools } from "../../src/agent/roles.js";
 import { chainMode, runChain } from "../../src/chain/run-chain.js";
 import { DefinitionError } from "../../src/chain/types.js";
 import { checkStepOutput } from "../../src/jobs/step-results.js";
@@ -17,7 +17,7 @@ import { toolsFor } from "../../src/tools/index.js";
 import { TOOL_REGISTRY } from "../../src/tools/registry.js";
 import { fakeClient, startFakeAnthropic, type FakeServer } from "../helpers/fake-anthropic.js";
 import { tempDir } from "../helpers/git-repo.js";
-import { chainOptions } from "./chain-fixture.js";
+import { chainOptions } from "../chain/chain-fixture.js";
 
 const agent = (frontmatter: string, body = "Do the task.") => `---\n${frontmatter}\n---\n${body}\n`;
 
