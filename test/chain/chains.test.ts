@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BUNDLED_PROMPTS_DIR } from "../../src/chain/agents.js";
 import { loadChains, parseChainFile, renderTask, validateChain } from "../../src/chain/chains.js";
 import { DefinitionError, type AgentDefinition } from "../../src/chain/types.js";
+import { NOT_QUADRATIC_MS } from "../helpers/linear-time.js";
 
 const steps = (text: string) => parseChainFile(text, "c.md", "c").steps;
 
@@ -76,10 +77,10 @@ describe("parseChainFile", () => {
     throw new Error("expected a DefinitionError");
   });
 
-  it("reads a chain of 10,000 steps within a second", () => {
+  it("reads a chain of 10,000 steps in linear time", () => {
     const started = performance.now();
     expect(steps(`1. scout: a {task}\n${"1. planner: {output:scout}\n".repeat(10_000)}`)).toHaveLength(10_001);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(performance.now() - started).toBeLessThan(NOT_QUADRATIC_MS);
   });
 
   it("rejects a chain name that config could not refer to", () => {

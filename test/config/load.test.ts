@@ -5,6 +5,7 @@ import { DEFAULT_CONFIG, type CrewbotConfig } from "../../src/config/schema.js";
 import { ConfigError } from "../../src/config/validate.js";
 import { TestOctokit } from "../helpers/app-stand-ins.js";
 import { API, TOKEN, useNock } from "../helpers/github.js";
+import { inLinearTimeAsync } from "../helpers/linear-time.js";
 
 describe("mergeConfig", () => {
   it.each<[string, unknown, unknown, unknown]>([
@@ -253,22 +254,18 @@ describe("loadRepoConfig", () => {
     expect(error).toMatchObject({ status: 403 });
   });
 
-  it("refuses a file of 12 000 keys in one map within a second, naming the file and the map", async () => {
+  it("refuses a file of 12 000 keys in one map in linear time, naming the file and the map", async () => {
     const text = `models: {${Array.from({ length: 12_000 }, (_, i) => i.toString(36)).join(", ")}}\n`;
     nock(API).get(REPO_CONFIG).reply(200, text, RAW);
-    const started = performance.now();
-    const error = await loadError();
-    expect(performance.now() - started).toBeLessThan(1_000);
+    const error = await inLinearTimeAsync(loadError);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).file).toBe(".github/crewbot.yml");
     expect((error as ConfigError).problems).toEqual(["`models`: a map of 12,000 entries; crewbot reads at most 1,000 in one map or list"]);
   });
 
-  it("refuses a file of 60 000 lone carriage returns within a second (YAML reads them in quadratic time)", async () => {
+  it("refuses a file of 60 000 lone carriage returns in linear time (YAML reads them in quadratic time)", async () => {
     nock(API).get(REPO_CONFIG).reply(200, `review:\n  auto: true\n${"\r".repeat(60_000)}x`, RAW);
-    const started = performance.now();
-    const error = (await loadError()) as ConfigError;
-    expect(performance.now() - started).toBeLessThan(1_000);
+    const error = (await inLinearTimeAsync(loadError)) as ConfigError;
     expect(error.problems).toEqual(["60,000 lines end in a lone carriage return (\\r); crewbot reads at most 1,000 (end lines with \\n)"]);
   });
 

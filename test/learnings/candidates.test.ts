@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { candidateKey, isDue, normaliseKind, pathGlobs, withSighting } from "../../src/learnings/candidates.js";
 import { RULE_OPENINGS, ruleOf } from "../../src/learnings/rule-reply.js";
 import type { CandidateSighting } from "../../src/learnings/types.js";
+import { NOT_QUADRATIC_MS } from "../helpers/linear-time.js";
 
 describe("normaliseKind", () => {
   it.each([
@@ -17,11 +18,11 @@ describe("normaliseKind", () => {
     expect(normaliseKind(text)).toBe(kind);
   });
 
-  it("reads a writer's reply of 64 KB of closing punctuation within a second", () => {
+  it("reads a writer's reply of 64 KB of closing punctuation in linear time", () => {
     const started = performance.now();
     expect(normaliseKind(`never ${". ".repeat(32_000)}x`)).toBe(`never${" .".repeat(27)}`);
     expect(ruleOf(`we always check${".".repeat(65_000)}x`)).toBe(`we always check${".".repeat(45)}`);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(performance.now() - started).toBeLessThan(NOT_QUADRATIC_MS);
   });
 
   it("gives one key to the same lesson however it is spaced or cased", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_PREAMBLE, learningId, learningMarker, parseLearnings, renderLearnings } from "../../src/learnings/learnings-file.js";
+import { NOT_QUADRATIC_MS } from "../helpers/linear-time.js";
 
 describe("parseLearnings", () => {
   it.each<[string, string, Array<{ text: string; line: number; id?: string }>]>([
@@ -15,12 +16,12 @@ describe("parseLearnings", () => {
     expected.forEach((e, i) => e.id && expect(learnings[i]!.id).toBe(e.id));
   });
 
-  it("reads a bullet of 64 KB with a long run of spaces inside within a second", () => {
+  it("reads a bullet of 64 KB with a long run of spaces inside in linear time", () => {
     const text = `a${" ".repeat(65_000)}b`;
     const started = performance.now();
     expect(parseLearnings(`- ${text} ${learningMarker("0a1b2c3d")}`).learnings).toEqual([{ text, line: 1, span: 1, id: "0a1b2c3d" }]);
     expect(parseLearnings(`- ${text}`).learnings).toEqual([{ text, line: 1, span: 1, id: learningId(text) }]);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(performance.now() - started).toBeLessThan(NOT_QUADRATIC_MS);
   });
 
   it("keeps what is not a bullet as the preamble", () => {

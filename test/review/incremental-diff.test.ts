@@ -10,6 +10,7 @@ import { commentablePositions, parseDiff, positionKey, type DiffFile } from "../
 import { withinPullRequest } from "../../src/review/incremental-diff.js";
 import { renderFileDiff } from "../../src/review/review-context.js";
 import { gitSync, makeRepo } from "../helpers/git-repo.js";
+import { inLinearTime } from "../helpers/linear-time.js";
 
 const lines = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i + 1)).join("\n") + "\n";
 const A = lines(40, (i) => `a ${i}`);
@@ -177,12 +178,10 @@ describe("withinPullRequest", () => {
     expect([...kept.commentable].sort()).toEqual(right.sort());
   });
 
-  it("a pull request deleting 40,000 identical lines keeps them all, within a second", () => {
+  it("a pull request deleting 40,000 identical lines keeps them all, in linear time", () => {
     const deleted = `@@ -1,40000 +0,0 @@\n${"-}\n".repeat(40_000)}`;
     const files = parseDiff(`diff --git a/gen.js b/gen.js\ndeleted file mode 100644\n--- a/gen.js\n+++ /dev/null\n${deleted}`);
-    const started = performance.now();
-    const kept = withinPullRequest(files, files);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    const kept = inLinearTime(() => withinPullRequest(files, files));
     expect(kept.files).toEqual(files);
     expect(kept.leftOut).toEqual({ files: [], lines: 0 });
   });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { spliceSummary, handEdit } from "../../src/summary/body-block.js";
 import { diagramLabel, renderDiagram, renderSummaryBlock, SUMMARY_END, SUMMARY_START } from "../../src/summary/render-summary.js";
 import { submitSummaryTool, type SummarySubmission } from "../../src/tools/submit-summary.js";
+import { NOT_QUADRATIC_MS } from "../helpers/linear-time.js";
 
 const HEAD = "0123456789abcdef0123456789abcdef01234567";
 const summary: SummarySubmission = {
@@ -74,11 +75,11 @@ describe("spliceSummary", () => {
     expect(spliceSummary(body, next)).toEqual(expected);
   });
 
-  it("appends to a description of 65,536 characters with a long run of spaces inside, within a second", () => {
+  it("appends to a description of 65,536 characters with a long run of spaces inside, in linear time", () => {
     const body = `a${" ".repeat(65_534)}b`;
     const started = performance.now();
     expect(spliceSummary(body, block, 200_000)).toEqual({ kind: "write", body: `${body}\n\n${block}` });
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(performance.now() - started).toBeLessThan(NOT_QUADRATIC_MS);
   });
 
   it("writes nothing that GitHub's limit would cut, the author's text with it", () => {
