@@ -10,6 +10,7 @@ import { RuleBook } from "../chain/rules.js";
 import { limitReached } from "../installations/limits.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
+import { keepJobEnd } from "./insight-records.js";
 import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
 import type { JobAccess, JobReport } from "./job-report.js";
 import { surfaceOf } from "./job-surfaces.js";
@@ -60,15 +61,17 @@ export async function inOpenFrame(job: JobRecord, ctx: JobContext, services: Job
     dirs = await makeJobDirs(services.runtime.dataDir, job.id);
     return { dirs };
   };
+  let result: JobResult | undefined;
   try {
-    return await body({ report, access, begin });
+    return (result = await body({ report, access, begin }));
   } catch (error) {
-    return await report.finish(failure(error, ctx.signal));
+    return (result = await report.finish(failure(error, ctx.signal)));
   } finally {
     if (dirs) await cleanJobDirs(dirs).catch(() => undefined);
     const { usage, costUsd } = report.state;
     services.observe.metrics.jobUsage(job.kind, usage, costUsd);
     if (costUsd > 0) await services.operator.usage.recordCost(installationId, job.id, costUsd).catch(() => undefined);
+    await keepJobEnd(services, job, result, costUsd);
   }
 }
 

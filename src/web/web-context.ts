@@ -2,6 +2,7 @@
  * What every route of the transcript pages shares: the options, the clock, GitHub, the cookie
  * signer, the open live streams, and the one way to answer with a page or an error.
  */
+import type { InsightsSource } from "../insights/types.js";
 import type { ServerResponse } from "node:http";
 import type { JobQueue } from "../queue/job-queue.js";
 import { redact } from "../secrets/redact.js";
@@ -26,6 +27,8 @@ export interface WebOptions {
   /** How often a live page's stream looks for new entries (ms). */
   pollMs?: number;
   now?: () => number;
+  /** The repositories' figures, for the `/insights` page. */
+  insights?: InsightsSource;
 }
 
 export interface WebContext {
