@@ -17,8 +17,25 @@ async function keep(services: Services, repo: string, event: InsightEvent, jobId
   try {
     return (await services.records.insights?.put(repo, event)) ?? false;
   } catch (error) {
-    services.observe.log.warn(`job ${jobId}: the ${event.type} record for the repository's figures was not kept: ${(error as Error).message}`);
+    warn(services, `job ${jobId}: the ${event.type} record for the repository's figures was not kept: ${(error as Error).message}`);
     return false;
+  }
+}
+
+/** Figures are never worth a job: even a failing log leaves its end as it was. */
+function warn(services: Services, message: string): void {
+  try {
+    services.observe.log.warn(message);
+  } catch {
+    // nothing more to do
+  }
+}
+
+function count(services: Services, what: (metrics: Services["observe"]["metrics"]) => void): void {
+  try {
+    what(services.observe.metrics);
+  } catch (error) {
+    warn(services, `a quality metric was not counted: ${(error as Error).message}`);
   }
 }
 
@@ -33,10 +50,10 @@ export async function keepReviewPosted(services: Services, job: JobRecord, poste
   const reproduced = posted.filter((f) => f.reproduced).length;
   const findings = { reproduced, unverified: posted.length - reproduced };
   const { number } = job.target;
-  services.observe.metrics.reviewPosted(findings);
+  count(services, (m) => m.reviewPosted(findings));
   await keep(services, repoOf(job), { type: "review", key: job.id, at, number, findings }, job.id);
   const opened = Date.parse(job.subject?.createdAt ?? "");
   const openedAt = Number.isFinite(opened) && opened <= at ? opened : undefined;
   const first = await keep(services, repoOf(job), { type: "first-review", key: String(number), at, number, ...(openedAt !== undefined ? { openedAt } : {}) }, job.id);
-  if (first && openedAt !== undefined) services.observe.metrics.firstReviewAfter((at - openedAt) / 1000);
+  if (first && openedAt !== undefined) count(services, (m) => m.firstReviewAfter((at - openedAt) / 1000));
 }
