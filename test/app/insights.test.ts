@@ -6,15 +6,27 @@
  * metrics count the ends without any repository or person in their labels.
  */
 import nock from "nock";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueCommentCreated, pullRequestEvent } from "../fixtures/payloads.js";
 import { gitSync } from "../helpers/git-repo.js";
 import { GitHubGraphql } from "../helpers/github-graphql.js";
 import { useNock } from "../helpers/github.js";
+import { startRedis, type RedisServer } from "../queue/redis-server.js";
 import { API, REPO_PATH, startStack, type Stack } from "./harness.js";
 import { GREET, mockReviewJob, push, type Traffic } from "./review-harness.js";
 
 useNock();
+
+let redis: RedisServer;
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(() => redis.stop());
+
+const backends: Array<[string, () => NodeJS.ProcessEnv]> = [
+  ["SQLite", () => ({})],
+  ["Redis", () => ({ REDIS_URL: redis.url, REDIS_PREFIX: `crewbot-insights-${Date.now()}-${Math.random().toString(36).slice(2)}` })],
+];
 
 const SYNC = "review:\n  debounceSeconds: 0\n";
 const edit = (pairs: Array<[number, string]>) => pairs.reduce((text, [n, value]) => text.replace(`const line${n} = ${n};`, `const line${n} = ${value};`), GREET);
@@ -23,8 +35,8 @@ const OPENED_DAYS_AGO = 3;
 const USAGE = { input_tokens: 10_000, output_tokens: 1_000 };
 
 /** A pull_request event for PR #1, opened three days ago. */
-function pullEvent(action: "opened" | "synchronize" | "closed", headSha: string, stack: Stack) {
-  const payload = pullRequestEvent(action, { headSha, cloneUrl: stack.cloneUrl });
+function pullEvent(action: "opened" | "synchronize" | "closed", headSha: string, stack: Stack, number = 1) {
+  const payload = pullRequestEvent(action, { headSha, cloneUrl: stack.cloneUrl, number });
   payload.pull_request.created_at = new Date(Date.now() - OPENED_DAYS_AGO * 86_400_000).toISOString();
   return payload;
 }
@@ -32,9 +44,9 @@ function pullEvent(action: "opened" | "synchronize" | "closed", headSha: string,
 /** The review job of an opened or pushed PR #1, run to its end. */
 const deliverPull = (stack: Stack, action: "opened" | "synchronize", headSha: string, id: string) => stack.runToEnd("pull_request", pullEvent(action, headSha, stack), id);
 
-/** PR #1 merged now: the handler is done when this returns. */
-async function deliverMerge(stack: Stack, headSha: string, id: string): Promise<void> {
-  const payload = pullEvent("closed", headSha, stack);
+/** A pull request (#1 unless named) merged now: the handler is done when this returns. */
+async function deliverMerge(stack: Stack, headSha: string, id: string, number = 1): Promise<void> {
+  const payload = pullEvent("closed", headSha, stack, number);
   payload.pull_request.merged = true;
   payload.pull_request.closed_at = new Date().toISOString();
   await stack.probot.receive({ id, name: "pull_request", payload } as never);
@@ -53,14 +65,14 @@ async function insightsReply(stack: Stack): Promise<string[]> {
   return replies;
 }
 
-describe("quality measured in production", () => {
+describe.each(backends)("quality measured in production on %s", (_name, envOf) => {
   it("a merged pull request's findings end fixed or open; /crewbot insights answers with the month's table; the metrics count the ends", async () => {
     const stack = await startStack(
       [
         { text: "## Warnings\n- greet.js:10 - `line10` is now a string.\n- greet.js:20 - `line20` shadows a global.\n## Summary\nTwo.", usage: USAGE },
         { text: "## Warnings\n- greet.js:20 - `line20` shadows a global.\n- greet.js:30 - `line30` is too big.\n## Summary\nAgain.", usage: USAGE },
       ],
-      { files: { "greet.js": GREET } },
+      { files: { "greet.js": GREET }, env: envOf() },
     );
     gitSync(stack.remoteDir, "branch", "feature");
     const first = await push(stack, { "greet.js": edit([[10, '"10"'], [20, "window"]]) }, "first");
@@ -78,6 +90,9 @@ describe("quality measured in production", () => {
     t.graphql!.intercept(1);
     await deliverMerge(stack, second, "insights-merged");
     expect(t.graphql!.requests.slice(-1).map((r) => /^query (\w+)/.exec(r.query.trim())?.[1])).toEqual(["ReviewThreads"]);
+    // The same delivery again reads nothing; nor does a pull request crewbot kept no findings for (nock refuses any request).
+    await deliverMerge(stack, second, "insights-merged");
+    await deliverMerge(stack, second, "insights-other-merged", 2);
 
     const [reply] = await insightsReply(stack);
     expect(reply).toBe(
