@@ -10,9 +10,6 @@ import type { EndCounts } from "./events.js";
 
 export type FindingEnd = "fixed" | "dismissed" | "open";
 
-/** The finding ends as the metrics label them: one list, read by the counter and the recorder. */
-export const FINDING_ENDS: readonly FindingEnd[] = ["fixed", "dismissed", "open"];
-
 /**
  * Each kept finding's end. `closed` are crewbot's threads a writer (or crewbot) closed, as the
  * review job plans them without a mirror; undefined when the threads could not be read (then only
