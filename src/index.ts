@@ -3,6 +3,7 @@ import { onComment } from "./triggers/on-comment.js";
 import { onCommentEdited } from "./triggers/on-comment-edited.js";
 import { onLabeled } from "./triggers/on-label.js";
 import { onPullRequest } from "./triggers/on-pull-request.js";
+import { onPullRequestClosed } from "./triggers/on-pull-request-closed.js";
 import { AUTOMATIC_REVIEW_EVENTS } from "./triggers/pull-request-event.js";
 import { onCheckSuite } from "./triggers/on-check-suite.js";
 import { onCheckRunAction } from "./triggers/on-check-run.js";
@@ -23,6 +24,7 @@ export function crewbotApp(deps: TriggerDeps): ApplicationFunction {
       deps.installationEvent("installation_repositories", context.payload as unknown as InstallationPayload),
     );
     app.on(AUTOMATIC_REVIEW_EVENTS, (context) => onPullRequest(context, deps));
+    app.on("pull_request.closed", (context) => onPullRequestClosed(context, deps));
     app.on("check_suite.completed", (context) => onCheckSuite(context, deps));
     app.on("check_run.requested_action", (context) => onCheckRunAction(context, deps));
   };

@@ -17,6 +17,8 @@ import type { JobQueue } from "../queue/job-queue.js";
 import { openSqliteStores, type OpenedStores } from "../store/open-stores.js";
 import type { InstallationOctokit } from "../github/types.js";
 import { runJob } from "../jobs/run-job.js";
+import { keepPullRequestEnd } from "../jobs/pull-request-end.js";
+import { insightsSource } from "../insights/source.js";
 import { finaliseInterrupted as finaliseOnSurface } from "../jobs/job-surfaces.js";
 import type { GitHubPort, JobServices, RecordsPort, RuntimePort } from "../jobs/services.js";
 import { JobRunner, type JobHandler } from "../queue/runner.js";
@@ -123,7 +125,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const { runner, jobFiles } = jobRunner(root, services, transcripts, options.runner);
   const background = new Background(log);
   const triggers = triggerDeps(root, services, runner, background);
-  const web = createWebHandler({ env, publicUrl, queue: stores.queue, store: transcripts.store, dataDir, secrets: operatorSecrets, log, ...(jobFiles ? { jobFiles } : {}) });
+  const web = createWebHandler({ env, publicUrl, queue: stores.queue, store: transcripts.store, dataDir, secrets: operatorSecrets, log, insights: insightsSource(stores.insights), ...(jobFiles ? { jobFiles } : {}) });
   return {
     triggers,
     runner,
@@ -158,7 +160,7 @@ function jobServices(app: Probot, root: Root, transcripts: Transcripts, modelSet
       ...(root.mcpServers.length > 0 ? { mcpServers: root.mcpServers } : {}),
       ...(modelSettings.firstLookModel ? { firstLookModel: modelSettings.firstLookModel } : {}),
     },
-    records: { reviews: stores.reviews, learnings: stores.learnings, ciFixRounds: stores.ciFixRounds, pauses: stores.pauses, proposeLearnings },
+    records: { reviews: stores.reviews, learnings: stores.learnings, ciFixRounds: stores.ciFixRounds, pauses: stores.pauses, insights: stores.insights, proposeLearnings },
     operator: { limits: root.limits, usage: stores.installations, publicUrl: root.publicUrl },
     observe: { log, metrics, transcripts: transcripts.recorder },
   };
@@ -237,11 +239,12 @@ function triggerDeps(root: Root, services: JobServices, runner: JobRunner, backg
   const { stores, limits, log } = root;
   const { queue, installations } = stores;
   // Replies to people who start nothing: once per person and issue an hour, counted for every process on Redis.
-  const actDeps = { queue, pauses: stores.pauses, runner, writerFor: services.github.writerFor, replies: new ReplyLimiter(stores.shared?.replyCounters), background, publicUrl: root.publicUrl, log };
+  const actDeps = { queue, pauses: stores.pauses, insights: insightsSource(stores.insights), runner, writerFor: services.github.writerFor, replies: new ReplyLimiter(stores.shared?.replyCounters), background, publicUrl: root.publicUrl, log };
   return {
     log,
     act: createAct(actDeps),
     enqueue: async (job, octokit) => void (await enqueueJob(actDeps, job, octokit)),
+    pullRequestEnded: (end, octokit) => keepPullRequestEnd(end, octokit, services),
     installationEvent: async (event, payload) => void (await applyInstallationEvent(event, payload, { installations, queue, runner, log })),
     permissions: root.permissions,
     appSlug: root.appSlug,
@@ -290,6 +293,7 @@ function retentionTargets(stores: OpenedStores, transcripts: Transcripts, runtim
     { name: "learning candidates and uses", prune: (before: number) => stores.learnings.prune(before) },
     { name: "ci-fix rounds", prune: (before: number) => stores.ciFixRounds.prune(before) },
     { name: "pauses", prune: (before: number) => stores.pauses.prune(before) },
+    { name: "insight events", prune: (before: number) => stores.insights.prune(before) },
     ...(sqlite ? sqliteInstallationsTargets(runtime.dataDir) : []),
     { name: "transcripts", prune: (_before, now) => transcripts.prune(now) },
     jobDirsTarget(runtime.dataDir, activeIn(stores.queue)),

@@ -11,6 +11,7 @@ import { checkLimits, type LimitReached } from "../installations/limits.js";
 import { CapReached, limitEnding, spendScope, type CapConfig } from "./spend-check.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
+import { keepJobEnd } from "./insight-records.js";
 import { cleanJobDirs, makeJobDirs, type JobDirs } from "./job-dirs.js";
 import type { JobAccess, JobReport } from "./job-report.js";
 import { surfaceOf } from "./job-surfaces.js";
@@ -65,16 +66,18 @@ export async function inOpenFrame(job: JobRecord, ctx: JobContext, services: Job
     dirs = await makeJobDirs(services.runtime.dataDir, job.id);
     return { dirs };
   };
+  let result: JobResult | undefined;
   try {
-    return await body({ report, access, begin });
+    return (result = await body({ report, access, begin }));
   } catch (error) {
-    if (error instanceof CapReached) return await report.finish(limitEnding(error.limit));
-    return await report.finish(failure(error, ctx.signal));
+    if (error instanceof CapReached) return (result = await report.finish(limitEnding(error.limit)));
+    return (result = await report.finish(failure(error, ctx.signal)));
   } finally {
     if (dirs) await cleanJobDirs(dirs).catch(() => undefined);
     const { usage, costUsd } = report.state;
     services.observe.metrics.jobUsage(job.kind, usage, costUsd);
     if (costUsd > 0) await services.operator.usage.recordCost(installationId, job.id, costUsd, scope.repo).catch(() => undefined);
+    await keepJobEnd(services, job, result, costUsd);
   }
 }
 

@@ -36,7 +36,7 @@ export async function botSlug(github: Pick<GitHubPort, "appSlug">): Promise<stri
 }
 
 /** The PR's threads and which of crewbot's a writer dismissed; undefined (logged) when GitHub could not say. */
-export async function readThreads(job: JobRecord, octokit: InstallationOctokit, services: JobServices): Promise<ThreadsRead | undefined> {
+export async function readThreads(job: Pick<JobRecord, "id" | "target">, octokit: InstallationOctokit, services: Pick<JobServices, "github" | "observe">): Promise<ThreadsRead | undefined> {
   const { owner, repo, number } = job.target;
   try {
     const slug = await botSlug(services.github);

@@ -41,6 +41,7 @@ import { commitAuthorOf, suggestionSightings } from "./suggestion-sightings.js";
 import { dependencyFindings, dependencySection, dependencyCounts, type DependencyPass } from "../review/dependency-section.js";
 import { dependencyContext, dependencyPassSkipped, dependencyPaths, detectDependencies, inspectDetected } from "./review-dependencies.js";
 import type { PullRequestHead } from "../github/pulls.js";
+import { keepReviewPosted } from "./insight-records.js";
 
 export interface ReviewRun extends PullRequestRun {
   dirs: JobDirs;
@@ -150,6 +151,7 @@ export async function reviewPullRequest(run: ReviewRun): Promise<ReviewOutcome> 
   const posted = postedFingerprints([sent.request.body, ...sent.request.comments.map((c) => c.body)]);
   const postedNow = sent.fresh.map((x) => storedFinding(x.finding, x.fingerprint, head.headSha, outcome.review?.url));
   await services.records.reviews.record(repoKey(owner, repo), number, head.headSha, [...posted], { posted: postedNow, fixed: [...fixedNow] });
+  await keepReviewPosted(services, job, postedNow);
   await recordLearningUses(services.records.learnings, repoKey(owner, repo), job.id, learned.uses, services.observe.log);
   Object.assign(outcome, gate(postedNow));
   return outcome;

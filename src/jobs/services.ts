@@ -2,6 +2,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { OperatorLimits } from "../installations/limits.js";
 import type { Metrics } from "../metrics/metrics.js";
 import type { UsageLedger } from "../installations/types.js";
+import type { InsightsStore } from "../insights/events.js";
 import type { PauseStore } from "../review/pauses.js";
 import type { CiFixRounds } from "./ci-fix-rounds.js";
 import type { ReviewStore } from "../review/review-store.js";
@@ -68,6 +69,8 @@ export interface RecordsPort {
   ciFixRounds: CiFixRounds;
   /** Pull requests a writer paused: no automatic review, summary or ci-fix round there. */
   pauses: PauseStore;
+  /** What a repository's figures are computed from: jobs ended, reviews posted, pull requests' finding ends. None: nothing kept. */
+  insights?: InsightsStore;
   /** Queues the job that opens or updates the learnings pull request (a candidate became due). */
   proposeLearnings(request: LearnRequest): Promise<void>;
 }

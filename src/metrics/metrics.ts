@@ -21,6 +21,10 @@ export class Metrics {
   private readonly cost: Counter<"kind">;
   private readonly rateLimit: Gauge<"installation">;
   private readonly sandboxGauge: Gauge<"feature">;
+  private readonly reviews: Counter;
+  private readonly findingsPosted: Counter<"verified">;
+  private readonly endsCounter: Counter<"end" | "verified" | "merged">;
+  private readonly firstReview: Histogram;
 
   constructor(depth?: QueueDepth, opts: { defaults?: boolean } = {}) {
     const registers = [this.registry];
@@ -37,6 +41,21 @@ export class Metrics {
     this.cost = new Counter({ name: "crewbot_cost_usd_total", help: "Model cost of jobs in US dollars (priced from the known-model table)", labelNames: ["kind"], registers });
     this.sandboxGauge = new Gauge({ name: "crewbot_sandbox_available", help: "1 when the start-up probe found the OS sandbox working (feature=bubblewrap) and its egress-only network (feature=network), else 0", labelNames: ["feature"], registers });
     this.rateLimit = new Gauge({ name: "crewbot_github_rate_limit_remaining", help: "GitHub API requests left in the current window, per installation", labelNames: ["installation"], registers });
+    // Quality figures without personal data and without repository names (docs/decisions.md): installation-wide totals of this process.
+    this.reviews = new Counter({ name: "crewbot_reviews_total", help: "Reviews posted (automatic or /review; findings or clean)", registers });
+    this.findingsPosted = new Counter({ name: "crewbot_findings_posted_total", help: "Findings posted in reviews, by verified (reproduced or unverified)", labelNames: ["verified"], registers });
+    this.endsCounter = new Counter({
+      name: "crewbot_findings_ended_total",
+      help: "Findings of pull requests that merged or closed, by end (fixed, dismissed, open), verified (reproduced or unverified) and merged (true or false)",
+      labelNames: ["end", "verified", "merged"],
+      registers,
+    });
+    this.firstReview = new Histogram({
+      name: "crewbot_first_review_seconds",
+      help: "Time from a pull request's opening to crewbot's first review of it",
+      buckets: [30, 60, 120, 300, 600, 1800, 3600, 4 * 3600, 86_400, 7 * 86_400],
+      registers,
+    });
     if (depth) {
       new Gauge({ name: "crewbot_queue_depth", help: "Jobs waiting in the queue", registers, collect: async function () { this.set(await depth.queued()); } });
       new Gauge({ name: "crewbot_jobs_running", help: "Jobs running now, across workers", registers, collect: async function () { this.set(await depth.running()); } });
@@ -53,6 +72,24 @@ export class Metrics {
       if (n > 0) this.tokens.inc({ kind, type }, n);
     }
     if (costUsd > 0) this.cost.inc({ kind }, costUsd);
+  }
+
+  /** A review posted, with its findings by whether a proof reproduced them. */
+  reviewPosted(findings: { reproduced: number; unverified: number }): void {
+    this.reviews.inc();
+    for (const verified of ["reproduced", "unverified"] as const) if (findings[verified] > 0) this.findingsPosted.inc({ verified }, findings[verified]);
+  }
+
+  /** A pull request's first review, `seconds` after it opened. */
+  firstReviewAfter(seconds: number): void {
+    this.firstReview.observe(seconds);
+  }
+
+  /** The ends of a pull request's findings when it merged or closed. */
+  findingsEnded(ends: Record<"reproduced" | "unverified", Record<string, number>>, merged: boolean): void {
+    for (const verified of ["reproduced", "unverified"] as const) {
+      for (const [end, n] of Object.entries(ends[verified])) if (n > 0) this.endsCounter.inc({ end, verified, merged: String(merged) }, n);
+    }
   }
 
   sandbox(info: { available: boolean; network?: { available: boolean } }): void {

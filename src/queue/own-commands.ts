@@ -55,6 +55,16 @@ export const OWN_COMMANDS = {
       },
     ],
   },
+  insights: {
+    form: "crewbot",
+    help: [
+      {
+        usage: "/crewbot insights",
+        where: "issue or pull request",
+        what: "The repository's last 30 days in a small table: reviews, findings posted, how many were fixed or dismissed, cost, time to the first review.",
+      },
+    ],
+  },
   help: {
     form: "crewbot",
     help: [{ usage: "/crewbot help", where: "anywhere", what: "This text." }],

@@ -62,6 +62,8 @@ export interface JobSubject {
   title: string;
   body: string;
   author: string;
+  /** When the issue or pull request was opened (ISO, from the webhook): crewbot's time to its first review counts from here. */
+  createdAt?: string;
 }
 
 /** What an automatic or `/review` review job reviews. */

@@ -23,6 +23,9 @@ import type { CiFixRounds } from "../jobs/ci-fix-rounds.js";
 import type { PauseStore } from "../review/pauses.js";
 import { RedisPauses } from "./redis/pauses.js";
 import { SqlitePauses } from "./sqlite/pauses.js";
+import type { InsightsStore } from "../insights/events.js";
+import { RedisInsights } from "./redis/insights.js";
+import { SqliteInsights } from "./sqlite/insights.js";
 import type { JobQueue } from "../queue/job-queue.js";
 import { RedisCiFixRounds } from "./redis/ci-fix-rounds.js";
 import { DEFAULT_REDIS_PREFIX, RedisQueue } from "./redis/job-queue.js";
@@ -44,6 +47,8 @@ export interface OpenedStores {
   ciFixRounds: CiFixRounds;
   /** Pull requests a writer paused (`/crewbot pause`), in the same store. */
   pauses: PauseStore;
+  /** What a repository's figures are computed from (`/insights`, `/crewbot insights`), in the same store. */
+  insights: InsightsStore;
   /** The installations ledger: coverage, usage, limits. */
   installations: InstallationStore & UsageLedger;
   /** Transcript entries (every process reads the same ones on Redis). */
@@ -97,6 +102,7 @@ async function openRedisStores(env: StoreEnv, url: string): Promise<OpenedStores
   const ciFixRounds = new RedisCiFixRounds({ ...opts, retentionDays });
   const learnings = new RedisLearningsStore({ ...opts, retentionDays });
   const pauses = new RedisPauses({ ...opts, retentionDays });
+  const insights = new RedisInsights({ ...opts, retentionDays });
   const installations = new RedisInstallations(opts);
   const transcriptRedis = new Redis(url, { maxRetriesPerRequest: 3 });
   transcriptRedis.on("error", () => {}); // a lost server shows up as the failing call's error
@@ -104,11 +110,11 @@ async function openRedisStores(env: StoreEnv, url: string): Promise<OpenedStores
   const limits = new RedisSharedLimits(opts);
   const shared = { writeBudget: limits, admission: (limit: RateLimit) => limits.admission(limit), replyCounters: limits.replyCounters() };
   const jobFiles = new RedisJobFiles({ ...opts, retentionDays });
-  const all = [queue, reviews, ciFixRounds, pauses, learnings, installations, transcripts, limits, jobFiles];
-  return { queue, reviews, learnings, ciFixRounds, pauses, installations, transcripts, shared, jobFiles, kind: "redis", close: () => closeAll(all) };
+  const all = [queue, reviews, ciFixRounds, pauses, insights, learnings, installations, transcripts, limits, jobFiles];
+  return { queue, reviews, learnings, ciFixRounds, pauses, insights, installations, transcripts, shared, jobFiles, kind: "redis", close: () => closeAll(all) };
 }
 
-/** The embedded stores: `<dataDir>/crewbot.db` (queue, reviews, rounds, pauses, learnings, installations) and `<dataDir>/transcripts.db`. */
+/** The embedded stores: `<dataDir>/crewbot.db` (queue, reviews, rounds, pauses, insights, learnings, installations) and `<dataDir>/transcripts.db`. */
 export function openSqliteStores(dataDir: string): OpenedStores {
   const opened: Array<{ close(): Promise<void> }> = [];
   const open = <T extends { close(): Promise<void> }>(make: () => T): T => {
@@ -122,9 +128,10 @@ export function openSqliteStores(dataDir: string): OpenedStores {
     const ciFixRounds = open(() => new SqliteCiFixRounds({ dataDir }));
     const learnings = open(() => new SqliteLearningsStore({ dataDir }));
     const pauses = open(() => new SqlitePauses({ dataDir }));
+    const insights = open(() => new SqliteInsights({ dataDir }));
     const installations = open(() => new SqliteInstallations({ dataDir }));
     const transcripts = open(() => new SqliteTranscriptStore({ dataDir }));
-    return { queue, reviews, learnings, ciFixRounds, pauses, installations, transcripts, kind: "sqlite", close: () => closeAll(opened) };
+    return { queue, reviews, learnings, ciFixRounds, pauses, insights, installations, transcripts, kind: "sqlite", close: () => closeAll(opened) };
   } catch (err) {
     void closeAll(opened);
     throw err;

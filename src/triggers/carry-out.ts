@@ -13,6 +13,8 @@ import type { CommentPayload, Decision } from "./comment-command.js";
 import type { TriggerLog } from "./deps.js";
 import { announceQueued } from "./queued-comment.js";
 import { carryOutPause } from "./pause-command.js";
+import { carryOutInsights } from "./insights-command.js";
+import type { InsightsSource } from "../insights/types.js";
 import type { PauseStore } from "../review/pauses.js";
 import type { ReplyLimiter, ReplyPlace } from "./stranger-replies.js";
 
@@ -20,6 +22,8 @@ export interface ActDeps {
   queue: JobQueue;
   /** Pull requests a writer paused (`/crewbot pause`). */
   pauses: PauseStore;
+  /** The repositories' figures (`/crewbot insights`); none: the command says they are not kept. */
+  insights?: InsightsSource;
   runner: Pick<JobRunner, "wake" | "cancel" | "answer">;
   writerFor(installationId: number, octokit: InstallationOctokit): GitHubWriter;
   /** Every reply to someone without write permission who started nothing: once per person and issue an hour, from its own budget. */
@@ -66,6 +70,8 @@ export function createAct(deps: ActDeps) {
       }
       case "pause":
         return carryOutPause(deps.pauses, decision, target, reply);
+      case "insights":
+        return carryOutInsights(deps, target, reply);
       case "answer":
         return answerQuestion(deps, decision, target, reply);
       case "approve": {

@@ -25,8 +25,8 @@ export interface ReviewCommentFields {
 /** The parts of an `issue_comment` (or review comment) payload the trigger reads. */
 export interface CommentPayload {
   comment: { id: number; body: string; created_at: string; user: { login: string; type: string; id?: number } | null } & ReviewCommentFields;
-  issue?: { number: number; title: string; body?: string | null; locked?: boolean; pull_request?: unknown; user: { login: string } | null };
-  pull_request?: { number: number; title: string; body?: string | null; locked?: boolean; user: { login: string } | null };
+  issue?: { number: number; title: string; body?: string | null; locked?: boolean; pull_request?: unknown; user: { login: string } | null; created_at?: string };
+  pull_request?: { number: number; title: string; body?: string | null; locked?: boolean; user: { login: string } | null; created_at?: string };
   repository: { name: string; owner: { login: string }; clone_url: string; default_branch: string; private: boolean; size?: number };
   installation?: { id: number };
   sender: { login: string; type: string };
@@ -60,6 +60,8 @@ export type Decision =
   | { action: "not-allowed"; login: string }
   | { action: "reply"; body: string; reason: string }
   | { action: "cancel"; by: string }
+  /** `/crewbot insights`, by a writer: the repository's figures in one reply. */
+  | { action: "insights" }
   /** `/crewbot pause` (`pause: true`) or `/crewbot resume` on a pull request, by a writer. */
   | { action: "pause"; by: string; pause: boolean }
   /** An answer to a waiting question: a `/answer` text, or a ticked option of the question comment `jobId`. */
@@ -80,6 +82,7 @@ export function decide(
   if (command.kind === "help") return { action: "help", unknown: command.unknown };
   if (!permission || !canWrite(permission)) return { action: "not-allowed", login };
   if (command.kind === "cancel") return { action: "cancel", by: login };
+  if (command.kind === "insights") return { action: "insights" };
   if (command.kind === "pause" || command.kind === "resume") return pauseDecision(payload, login, command.kind);
   if (command.kind === "learn" || command.kind === "learnings") return learnJob(payload, login, deliveryId, command.kind, commentKind);
   if (command.kind === "answer") {
@@ -181,6 +184,7 @@ export function jobGround(payload: Pick<CommentPayload, "issue" | "pull_request"
       title: subject.title.slice(0, 1000),
       body: capMiddle(subject.body ?? "", MAX_STORED_BODY_CHARS, "of the description"),
       author: subject.user?.login ?? "ghost",
+      ...(subject.created_at ? { createdAt: subject.created_at } : {}),
     },
   };
 }

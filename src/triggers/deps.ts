@@ -4,6 +4,7 @@ import type { PermissionCache } from "../github/permission-cache.js";
 import type { InstallationOctokit } from "../github/types.js";
 import type { InstallationPayload } from "../installations/events.js";
 import type { NewJob } from "../queue/types.js";
+import type { PullRequestEnd } from "../jobs/pull-request-end.js";
 import type { AdmissionGate } from "./admission.js";
 import type { CommentPayload, Decision } from "./comment-command.js";
 import { mayMention } from "./parse-mention.js";
@@ -38,6 +39,8 @@ export interface TriggerDeps {
   repoConfig: RepoConfigRead;
   /** Stores a job made without a comment (an automatic review) and wakes the runner. */
   enqueue(job: NewJob, octokit: InstallationOctokit): Promise<void>;
+  /** A pull request merged or closed: the ends of crewbot's findings there kept for its figures; says what it did. */
+  pullRequestEnded(end: PullRequestEnd, octokit: InstallationOctokit): Promise<string>;
 }
 
 /**

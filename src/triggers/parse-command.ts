@@ -14,6 +14,8 @@ export type Command = (
   /** `/crewbot learn`: propose the learnings gathered so far; `/crewbot learnings`: list the merged ones. */
   | { kind: "learn" }
   | { kind: "learnings" }
+  /** `/crewbot insights`: the repository's last 30 days in a small table. */
+  | { kind: "insights" }
   /** `/answer <text>`: the answer to crewbot's waiting question on this issue or PR. */
   | { kind: "answer"; text: string }
 ) & {

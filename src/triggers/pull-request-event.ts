@@ -1,6 +1,7 @@
 /** A pull_request event → an automatic review job, decided without any request to GitHub. Pure. */
 import type { CrewbotConfig } from "../config/schema.js";
 import { capMiddle } from "../text/cap-middle.js";
+import type { PullRequestEnd } from "../jobs/pull-request-end.js";
 import { AUTOMATIC_REVIEW_ACTIONS, type AutomaticReviewAction, type NewJob } from "../queue/types.js";
 
 /**
@@ -20,6 +21,10 @@ export interface PullRequestPayload {
     body?: string | null;
     draft?: boolean;
     state: string;
+    /** ISO times GitHub gives; `merged` and `closed_at` are read when it closes. */
+    created_at?: string;
+    closed_at?: string | null;
+    merged?: boolean;
     user: { login: string; type: string } | null;
     /** How the author is associated with the repository: OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE, … */
     author_association?: string;
@@ -64,7 +69,7 @@ export function decidePullRequestEvent(payload: PullRequestPayload, deliveryId: 
       target: { installationId: payload.installation.id, owner: repository.owner.login, repo: repository.name, number: pr.number, isPullRequest: true },
       trigger: { sender: payload.sender.login, senderId: payload.sender.id, request: "", commentCreatedAt: new Date(now).toISOString() },
       repo: { cloneUrl: repository.clone_url, defaultBranch: repository.default_branch, private: repository.private, size: repository.size },
-      subject: { title: pr.title.slice(0, 1000), body: capMiddle(pr.body ?? "", MAX_STORED_BODY_CHARS, "of the description"), author: pr.user?.login ?? "ghost" },
+      subject: { title: pr.title.slice(0, 1000), body: capMiddle(pr.body ?? "", MAX_STORED_BODY_CHARS, "of the description"), author: pr.user?.login ?? "ghost", ...(pr.created_at ? { createdAt: pr.created_at } : {}) },
       review: {
         automatic: true,
         event: payload.action,
@@ -92,4 +97,16 @@ export function decidePullRequestEvent(payload: PullRequestPayload, deliveryId: 
  */
 export function reviewTurnedOff(config: Pick<CrewbotConfig, "review">): string | undefined {
   return config.review.auto ? undefined : "automatic reviews are off (review.auto: false)";
+}
+
+/** A `pull_request.closed` payload → the pull request that ended, for its findings' ends; or why not. Pure. */
+export function decidePullRequestEnd(payload: PullRequestPayload, deliveryId: string, now = Date.now()): { action: "record"; end: PullRequestEnd } | { action: "ignore"; reason: string } {
+  if (payload.action !== "closed") return { action: "ignore", reason: `action ${payload.action}` };
+  if (!payload.installation) return { action: "ignore", reason: "no installation in the payload" };
+  const closed = Date.parse(payload.pull_request.closed_at ?? "");
+  const { repository, pull_request: pr } = payload;
+  return {
+    action: "record",
+    end: { installationId: payload.installation.id, owner: repository.owner.login, repo: repository.name, number: pr.number, merged: pr.merged === true, closedAt: Number.isFinite(closed) ? closed : now, deliveryId },
+  };
 }

@@ -34,7 +34,7 @@ function createVersion1(dir: string): void {
 
 describe("schema migration", () => {
   it("upgrades a version-1 file in place: old jobs keep working, the new columns and table exist", async () => {
-    expect(SCHEMA_VERSION).toBe(9);
+    expect(SCHEMA_VERSION).toBe(10);
     const dir = await tempDataDir();
     createVersion1(dir);
     let now = 1_000;

@@ -24,6 +24,7 @@ const READINGS: Record<string, string> = {
   resume: "/crewbot resume now",
   learn: "/crewbot learn now",
   learnings: "/crewbot learnings now",
+  insights: "/crewbot insights now",
 };
 
 describe("command words", () => {

@@ -46,7 +46,7 @@ describe("decide", () => {
           commentCreatedAt: (p as any).comment.created_at,
         },
         repo: { cloneUrl: "https://github.com/Codertocat/Hello-World.git", defaultBranch: "master", private: false, size: 0 },
-        subject: { title: "Spelling error in the README file", body: "It looks like you accidently spelled 'commit' with two 't's.", author: "Codertocat" },
+        subject: { title: "Spelling error in the README file", body: "It looks like you accidently spelled 'commit' with two 't's.", author: "Codertocat", createdAt: (p as any).issue.created_at },
       },
     });
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AUTOMATIC_REVIEW_ACTIONS, type NewJob } from "../../src/queue/types.js";
-import { AUTOMATIC_REVIEW_EVENTS, decidePullRequestEvent, REVIEW_GROUP, reviewTurnedOff, type PullRequestPayload } from "../../src/triggers/pull-request-event.js";
+import { AUTOMATIC_REVIEW_EVENTS, decidePullRequestEnd, decidePullRequestEvent, REVIEW_GROUP, reviewTurnedOff, type PullRequestPayload } from "../../src/triggers/pull-request-event.js";
 import { onPullRequest } from "../../src/triggers/on-pull-request.js";
 import { DEFAULT_CONFIG, type CrewbotConfig } from "../../src/config/schema.js";
 import { crewbotApp } from "../../src/index.js";
@@ -18,6 +18,9 @@ const payload = (action: Parameters<typeof pullRequestEvent>[0], o: Partial<Opti
   return p as unknown as PullRequestPayload;
 };
 
+/** When the fixture's pull request was opened (its `created_at`): the time to a first review counts from here. */
+const OPENED = "2019-05-15T15:20:33Z";
+
 /** The job for the fixture's defaults: PR #1 by Codertocat, head `feature` of the repository itself. */
 const expected = (event: string): NewJob => ({
   deliveryId: "delivery-9",
@@ -27,7 +30,7 @@ const expected = (event: string): NewJob => ({
   target: { installationId: INSTALLATION_ID, owner: "Codertocat", repo: "Hello-World", number: 1, isPullRequest: true },
   trigger: { sender: "Codertocat", senderId: 21031067, request: "", commentCreatedAt: "2024-05-06T07:08:09.010Z" },
   repo: { cloneUrl: "https://github.com/Codertocat/Hello-World.git", defaultBranch: "main", private: false, size: 0 },
-  subject: { title: "Make the greeting friendlier", body: "Changes the greeting.", author: "Codertocat" },
+  subject: { title: "Make the greeting friendlier", body: "Changes the greeting.", author: "Codertocat", createdAt: OPENED },
   review: {
     automatic: true,
     event: event as never,
@@ -58,7 +61,8 @@ describe("decidePullRequestEvent", () => {
   it("the app hears exactly those actions, and the queue takes each one's job", () => {
     const heard: string[] = [];
     crewbotApp({} as TriggerDeps)({ on: (events: string | string[]) => heard.push(...[events].flat()) } as never, {} as never);
-    expect(heard.filter((e) => e.startsWith("pull_request."))).toEqual(AUTOMATIC_REVIEW_EVENTS);
+    // The automatic review's actions, and `closed` (the ends of crewbot's findings, for the figures).
+    expect(heard.filter((e) => e.startsWith("pull_request."))).toEqual([...AUTOMATIC_REVIEW_EVENTS, "pull_request.closed"]);
     for (const action of AUTOMATIC_REVIEW_ACTIONS) {
       const decision = decidePullRequestEvent(payload(action), "d", NOW);
       if (decision.action !== "enqueue") throw new Error(`${action} not enqueued`);
@@ -96,9 +100,9 @@ describe("decidePullRequestEvent", () => {
     ["no labels key", {}, (p) => delete p.pull_request.labels, { labels: [] }, {}],
     ["a draft", { draft: true }, () => {}, { draft: true }, {}],
     ["no draft key", {}, (p) => delete p.pull_request.draft, { draft: false }, {}],
-    ["a bot author", { author: { login: "dependabot[bot]", type: "Bot" } }, () => {}, { authorType: "Bot" }, { subject: { title: "Make the greeting friendlier", body: "Changes the greeting.", author: "dependabot[bot]" }, trigger: { sender: "dependabot[bot]", senderId: 21031067, request: "", commentCreatedAt: "2024-05-06T07:08:09.010Z" } }],
-    ["a deleted user (ghost)", {}, (p) => (p.pull_request.user = null), { authorType: "User" }, { subject: { title: "Make the greeting friendlier", body: "Changes the greeting.", author: "ghost" } }],
-    ["a null body", {}, (p) => (p.pull_request.body = null), {}, { subject: { title: "Make the greeting friendlier", body: "", author: "Codertocat" } }],
+    ["a bot author", { author: { login: "dependabot[bot]", type: "Bot" } }, () => {}, { authorType: "Bot" }, { subject: { title: "Make the greeting friendlier", body: "Changes the greeting.", author: "dependabot[bot]", createdAt: OPENED }, trigger: { sender: "dependabot[bot]", senderId: 21031067, request: "", commentCreatedAt: "2024-05-06T07:08:09.010Z" } }],
+    ["a deleted user (ghost)", {}, (p) => (p.pull_request.user = null), { authorType: "User" }, { subject: { title: "Make the greeting friendlier", body: "Changes the greeting.", author: "ghost", createdAt: OPENED } }],
+    ["a null body", {}, (p) => (p.pull_request.body = null), {}, { subject: { title: "Make the greeting friendlier", body: "", author: "Codertocat", createdAt: OPENED } }],
     ["another head ref, base and number", { headRef: "topic/x", base: "develop", number: 42 }, () => {}, { headRef: "topic/x", baseRef: "develop" }, { target: { installationId: INSTALLATION_ID, owner: "Codertocat", repo: "Hello-World", number: 42, isPullRequest: true } }],
     ["a first-time contributor", { association: "FIRST_TIME_CONTRIBUTOR" }, () => {}, { authorAssociation: "FIRST_TIME_CONTRIBUTOR" }, {}],
     ["no author_association (counts as none)", {}, (p) => delete p.pull_request.author_association, { authorAssociation: "NONE" }, {}],
@@ -150,5 +154,31 @@ describe("onPullRequest: the repository's config decides before anything is queu
   it("reads no config for an event it ignores, nor on a repository no longer covered", async () => {
     expect(await handle(payload("closed"), DEFAULT_CONFIG)).toEqual({ enqueued: [], reads: [] });
     expect(await handle(payload("opened"), DEFAULT_CONFIG, "the app was uninstalled")).toEqual({ enqueued: [], reads: [] });
+  });
+});
+
+describe("decidePullRequestEnd", () => {
+  const closed = (edit: (p: any) => void = () => {}) => {
+    const p = pullRequestEvent("closed", { headSha: SHA }) as any;
+    edit(p);
+    return p as PullRequestPayload;
+  };
+
+  it("a merged pull request: its number, merged, and GitHub's closing time", () => {
+    const p = closed((p) => ((p.pull_request.merged = true), (p.pull_request.closed_at = "2026-11-04T10:00:00Z")));
+    expect(decidePullRequestEnd(p, "d-1", NOW)).toEqual({
+      action: "record",
+      end: { installationId: INSTALLATION_ID, owner: "Codertocat", repo: "Hello-World", number: 1, merged: true, closedAt: Date.parse("2026-11-04T10:00:00Z"), deliveryId: "d-1" },
+    });
+  });
+
+  it("closed without merging, and without a closing time: now", () => {
+    const p = closed((p) => ((p.pull_request.merged = false), (p.pull_request.closed_at = null)));
+    expect(decidePullRequestEnd(p, "d-2", NOW)).toMatchObject({ action: "record", end: { merged: false, closedAt: NOW } });
+  });
+
+  it("ignores other actions and payloads without an installation", () => {
+    expect(decidePullRequestEnd(payload("opened"), "d-3", NOW)).toEqual({ action: "ignore", reason: "action opened" });
+    expect(decidePullRequestEnd(closed((p) => delete p.installation), "d-4", NOW)).toEqual({ action: "ignore", reason: "no installation in the payload" });
   });
 });

@@ -42,7 +42,7 @@ describe("decide: /review", () => {
           commentCreatedAt: "2019-05-15T15:20:21Z",
         },
         repo: { cloneUrl: "https://github.com/Codertocat/Hello-World.git", defaultBranch: "master", private: false, size: 0 },
-        subject: { title: "Spelling error in the README file", body: "It looks like you accidently spelled 'commit' with two 't's.", author: "Codertocat" },
+        subject: { title: "Spelling error in the README file", body: "It looks like you accidently spelled 'commit' with two 't's.", author: "Codertocat", createdAt: (p as any).issue.created_at },
       },
     });
   });
@@ -68,7 +68,7 @@ describe("decide: /review", () => {
           reviewComment: { path: "README.md", diffHunk: "@@ -1 +1 @@\n-# Hello-World" },
         },
         repo: { cloneUrl: "https://github.com/Codertocat/Hello-World.git", defaultBranch: "master", private: false, size: 0 },
-        subject: { title: "Update the README with new information.", body: "This is a pretty simple change that we need to pull into master.", author: "Codertocat" },
+        subject: { title: "Update the README with new information.", body: "This is a pretty simple change that we need to pull into master.", author: "Codertocat", createdAt: (p as any).pull_request.created_at },
       },
     });
   });

@@ -126,6 +126,18 @@ export const MIGRATIONS: readonly string[] = [
   // cap (\`budgets.monthlyUsd\`); rows from before have none and count for their installation only.
   `ALTER TABLE job_usage ADD COLUMN repo_key TEXT;
    CREATE INDEX job_usage_repo ON job_usage(repo_key, started_at) WHERE repo_key IS NOT NULL;`,
+  // 10: what the figures of a repository's reviews are computed from (insights/events.ts): one row per type and key.
+  `CREATE TABLE insight_events (
+     repo_key TEXT NOT NULL,
+     repo TEXT NOT NULL,
+     type TEXT NOT NULL,
+     key TEXT NOT NULL,
+     at INTEGER NOT NULL,
+     event_json TEXT NOT NULL,
+     PRIMARY KEY (repo_key, type, key)
+   ) WITHOUT ROWID;
+   CREATE INDEX insight_events_at ON insight_events(repo_key, at);
+   CREATE INDEX insight_events_time ON insight_events(at);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
