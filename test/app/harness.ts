@@ -6,7 +6,8 @@
 import { randomBytes } from "node:crypto";
 import nock from "nock";
 import { Probot, type Logger } from "probot";
-import { afterEach, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, vi } from "vitest";
+import { startRedis, type RedisServer } from "../queue/redis-server.js";
 import { composeCrewbot, type Crewbot } from "../../src/app/compose.js";
 import { crewbotApp } from "../../src/index.js";
 import { openStores } from "../../src/store/open-stores.js";
@@ -306,4 +307,19 @@ export async function queuedThenCrashed(payload: ReturnType<typeof issueCommentC
   if (!body.startsWith("⏳ Queued behind job ") || job === undefined) throw new Error(`no queued comment was posted for a queued job (${body})`);
   vi.mocked(queue.update).mockRestore();
   return { job, dataDir: stack.dataDir, body };
+}
+
+/**
+ * For a file whose apps and workers share one Redis: the server (started once for the file) and the
+ * stops of what each test started, run last first after it — a stop that fails is not the test's.
+ */
+export function useRedisStack(): { redisUrl: () => string; stops: Array<() => Promise<void>> } {
+  let redis: RedisServer | undefined;
+  const stops: Array<() => Promise<void>> = [];
+  beforeAll(async () => void (redis = await startRedis()));
+  afterAll(() => redis?.stop());
+  afterEach(async () => {
+    for (const stop of stops.splice(0).reverse()) await stop().catch(() => undefined);
+  });
+  return { redisUrl: () => redis!.url, stops };
 }

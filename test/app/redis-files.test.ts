@@ -8,7 +8,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import nock from "nock";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { start, type Started } from "../../src/main.js";
 import { startWorker, type StartedWorker } from "../../src/worker.js";
 import type { JobRecord } from "../../src/queue/types.js";
@@ -17,18 +17,11 @@ import { freePort, signWebhook } from "../helpers/app-stand-ins.js";
 import { startFakeAnthropic } from "../helpers/fake-anthropic.js";
 import { tempDir } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
-import { startRedis, type RedisServer } from "../queue/redis-server.js";
-import { API, gitServer, mockInstallationToken, mockJobComments, mockPermission, mockRepoConfig, REPO_PATH, stackEnv, TestOctokit, WEBHOOK_SECRET } from "./harness.js";
+import { API, gitServer, mockInstallationToken, mockJobComments, mockPermission, mockRepoConfig, REPO_PATH, stackEnv, TestOctokit, WEBHOOK_SECRET, useRedisStack } from "./harness.js";
 
 useNock();
 
-let redis: RedisServer;
-beforeAll(async () => void (redis = await startRedis()));
-afterAll(() => redis.stop());
-const stops: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const stop of stops.splice(0).reverse()) await stop().catch(() => undefined);
-});
+const { redisUrl, stops } = useRedisStack();
 
 const RUNNER = { pollMs: 50, leaseMs: 4000, heartbeatMs: 500 };
 const use = (name: string, input: unknown, id: string) => ({ type: "tool_use" as const, id, name, input });
@@ -62,7 +55,7 @@ describe("REDIS_URL, an app and two workers with their own data dirs", () => {
     stops.push(() => fake.close());
     const { git, cloneUrl } = await gitServer({ "README.md": "# Hello\n" });
     stops.push(() => git.close());
-    const base = { ...stackEnv(await tempDir("crewbot-app-"), fake.url), REDIS_URL: redis.url, REDIS_PREFIX: `crewbot-files-${Date.now()}` };
+    const base = { ...stackEnv(await tempDir("crewbot-app-"), fake.url), REDIS_URL: redisUrl(), REDIS_PREFIX: `crewbot-files-${Date.now()}` };
     const appPort = await freePort();
     const app: Started = await start({ env: { ...base, PORT: String(appPort), HOST: "127.0.0.1" }, Octokit: TestOctokit, runner: RUNNER });
     stops.push(() => app.stop());

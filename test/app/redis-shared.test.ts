@@ -4,24 +4,17 @@
  * no reply, no job), and one person's command limit is one for all replicas.
  */
 import nock from "nock";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { start, type Started } from "../../src/main.js";
 import { issueCommentCreated } from "../fixtures/payloads.js";
 import { freePort, signWebhook } from "../helpers/app-stand-ins.js";
 import { tempDir } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
-import { startRedis, type RedisServer } from "../queue/redis-server.js";
-import { API, mockInstallationToken, mockPermission, REPO_PATH, stackEnv, TestOctokit, WEBHOOK_SECRET } from "./harness.js";
+import { API, mockInstallationToken, mockPermission, REPO_PATH, stackEnv, TestOctokit, WEBHOOK_SECRET, useRedisStack } from "./harness.js";
 
 useNock();
 
-let redis: RedisServer;
-beforeAll(async () => void (redis = await startRedis()));
-afterAll(() => redis.stop());
-const stops: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const stop of stops.splice(0).reverse()) await stop();
-});
+const { redisUrl, stops } = useRedisStack();
 
 /** `n` app instances (webhooks only, as with REDIS_URL) on one Redis prefix, each with its own data dir. */
 async function replicas(n: number, env: NodeJS.ProcessEnv = {}): Promise<Array<{ app: Started; port: number }>> {
@@ -29,7 +22,7 @@ async function replicas(n: number, env: NodeJS.ProcessEnv = {}): Promise<Array<{
   const out = [];
   for (let i = 0; i < n; i++) {
     const port = await freePort();
-    const base = { ...stackEnv(await tempDir("crewbot-replica-"), "http://127.0.0.1:9"), REDIS_URL: redis.url, REDIS_PREFIX: prefix, LOG_LEVEL: "error" as const, ...env };
+    const base = { ...stackEnv(await tempDir("crewbot-replica-"), "http://127.0.0.1:9"), REDIS_URL: redisUrl(), REDIS_PREFIX: prefix, LOG_LEVEL: "error" as const, ...env };
     const app = await start({ env: { ...base, PORT: String(port), HOST: "127.0.0.1" }, Octokit: TestOctokit });
     stops.push(() => app.stop());
     out.push({ app, port });

@@ -5,7 +5,7 @@
  * the cap, with no model call, and an automatic review of a pull request gets a `neutral` check.
  */
 import nock from "nock";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { nextMonthStart, utcDay } from "../../src/installations/spend-caps.js";
 import { start, type Started } from "../../src/main.js";
 import type { JobRecord } from "../../src/queue/types.js";
@@ -15,18 +15,11 @@ import { freePort, signWebhook } from "../helpers/app-stand-ins.js";
 import { startFakeAnthropic } from "../helpers/fake-anthropic.js";
 import { gitSync, tempDir } from "../helpers/git-repo.js";
 import { useNock } from "../helpers/github.js";
-import { startRedis, type RedisServer } from "../queue/redis-server.js";
-import { API, gitServer, INSTALLATION_ID, mockInstallationToken, mockJobComments, mockPermission, mockRepoConfig, normalise, REPO_PATH, stackEnv, TestOctokit, TOKEN, WEBHOOK_SECRET } from "./harness.js";
+import { API, gitServer, INSTALLATION_ID, mockInstallationToken, mockJobComments, mockPermission, mockRepoConfig, normalise, REPO_PATH, stackEnv, TestOctokit, TOKEN, WEBHOOK_SECRET, useRedisStack } from "./harness.js";
 
 useNock();
 
-let redis: RedisServer;
-beforeAll(async () => void (redis = await startRedis()));
-afterAll(() => redis.stop());
-const stops: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const stop of stops.splice(0).reverse()) await stop();
-});
+const { redisUrl, stops } = useRedisStack();
 
 const RUNNER = { pollMs: 50, leaseMs: 4000, heartbeatMs: 500 };
 const CONFIG = "budgets:\n  monthlyUsd: 1\nreview:\n  debounceSeconds: 0\n";
@@ -59,7 +52,7 @@ describe("monthly caps across an app and two workers on one Redis", () => {
     stops.push(() => fake.close());
     const served = await gitServer({ "README.md": "# Hello\n" });
     stops.push(() => served.git.close());
-    const base = { ...stackEnv(await tempDir("crewbot-data-"), fake.url), REDIS_URL: redis.url, REDIS_PREFIX: `crewbot-caps-workers-${Date.now()}`, LOG_LEVEL: "error" as const };
+    const base = { ...stackEnv(await tempDir("crewbot-data-"), fake.url), REDIS_URL: redisUrl(), REDIS_PREFIX: `crewbot-caps-workers-${Date.now()}`, LOG_LEVEL: "error" as const };
     const port = await freePort();
     const app = await start({ env: { ...base, PORT: String(port), HOST: "127.0.0.1" }, Octokit: TestOctokit, runner: RUNNER });
     stops.push(() => app.stop());

@@ -4,40 +4,30 @@
  * it to the full artifact, watch a running job update live, be refused a job of a repository the
  * user cannot read. Saves a screenshot of the job page to test-results/job-page.png.
  */
-import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { chromium, type BrowserContext } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATOR_SECRET, startWebFixture, type WebFixture } from "./fixture.js";
+import { CHROMIUM, haveChromium, launchChromium, type Chromium } from "../helpers/chromium.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const SCREENSHOT = path.resolve("test-results/job-page.png");
-const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`browser test skipped: ${CHROMIUM} is missing (.ci/run installs it with apt-get)`);
 
 describe.skipIf(!haveChromium)("transcript pages in Chromium", () => {
   let fx: WebFixture;
   let context: BrowserContext;
-  let profile: string;
+  let browser: Chromium | undefined;
 
   beforeAll(async () => {
     fx = await startWebFixture({ readable: ["acme/open"] });
-    profile = await mkdtemp(path.join(os.tmpdir(), "crewbot-chromium-"));
-    // A persistent context is how playwright takes a fresh `--user-data-dir` of our own.
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
-      viewport: { width: 1100, height: 900 },
-    });
+    browser = await launchChromium();
+    context = browser.context;
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await fx?.close();
-    if (profile) await rm(profile, { recursive: true, force: true });
   });
 
   it("signs in through GitHub's web flow and shows a finished job, its tool output one click away", async () => {

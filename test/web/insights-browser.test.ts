@@ -6,19 +6,17 @@
  * picture docs/usage.md shows.
  */
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
-import os from "node:os";
+import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeInsights } from "../helpers/fake-insights.js";
 import { startWebFixture, type WebFixture } from "./fixture.js";
+import { CHROMIUM, haveChromium, launchChromium, type Chromium } from "../helpers/chromium.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const DOCS_PICTURE = path.join(ROOT, "docs/images/insights.png");
 const UPDATE = process.env.UPDATE_SCREENSHOTS === "1";
-const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`insights browser test skipped: ${CHROMIUM} is missing (.ci/run installs it with apt-get)`);
 
 /** Sunday 6 December 2026: the picture shows the same weeks whenever it is taken. */
@@ -39,23 +37,17 @@ function complaints(page: Page): string[] {
 describe.skipIf(!haveChromium)("the insights pages in Chromium", () => {
   let fx: WebFixture;
   let context: BrowserContext;
-  let profile: string;
+  let browser: Chromium | undefined;
 
   beforeAll(async () => {
     fx = await startWebFixture({ readable: ["acme/widgets", "acme/gadgets"], insights: new FakeInsights(["acme/widgets", "acme/gadgets", "acme/secret"]), now: () => NOW });
-    profile = await mkdtemp(path.join(os.tmpdir(), "crewbot-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
-      viewport: { width: 1100, height: 900 },
-    });
+    browser = await launchChromium();
+    context = browser.context;
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await fx?.close();
-    if (profile) await rm(profile, { recursive: true, force: true });
   });
 
   it("signs in, lists the readable repositories and draws one's charts, with nothing refused by the page's CSP", async () => {

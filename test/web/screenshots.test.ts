@@ -8,10 +8,8 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { chromium } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { renderProgress } from "../../src/report/render.js";
 import { initialProgress } from "../../src/report/progress-state.js";
@@ -23,11 +21,11 @@ import { proofOutcome } from "../../src/tools/prove.js";
 import type { Proof } from "../../src/tools/proof-session.js";
 import type { Finding } from "../../src/review/types.js";
 import { GITHUB_CSS, renderMarkdown } from "./github-markdown.js";
+import { CHROMIUM, launchChromium } from "../helpers/chromium.js";
 
 const UPDATE = process.env.UPDATE_SCREENSHOTS === "1";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const IMAGES = path.join(ROOT, "docs/images");
-const CHROMIUM = "/usr/bin/chromium";
 const EMOJI_FONT = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf";
 const RENEW = "the renderers changed what crewbot posts: take the pictures again with UPDATE_SCREENSHOTS=1 npx vitest run test/web/screenshots.test.ts";
 
@@ -263,13 +261,8 @@ describe("the README's pictures", () => {
     for (const [need, what] of [[CHROMIUM, "chromium"], [EMOJI_FONT, "fonts-noto-color-emoji"]]) {
       if (!existsSync(need!)) throw new Error(`${need} is missing: apt-get install ${what}`);
     }
-    const profile = await mkdtemp(path.join(os.tmpdir(), "crewbot-chromium-"));
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
-      viewport: { width: 860, height: 900 },
-    });
+    const browser = await launchChromium({ width: 860, height: 900 });
+    const { context } = browser;
     try {
       const tab = await context.newPage();
       for (const [png, html] of [["progress-comment.png", progressPage(progressComment())], ["review.png", reviewPage(review())]] as const) {
@@ -280,8 +273,7 @@ describe("the README's pictures", () => {
         await tab.locator("#shot").screenshot({ path: path.join(IMAGES, png) });
       }
     } finally {
-      await context.close();
-      await rm(profile, { recursive: true, force: true });
+      await browser.close();
     }
   }, 60_000);
 });
