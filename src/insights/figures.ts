@@ -1,11 +1,12 @@
 /** The figures of `types.ts` computed from a repository's kept events (events.ts). Pure. */
 import type { EndCounts, InsightEvent } from "./events.js";
+import type { JobKind } from "../queue/job-kinds.js";
 import type { FindingEnds, Figures, Rates, WeekFigures } from "./types.js";
 
 export const DAY_MS = 86_400_000;
 const WEEK_MS = 7 * DAY_MS;
-/** The job kind whose cost a review's cost is (job-kinds.ts). */
-const REVIEW_KIND = "review";
+/** The job kind whose cost a review's cost is. */
+const REVIEW_KIND: JobKind = "review";
 
 /** Sums of US dollars, rid of floating-point dust (a millionth of a dollar is below any price). */
 const usd = (n: number): number => Math.round(n * 1e6) / 1e6;
