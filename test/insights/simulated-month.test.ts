@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { InstallationOctokit } from "../../src/github/types.js";
 import type { InsightsStore } from "../../src/insights/events.js";
 import { insightsSource } from "../../src/insights/source.js";
+import { repoInsights } from "../../src/web/insights-html.js";
 import { keepJobEnd, keepReviewPosted } from "../../src/jobs/insight-records.js";
 import { keepPullRequestEnd } from "../../src/jobs/pull-request-end.js";
 import { Metrics } from "../../src/metrics/metrics.js";
@@ -204,6 +205,11 @@ describe.each(backends)("a simulated month on %s", (_name, make) => {
       [1, 1, { resolution: 1, dismissal: 0 }, 0.35, { median: 300, count: 1 }],
     ]);
     expect(weeks[2]).toMatchObject({ cost: { totalUsd: 0, perReviewUsd: null, byKindUsd: {} }, jobs: { byKind: {}, byOutcome: {} }, rates: { reproduced: none, unverified: none, all: none } });
+    // The page draws the stores' own weeks: six charts, the empty week a gap in the rates, not a zero.
+    const page = repoInsights("Octo/Hello", 4, month, weeks);
+    expect([...page.matchAll(/data-chart="([^"]+)"/g)].map((m) => m[1])).toEqual(["resolution", "dismissal", "volume", "cost", "first-review", "outcomes"]);
+    expect(page).toContain('<tr><th scope="row">2026-11-16</th><td>—</td><td>—</td></tr>');
+    expect(page).toContain("Octo/Hello");
     // The week before the month holds pull request #10 alone.
     expect((await source.figures("octo/hello", MONTH - 7 * DAY, MONTH)).ends.unverified).toEqual({ posted: 1, fixed: 1, dismissed: 0, open: 0 });
 
