@@ -163,7 +163,7 @@ describe("/implement stopped by the repository's config", () => {
       "❌ Failed: .github/crewbot.yml is invalid; fix it on the default branch and write the command again · ",
       '- `implement.setup`: expected a list of commands (strings), got "npm ci"',
       "- `budgets.maxTurns`: expected a whole number above 0, got the number -1",
-      "- `extra`: unknown key; expected one of commands, triggers, learnings, review, implement, budgets, models, sandbox, ask, transcripts",
+      "- `extra`: unknown key; expected one of commands, triggers, learnings, review, implement, budgets, mcp, models, sandbox, ask, transcripts",
     ]],
     ["an unknown chain", true, "implement: { chain: implement-twice }\n", [
       "❌ Failed: .github/crewbot.yml is invalid; fix it on the default branch and write the command again · ",

@@ -15,7 +15,7 @@ import { tempDir } from "../helpers/git-repo.js";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const bin = path.join(root, "bin/crewbot.js");
 
-const TOP_KEYS = "commands, triggers, learnings, review, implement, budgets, models, sandbox, ask, transcripts";
+const TOP_KEYS = "commands, triggers, learnings, review, implement, budgets, mcp, models, sandbox, ask, transcripts";
 
 /** The installed command as a user runs it: plain node on the compiled dist/. */
 function crewbot(args: string[], cwd = root): Promise<{ code: number; stdout: string; stderr: string }> {
