@@ -16,7 +16,7 @@ import { ConfigError } from "../config/validate.js";
 import { issueContext } from "../context/issue-context.js";
 import { readRepoLearnings, type RepoLearnings } from "../context/learnings-context.js";
 import { LEARNINGS_PATH } from "../learnings/types.js";
-import { ticketLinks, type TicketLink } from "../mcp/ticket-links.js";
+import { linkedTickets, type LinkedTickets } from "./linked-tickets.js";
 import { isCommandKind } from "../queue/job-kinds.js";
 import type { JobRecord } from "../queue/types.js";
 import { makeCheckout } from "../workspace/checkout.js";
@@ -48,7 +48,7 @@ export interface Prepared extends Definitions {
   /** The default branch's merged learnings, for the reviewer and the planner (absent with `learnings.enabled: false`). */
   learnings?: RepoLearnings;
   /** Tickets the issue or PR links to that an operator MCP server reads, for the chain's context (jobs/job-frame.ts). */
-  linkedTickets: { jobId: string; links: TicketLink[] };
+  linkedTickets: LinkedTickets;
 }
 
 /** A command the repository's config turned off ends the job before anything is cloned. */
@@ -128,8 +128,10 @@ export async function prepareJob(
   const definitions = await loadDefinitions(defaultsDir);
   const instructions = await jobInstructions(defaultsDir, defaults, job, config, touched, log);
   const learnings = policy.learnings ? await readRepoLearnings(defaultsDir, defaults, log) : undefined;
+  const tickets = await linkedTickets(job, access, services);
   const notes = [
     ...featureNotes(await detectRepoFeatures(checkout.path)),
+    ...(tickets.note ? [tickets.note] : []),
     ...skillNotes(defaults.skipped, definitions.skills?.notes ?? []),
     ...instructions.notes,
     ...(learnings?.notes ?? []),
@@ -138,8 +140,7 @@ export async function prepareJob(
   const lacks = notes.length > 0 ? [{ source: "what the checkout lacks", text: notes.join("\n") }] : [];
   const context = [...instructions.sections, ...lacks, ...(await issueContext(access.octokit, job, services.github.permissions))];
   const applied = learnings?.section ? [...instructions.applied, learningsLine(learnings)] : instructions.applied;
-  const linkedTickets = { jobId: job.id, links: ticketLinks(job.subject, services.runtime.mcpServers ?? []) };
-  return { ...definitions, root: checkout.path, sha: checkout.sha, policy, context, config, notes, instructions: applied, ...(learnings ? { learnings } : {}), linkedTickets };
+  return { ...definitions, root: checkout.path, sha: checkout.sha, policy, context, config, notes, instructions: applied, ...(learnings ? { learnings } : {}), linkedTickets: tickets.tickets };
 }
 
 /** The transcript's line for the learnings given. */

@@ -31,7 +31,7 @@ async function mcpConfig(text: string): Promise<string> {
   return file;
 }
 
-async function planWithTicket(options: { down?: boolean; deliveryId: string }) {
+async function planWithTicket(options: { down?: boolean; deliveryId: string; issueBy?: string }) {
   const fake = await startMcpServer(TOKEN);
   servers.push(fake);
   if (options.down) await fake.close();
@@ -41,7 +41,11 @@ async function planWithTicket(options: { down?: boolean; deliveryId: string }) {
   const payload = issueCommentCreated("/plan", { cloneUrl: stack.cloneUrl, defaultBranch: "main" });
   payload.issue.body = "The export button is broken, see https://acme.atlassian.net/browse/WEB-42.\n\n```\nhttps://acme.atlassian.net/browse/LOG-1\n```";
   mockInstallationToken();
-  mockPermission(payload.issue.user.login, "admin");
+  mockPermission(payload.comment.user.login, "admin");
+  if (options.issueBy) {
+    payload.issue.user = { ...payload.issue.user, login: options.issueBy };
+    mockPermission(options.issueBy, "read");
+  }
   const edits: string[] = [];
   mockJobComments({ progressId: 932, edits, trigger: { id: payload.comment.id } });
   const job = await stack.runToEnd("issue_comment", payload, options.deliveryId);
@@ -81,6 +85,20 @@ describe("a linked ticket in a /plan", () => {
     const prompt = firstPrompt(stack.fake.requests[0]!.body);
     expect(prompt).toContain(`<document source="${LINKED_TICKETS_SOURCE}" trust="third-party">\nticket WEB-42 could not be read: the MCP server jira could not be reached\n</document>`);
     expect(transcript).toContain('"name":"mcp__jira__getJiraIssue","ok":false');
+  });
+});
+
+describe("a linked ticket in a stranger's description", () => {
+  it("is named, not read: the operator's token reads only what a writer linked", async () => {
+    const { fake, stack, job, edits } = await planWithTicket({ deliveryId: "ticket-stranger", issueBy: "mallory" });
+    expect(job.outcome).toMatch(/^✅ Done/);
+    expect(fake.calls).toEqual([]);
+    const note = "Linked tickets (WEB-42) were not read: the description is by @mallory, who cannot write to this repository.";
+    // In the comment the name is no mention (no ping): GitHub's markdown gets `@\u200B`.
+    expect(edits.at(-1)).toContain(`**Notes**\n- ${note.replace("@mallory", "@\u200Bmallory")}`);
+    const prompt = firstPrompt(stack.fake.requests[0]!.body);
+    expect(prompt).not.toContain(LINKED_TICKETS_SOURCE);
+    expect(prompt).toContain(note);
   });
 });
 
