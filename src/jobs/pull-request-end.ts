@@ -6,6 +6,7 @@
  */
 import type { InstallationOctokit } from "../github/types.js";
 import { countEnds, findingEnds } from "../insights/finding-ends.js";
+import { fixedAtClose } from "./fixed-at-close.js";
 import { repoKey } from "../review/review-store.js";
 import { planWithoutMirror, readThreads, botSlug } from "./resolve-threads.js";
 import type { JobServices } from "./services.js";
@@ -17,6 +18,8 @@ export interface PullRequestEnd {
   repo: string;
   number: number;
   merged: boolean;
+  /** The head it closed on. */
+  headSha: string;
   /** Epoch ms. */
   closedAt: number;
   deliveryId: string;
@@ -35,8 +38,13 @@ export async function keepPullRequestEnd(end: PullRequestEnd, octokit: Installat
   const target = { installationId, owner, repo, number, isPullRequest: true };
   const read = await readThreads({ id: `pull-request-closed ${end.deliveryId}`, target }, octokit, services);
   const slug = read?.slug ?? (await botSlug(services.github));
-  const ends = countEnds(findingEnds(kept.findings, read && planWithoutMirror(read).closed, slug));
+  // A head no review saw (a fix merged before its review ran): its fixes are read from GitHub's compare.
+  const log = (line: string) => services.observe.log.warn(`pull request ${owner}/${repo}#${number} closed: ${line}`);
+  const fixedLate = await fixedAtClose(octokit, { owner, repo }, kept.findings, kept.headSha, end.headSha, log);
+  const findings = kept.findings.map((f) => (fixedLate.has(f.fingerprint) ? { ...f, fixed: true } : f));
+  const ends = countEnds(findingEnds(findings, read && planWithoutMirror(read).closed, slug));
   await insights.put(`${owner}/${repo}`, { type: "pull-request", key: String(number), at: closedAt, number, merged, ends });
   services.observe.metrics.findingsEnded(ends, merged);
-  return `${kept.findings.length} finding ends recorded${read ? "" : " (threads unread: dismissals unknown)"}`;
+  const late = fixedLate.size > 0 ? `, ${fixedLate.size} fixed by pushes no review saw` : "";
+  return `${kept.findings.length} finding ends recorded${late}${read ? "" : " (threads unread: dismissals unknown)"}`;
 }

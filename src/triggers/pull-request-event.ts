@@ -107,6 +107,6 @@ export function decidePullRequestEnd(payload: PullRequestPayload, deliveryId: st
   const { repository, pull_request: pr } = payload;
   return {
     action: "record",
-    end: { installationId: payload.installation.id, owner: repository.owner.login, repo: repository.name, number: pr.number, merged: pr.merged === true, closedAt: Number.isFinite(closed) ? closed : now, deliveryId },
+    end: { installationId: payload.installation.id, owner: repository.owner.login, repo: repository.name, number: pr.number, merged: pr.merged === true, headSha: pr.head.sha, closedAt: Number.isFinite(closed) ? closed : now, deliveryId },
   };
 }

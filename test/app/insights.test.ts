@@ -123,4 +123,34 @@ describe.each(backends)("quality measured in production on %s", (_name, envOf) =
     expect(metrics).toContain("crewbot_first_review_seconds_count 1");
     expect(metrics).not.toMatch(/crewbot_(findings|reviews|first_review)[^\n]*(Hello-World|Codertocat)/i);
   });
+
+  it("a fix merged before a review saw it counts as fixed: read from GitHub's compare of the finding's commit with the closing head", async () => {
+    const stack = await startStack([{ text: "## Warnings\n- greet.js:10 - `line10` is now a string.\n- greet.js:20 - `line20` shadows a global.\n## Summary\nTwo.", usage: USAGE }], {
+      files: { "greet.js": GREET },
+      env: envOf(),
+    });
+    gitSync(stack.remoteDir, "branch", "feature");
+    const first = await push(stack, { "greet.js": edit([[10, '"10"'], [20, "window"]]) }, "first");
+    const t: Traffic = { reviews: [], checks: [], rejected: [], graphql: new GitHubGraphql() };
+    mockReviewJob(stack, t, { checkId: 811, review: true });
+    expect((await deliverPull(stack, "opened", first, "late-opened")).state).toBe("succeeded");
+
+    // Line 10 fixed and merged at once: no review of this head ran.
+    const second = await push(stack, { "greet.js": edit([[20, "window"]]) }, "fix line 10");
+    const diff = gitSync(stack.remoteDir, "diff", first, second);
+    nock(API)
+      .get(`${REPO_PATH}/compare/${first}...${second}`)
+      .query({ per_page: 1 })
+      .reply(200, { status: "ahead", ahead_by: 1, behind_by: 0, files: [] })
+      .get(`${REPO_PATH}/compare/${first}...${second}`)
+      .matchHeader("accept", /application\/vnd\.github\.v3\.diff/)
+      .reply(200, diff, { "content-type": "text/plain; charset=utf-8" });
+    t.graphql!.intercept(1);
+    await deliverMerge(stack, second, "late-merged");
+
+    const [reply] = await insightsReply(stack);
+    expect(reply).toContain("| Findings posted | 2 |");
+    expect(reply).toContain("| Resolution rate (reproduced / unverified / all) | – / 50% / 50% |");
+    expect(reply).toContain("| Dismissal rate (reproduced / unverified / all) | – / 0% / 0% |");
+  });
 });

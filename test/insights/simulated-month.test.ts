@@ -158,7 +158,7 @@ async function simulate(stores: Stores, metrics: Metrics): Promise<string[]> {
     // The pushes: fixed findings are marked by a later review, as the review job marks them.
     const fixed = pr.reviews.flatMap((r) => r.posted).filter((f) => f.end === "fixed" || f.end === "push-resolved");
     await stores.reviews.record(key, pr.number, "f".repeat(40), [], { fixed: fixed.map((f) => print(f.id)) });
-    const what = await keepPullRequestEnd({ installationId: 1, ...REPO, number: pr.number, merged: pr.merged, closedAt: pr.closedAt, deliveryId: `d${pr.number}` }, octokit, services);
+    const what = await keepPullRequestEnd({ installationId: 1, ...REPO, number: pr.number, merged: pr.merged, headSha: "f".repeat(40), closedAt: pr.closedAt, deliveryId: `d${pr.number}` }, octokit, services);
     expect(what).toMatch(/finding ends recorded$/);
   }
   for (const j of OTHER_JOBS) await keepJobEnd(services, jobOf(j.id, j.kind, 9), { state: j.state, outcome: "…" }, j.costUsd, j.at);

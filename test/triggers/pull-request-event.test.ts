@@ -164,11 +164,11 @@ describe("decidePullRequestEnd", () => {
     return p as PullRequestPayload;
   };
 
-  it("a merged pull request: its number, merged, and GitHub's closing time", () => {
+  it("a merged pull request: its number, merged, the head it closed on, and GitHub's closing time", () => {
     const p = closed((p) => ((p.pull_request.merged = true), (p.pull_request.closed_at = "2026-11-04T10:00:00Z")));
     expect(decidePullRequestEnd(p, "d-1", NOW)).toEqual({
       action: "record",
-      end: { installationId: INSTALLATION_ID, owner: "Codertocat", repo: "Hello-World", number: 1, merged: true, closedAt: Date.parse("2026-11-04T10:00:00Z"), deliveryId: "d-1" },
+      end: { installationId: INSTALLATION_ID, owner: "Codertocat", repo: "Hello-World", number: 1, merged: true, headSha: SHA, closedAt: Date.parse("2026-11-04T10:00:00Z"), deliveryId: "d-1" },
     });
   });
 
