@@ -36,6 +36,13 @@ export const ticketText = hostileText({
   tokens: ["https://acme.atlassian.net/browse/ABC-1", "https://", ".atlassian.net", "/browse/", "ABC-", "https://linear.app/w/issue/ENG-2/", "\n```\n", "`", "<!--", "@", ":8443", "ａ", " ", "\n", ")", "](", "<"],
 });
 
+/** What a repository's stdio MCP server writes on its stdout: JSON-RPC lines, and anything else. */
+export const stdioOutput = hostileText({
+  max: 300_000,
+  caps: [64 * 1024],
+  tokens: ['{"jsonrpc":"2.0","id":1,"result":{}}\n', '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}\n', '{"jsonrpc":"2.0","id":', "\n", "\r\n", "{", "[", '"', "\\u0000", "\u2028", "ａ", "null\n"],
+});
+
 /** An Actions job log's tail, as it streams: timestamps, group markers, ANSI codes, CRLF. */
 export const actionsLog = hostileText({
   max: 100 * 1024,

@@ -13,6 +13,7 @@ import { cleanLogTail } from "../../src/context/check-failures.js";
 import { cleanText } from "../../src/text/clean-text.js";
 import { ticketLinks } from "../../src/mcp/ticket-links.js";
 import { ticketReader } from "../../src/mcp/trackers.js";
+import { StdioMessages } from "../../src/mcp/stdio.js";
 import { checkLearningWords } from "../../src/learnings/learning-words.js";
 import { parseLearnings } from "../../src/learnings/learnings-file.js";
 import { ruleOf } from "../../src/learnings/rule-reply.js";
@@ -99,6 +100,23 @@ export const PARSERS: FuzzParser[] = [
     entry: "src/mcp/ticket-links.ts ticketLinks (an issue's or PR's title and body)",
     input: text.ticketText,
     run: (body: string) => ticketLinks({ title: body.slice(0, 1000), body }, TICKET_READERS),
+    budget: { ms: 1_000, heapMb: 64 },
+    runs: 60,
+  },
+  {
+    name: "stdio MCP output",
+    entry: "src/mcp/stdio.ts StdioMessages (a repository's MCP server's stdout, in chunks)",
+    input: fc.record({ out: text.stdioOutput, chunk: fc.integer({ min: 1, max: 70_000 }), max: fc.constantFrom(64 * 1024, 4 * 1024 * 1024) }),
+    run: ({ out, chunk, max }) => {
+      const reader = new StdioMessages(max);
+      const bytes = Buffer.from(out);
+      let messages = 0;
+      let errors = 0;
+      for (let at = 0; at < bytes.length; at += chunk) {
+        if (!reader.push(bytes.subarray(at, at + chunk), { message: () => void messages++, error: () => void errors++ })) break;
+      }
+      return { messages, errors };
+    },
     budget: { ms: 1_000, heapMb: 64 },
     runs: 60,
   },

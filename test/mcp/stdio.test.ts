@@ -12,7 +12,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RepoMcpServerConfig } from "../../src/config/mcp-servers.js";
 import { openMcp, type McpSession } from "../../src/mcp/session.js";
-import { stdioServers } from "../../src/mcp/stdio.js";
+import { MAX_BAD_LINES, StdioMessages, stdioServers } from "../../src/mcp/stdio.js";
 import type { CommandContext } from "../../src/tools/run-command.js";
 import { bwrapArgs, detectSandbox } from "../../src/tools/sandbox.js";
 import type { Mode, SandboxInfo, ToolContext } from "../../src/tools/types.js";
@@ -144,5 +144,41 @@ describe("without a sandbox", () => {
     expect(session.toolsFor("scout")).toEqual([]);
     expect(lines).toEqual([expect.stringContaining("no OS sandbox on this worker (bubblewrap (bwrap) is not installed): crewbot runs no commands without one")]);
     expect(processesWith(tag)).toEqual([]);
+  });
+});
+
+describe("a server's stdout, read", () => {
+  const read = (chunks: Buffer[], max?: number) => {
+    const reader = new StdioMessages(max);
+    const messages: unknown[] = [];
+    const errors: string[] = [];
+    const more = chunks.map((c) => reader.push(c, { message: (m) => messages.push(m), error: (e) => errors.push(e.message) }));
+    return { messages, errors, more };
+  };
+  const PING = '{"jsonrpc":"2.0","id":1,"result":{}}';
+
+  it("reads a message however the pipe cuts it, a byte at a time too, and skips blank lines", () => {
+    const bytes = Buffer.from(`\n${PING}\r\n\n${PING}\n`);
+    const bytewise = read([...bytes].map((b) => Buffer.from([b])));
+    expect(bytewise.messages).toHaveLength(2);
+    expect(bytewise.errors).toEqual([]);
+    expect(read([bytes]).messages).toHaveLength(2);
+  });
+
+  it("a line that is not JSON-RPC is that line's error; a hundred of them close the connection", () => {
+    const one = read([Buffer.from(`not json\n${PING}\n`)]);
+    expect(one.messages).toHaveLength(1);
+    expect(one.errors).toHaveLength(1);
+    const many = read([Buffer.from("x\n".repeat(MAX_BAD_LINES + 5) + `${PING}\n`)]);
+    expect(many.more).toEqual([false]);
+    expect(many.messages).toEqual([]);
+    expect(many.errors.at(-1)).toBe(`${MAX_BAD_LINES} lines of the server's are not JSON-RPC: the connection is closed`);
+  });
+
+  it("a message over the cap, ended or not, closes the connection without holding more than the cap", () => {
+    const long = read([Buffer.from("a".repeat(600)), Buffer.from("a".repeat(600))], 1000);
+    expect(long.more).toEqual([true, false]);
+    expect(long.errors).toEqual(["a message of the server's is over 1000 bytes: the connection is closed"]);
+    expect(read([Buffer.from(`${"a".repeat(1001)}\n`)], 1000).more).toEqual([false]);
   });
 });
