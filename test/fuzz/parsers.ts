@@ -42,7 +42,7 @@ import type { CheckSuitePayload } from "../../src/triggers/check-suite.js";
 import type { CommentPayload } from "../../src/triggers/comment-command.js";
 import type { CheckRunActionPayload } from "../../src/triggers/fix-click.js";
 import type { LabelPayload } from "../../src/triggers/label-event.js";
-import { decidePullRequestEvent, type PullRequestPayload } from "../../src/triggers/pull-request-event.js";
+import { decidePullRequestEnd, decidePullRequestEvent, type PullRequestPayload } from "../../src/triggers/pull-request-event.js";
 import { feedCheckSuite, feedComment, feedConfig, feedDiff, feedDiffPair, feedFixClick, feedLabel, feedLockfiles, feedToolCall } from "./entries.js";
 import type { FuzzParser } from "./harness.js";
 import * as deps from "./inputs-dependencies.js";
@@ -231,9 +231,9 @@ export const PARSERS: FuzzParser[] = [
   },
   {
     name: "pull_request",
-    entry: "src/triggers/pull-request-event.ts decidePullRequestEvent (a pull_request webhook)",
+    entry: "src/triggers/pull-request-event.ts decidePullRequestEvent, decidePullRequestEnd (a pull_request webhook, closed too)",
     input: hooks.pullRequestPayload,
-    run: (payload) => decidePullRequestEvent(payload as PullRequestPayload, "delivery", 0),
+    run: (payload) => [decidePullRequestEvent(payload as PullRequestPayload, "delivery", 0), decidePullRequestEnd({ ...(payload as PullRequestPayload), action: "closed" }, "delivery", 0)],
     budget: { ms: 250, heapMb: 64 },
     runs: 40,
   },
