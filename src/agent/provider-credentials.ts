@@ -43,9 +43,17 @@ const FOUNDRY_SCOPE = "https://cognitiveservices.azure.com/.default";
 
 let entra: Promise<() => Promise<string>> | undefined;
 
-/** An Entra ID token from Azure's default chain (environment, workload identity, managed identity, Azure CLI), refreshed by it. */
+/**
+ * An Entra ID token from Azure's default chain (environment, workload identity, managed identity,
+ * Azure CLI), refreshed by it. An authority host the operator names (`AZURE_AUTHORITY_HOST`) is used
+ * as named, without instance discovery: that asks login.microsoftonline.com whether the host is an
+ * Entra instance, which a private authority (Azure Stack, an isolated cloud) cannot pass or reach;
+ * the public and sovereign clouds' hosts are in MSAL's own table and never asked about anyway.
+ */
 export async function entraToken(): Promise<string> {
-  entra ??= import("@azure/identity").then(({ DefaultAzureCredential, getBearerTokenProvider }) => getBearerTokenProvider(new DefaultAzureCredential(), FOUNDRY_SCOPE));
+  entra ??= import("@azure/identity").then(({ DefaultAzureCredential, getBearerTokenProvider }) =>
+    getBearerTokenProvider(new DefaultAzureCredential({ disableInstanceDiscovery: Boolean(process.env.AZURE_AUTHORITY_HOST) }), FOUNDRY_SCOPE),
+  );
   return (await entra)();
 }
 

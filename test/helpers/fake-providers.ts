@@ -10,12 +10,14 @@
  *   a bearer token this server issued through Google's token exchange (`/v1/token`, reached by an
  *   `external_account` credentials file), `anthropic_version: vertex-2023-10-16` in the body and no
  *   `model`; SSE replies; Google's error shape (`RESOURCE_EXHAUSTED`).
- * - Microsoft Foundry: `POST /anthropic/v1/messages` with the resource's key; the Messages API itself.
+ * - Microsoft Foundry: `POST /anthropic/v1/messages` with the resource's key, or an Entra ID bearer token
+ *   (fake-entra.ts issues them; refused in Azure's gateway shape, `{"statusCode":401,"message"}`); the
+ *   Messages API itself.
  *
  * The replies are fake-anthropic's (the same scripts, the same request rules); every request is
  * recorded with its body as the Messages API would have had it (`model` back in) and as it came.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -52,6 +54,8 @@ export interface ProviderFakeOptions {
   expectRejections?: boolean;
   /** The model ids the provider serves; default: any id of its shape. */
   models?: string[];
+  /** Foundry: take Entra ID bearer tokens (those a fake-entra.ts stand-in issued) instead of the resource's key, which `env` then leaves out. */
+  entraTokens?: ReadonlySet<string>;
 }
 
 const ID_SHAPE: Record<ProviderKind, RegExp> = {
@@ -164,13 +168,30 @@ function vertexWire(project: string, region: string, tokens: Set<string>, models
   };
 }
 
-function foundryWire(apiKey: string, models: string[] | undefined): Wire {
+/** Azure's gateway refuses a bearer it does not accept before the model sees the request, in its own shape. */
+const AZURE_GATEWAY = "azure_gateway";
+
+/** Foundry's own check: the resource's key, or with `entraTokens` an Entra bearer token instead. */
+function foundryAuthProblem(req: http.IncomingMessage, apiKey: string, entraTokens: ReadonlySet<string> | undefined): FakeError | undefined {
+  if (entraTokens) {
+    const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? "")?.[1];
+    if (bearer && entraTokens.has(bearer)) return undefined;
+    return { status: 401, type: AZURE_GATEWAY, message: "Unauthorized. Access token is missing, invalid, audience is incorrect (https://cognitiveservices.azure.com), or have expired." };
+  }
+  if (req.headers["x-api-key"] === apiKey) return undefined;
+  return {
+    status: 401,
+    message:
+      "Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.",
+  };
+}
+
+function foundryWire(apiKey: string, entraTokens: ReadonlySet<string> | undefined, models: string[] | undefined): Wire {
   return {
     accept(req, raw) {
       if (req.method !== "POST" || req.url !== "/anthropic/v1/messages") return { refuse: { status: 404, message: "Resource not found" } };
-      if (req.headers["x-api-key"] !== apiKey) {
-        return { refuse: { status: 401, message: "Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource." } };
-      }
+      const auth = foundryAuthProblem(req, apiKey, entraTokens);
+      if (auth) return { refuse: auth };
       if (!req.headers["anthropic-version"]) return { refuse: { status: 400, message: "anthropic-version: header is required" } };
       const body = json(raw);
       if (!body) return { refuse: { status: 400, message: "There was an issue with your request body" } };
@@ -178,7 +199,11 @@ function foundryWire(apiKey: string, models: string[] | undefined): Wire {
       if (!ID_SHAPE.foundry.test(model) || (models && !models.includes(model))) return { refuse: { status: 404, type: "not_found_error", message: `The API deployment for this resource does not exist: ${model}` } };
       return { model, stream: body.stream === true, body };
     },
-    sendError: sendAnthropicError,
+    sendError(res, index, error) {
+      if (error.type !== AZURE_GATEWAY) return sendAnthropicError(res, index, error);
+      res.writeHead(error.status, { "content-type": "application/json", "apim-request-id": randomUUID() });
+      res.end(JSON.stringify({ statusCode: error.status, message: error.message }));
+    },
     frame: (event, data) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`,
     streamHeaders: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" },
   };
@@ -214,7 +239,7 @@ export async function startFakeProvider(kind: ProviderKind, script: Script, opti
   const project = "crewbot-test";
   const region = "us-east5";
   const wire =
-    kind === "bedrock" ? bedrockWire(keys, options.models) : kind === "vertex" ? vertexWire(project, region, tokens, options.models) : foundryWire(foundryKey, options.models);
+    kind === "bedrock" ? bedrockWire(keys, options.models) : kind === "vertex" ? vertexWire(project, region, tokens, options.models) : foundryWire(foundryKey, options.entraTokens, options.models);
 
   /** Google's token exchange (STS): the subject token from the credentials file for an access token. */
   const exchange = (raw: Buffer, res: http.ServerResponse) => {
@@ -302,7 +327,7 @@ export async function startFakeProvider(kind: ProviderKind, script: Script, opti
       ? { CREWBOT_MODEL_PROVIDER: "bedrock", AWS_REGION: keys.region, AWS_ACCESS_KEY_ID: keys.accessKeyId, AWS_SECRET_ACCESS_KEY: keys.secretAccessKey, ANTHROPIC_BEDROCK_BASE_URL: url }
       : kind === "vertex"
         ? { CREWBOT_MODEL_PROVIDER: "vertex", CLOUD_ML_REGION: region, ANTHROPIC_VERTEX_PROJECT_ID: project, GOOGLE_APPLICATION_CREDENTIALS: googleCredentialsFile(url, subjectToken), ANTHROPIC_VERTEX_BASE_URL: `${url}/v1` }
-        : { CREWBOT_MODEL_PROVIDER: "foundry", ANTHROPIC_FOUNDRY_BASE_URL: `${url}/anthropic/`, ANTHROPIC_FOUNDRY_API_KEY: foundryKey };
+        : { CREWBOT_MODEL_PROVIDER: "foundry", ANTHROPIC_FOUNDRY_BASE_URL: `${url}/anthropic/`, ...(options.entraTokens ? {} : { ANTHROPIC_FOUNDRY_API_KEY: foundryKey }) };
 
   return {
     kind,
