@@ -29,6 +29,9 @@ export const oauthBaseOf = webBaseUrl;
 export const apiBaseOf = apiBaseUrl;
 
 const MAX_CACHED = 10_000;
+/** Pages of 100 read of the user's installations, and of each one's repositories: what one list may cost. */
+const MAX_INSTALLATION_PAGES = 3;
+const MAX_REPOSITORY_PAGES = 10;
 
 export class GitHubWeb {
   readonly oauthBase: string;
@@ -39,6 +42,7 @@ export class GitHubWeb {
   private readonly cacheMs: number;
   private readonly now: () => number;
   private readonly cache = new Map<string, { value: Promise<RepoAccess>; until: number }>();
+  private readonly reposCache = new Map<number, { value: Promise<Set<string>>; until: number }>();
 
   constructor(options: GitHubWebOptions) {
     this.oauthBase = oauthBaseOf(options.env);
@@ -107,6 +111,51 @@ export class GitHubWeb {
     }
     const body = (await res.json().catch(() => ({}))) as { private?: unknown };
     return { read: true, private: body.private === true };
+  }
+
+  /**
+   * The repositories (`owner/repo`, lower-cased) the user reaches through the app's installations:
+   * GitHub's list for a user's token of the app (`/user/installations/{id}/repositories`), read in
+   * pages up to a bound, remembered briefly per user. Throws when GitHub does not give it (a token
+   * of another kind of OAuth client): the caller asks per repository instead.
+   */
+  installationRepositories(user: GitHubUser, token: string): Promise<Set<string>> {
+    const now = this.now();
+    const hit = this.reposCache.get(user.id);
+    if (hit && hit.until > now) return hit.value;
+    if (this.reposCache.size >= MAX_CACHED) this.reposCache.clear();
+    const value = this.readInstallationRepositories(token);
+    this.reposCache.set(user.id, { value, until: now + this.cacheMs });
+    value.catch(() => this.reposCache.delete(user.id));
+    return value;
+  }
+
+  private async readInstallationRepositories(token: string): Promise<Set<string>> {
+    const names = new Set<string>();
+    const installations = await this.pages<{ id: number }>("/user/installations", token, "installations", MAX_INSTALLATION_PAGES);
+    for (const { id } of installations) {
+      if (!Number.isSafeInteger(id)) continue;
+      const repos = await this.pages<{ full_name: string }>(`/user/installations/${id}/repositories`, token, "repositories", MAX_REPOSITORY_PAGES);
+      for (const repo of repos) if (typeof repo.full_name === "string") names.add(repo.full_name.toLowerCase());
+    }
+    return names;
+  }
+
+  /** A listing's items, page by page of 100 until a short page or `max` pages. */
+  private async pages<T>(route: string, token: string, field: string, max: number): Promise<T[]> {
+    const items: T[] = [];
+    for (let page = 1; page <= max; page++) {
+      const res = await this.api(`${route}?per_page=100&page=${page}`, token);
+      if (res.status !== 200) {
+        await res.body?.cancel().catch(() => undefined);
+        throw new Error(`GitHub answered ${res.status} for ${route}`);
+      }
+      const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+      const got = Array.isArray(body[field]) ? (body[field] as T[]) : [];
+      items.push(...got);
+      if (got.length < 100) break;
+    }
+    return items;
   }
 
   /** Whether GitHub shows the repository to anyone, asked without a token; remembered briefly. */

@@ -135,7 +135,7 @@ export interface ListedRepo {
 export function insightsList(rows: ListedRepo[], days: number, notes: { checked?: number; unanswered?: boolean } = {}): string {
   const { checked } = notes;
   const body = rows.map(({ name, figures: f }) => `<tr data-repo="${esc(name)}"><td><a href="${esc(insightsPath(name))}">${esc(name)}</a></td><td>${count(f.reviews)}</td><td>${count(f.findingsPosted)}</td><td>${rate(f.rates.all.resolution)}</td><td class="hide-sm">${rate(f.rates.all.dismissal)}</td><td>${esc(usd(f.cost.totalUsd))}</td></tr>`);
-  const more = checked === undefined ? "" : `<p class="muted">Only the first ${checked} repositories with figures (by name) were looked at; open another as <code>/insights/&lt;owner&gt;/&lt;repo&gt;</code>.</p>`;
+  const more = checked === undefined ? "" : `<p class="muted">Of the repositories with figures that the app's installations do not list for you, only the first ${checked} (by name) were looked at; open another as <code>/insights/&lt;owner&gt;/&lt;repo&gt;</code>.</p>`;
   return `<h1 class="page-title">Insights</h1>
 <p class="muted">The last ${days} days of the repositories you can read. Open one for its weeks, drawn.</p>
 <div class="scroll"><table><thead><tr><th>Repository</th><th>Reviews</th><th>Findings</th><th>Resolution</th><th class="hide-sm">Dismissal</th><th>Cost</th></tr></thead>

@@ -76,8 +76,9 @@ interface Readable {
 }
 
 /**
- * The repositories this person can read, by name, each asked of GitHub (answers remembered by
- * GitHubWeb) — at most MAX_CHECKED of them. A name that GitHub could not have, or an answer
+ * The repositories this person can read: those GitHub lists for them through the app's
+ * installations, and of the rest (a public repository, say) each asked of GitHub by name (answers
+ * remembered by GitHubWeb) — at most MAX_CHECKED of them. A name that GitHub could not have, or an answer
  * GitHub did not give, leaves the repository out, with a log line.
  */
 async function readableOf(ctx: WebContext, session: Session, names: string[]): Promise<Readable> {
@@ -88,7 +89,14 @@ async function readableOf(ctx: WebContext, session: Session, names: string[]): P
     else ctx.options.log?.warn(`insights: the figures name a repository GitHub could not have (${JSON.stringify(ctx.clean(name).slice(0, 200))}); left out of the list`);
   }
   const sorted = [...byKey.values()].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
-  const asked = sorted.slice(0, MAX_CHECKED);
+  // Those GitHub lists for the user through the app's installations need no question each.
+  const known = await ctx.github.installationRepositories(session, session.token).catch((err: Error) => {
+    ctx.options.log?.warn(`insights: GitHub did not list ${session.login}'s installation repositories (${ctx.clean(err.message)}); each repository is asked instead`);
+    return new Set<string>();
+  });
+  const theirs = sorted.filter((name) => known.has(name.toLowerCase()));
+  const others = sorted.filter((name) => !known.has(name.toLowerCase()));
+  const asked = others.slice(0, MAX_CHECKED);
   const can = await eachLimited(asked, CHECKS_AT_ONCE, async (name) => {
     const [owner, repo] = name.split("/") as [string, string];
     return await ctx.github.canRead(session, session.token, owner, repo).then(
@@ -99,8 +107,8 @@ async function readableOf(ctx: WebContext, session: Session, names: string[]): P
       },
     );
   });
-  const readable = asked.filter((_, i) => can[i] === true);
-  return { readable, unanswered: can.includes("unanswered"), ...(sorted.length > MAX_CHECKED ? { checked: MAX_CHECKED } : {}) };
+  const readable = [...theirs, ...asked.filter((_, i) => can[i] === true)].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
+  return { readable, unanswered: can.includes("unanswered"), ...(others.length > MAX_CHECKED ? { checked: MAX_CHECKED } : {}) };
 }
 
 async function eachLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {

@@ -45,7 +45,11 @@ async function bodyOf(req: IncomingMessage): Promise<string> {
 }
 
 /** GitHub as far as sign-in and "can this user read the repository" go. */
-export async function startStandInGitHub(readable: string[], publicRepos: string[] = []): Promise<StandIn> {
+/**
+ * `installationRepos`: what `/user/installations/{id}/repositories` lists for the user (default: the
+ * readable ones; "refuse": a 403, as for a token of another OAuth client).
+ */
+export async function startStandInGitHub(readable: string[], publicRepos: string[] = [], installationRepos: string[] | "refuse" = readable): Promise<StandIn> {
   const requests: string[] = [];
   const open = new Set(publicRepos.map((r) => r.toLowerCase()));
   const codes = new Set<string>();
@@ -77,6 +81,14 @@ export async function startStandInGitHub(readable: string[], publicRepos: string
     }
     if (req.headers.authorization !== `Bearer ${USER_TOKEN}`) return json(res, 401, { message: "Bad credentials" });
     if (url.pathname === "/api/v3/user") return json(res, 200, { login: "octocat", id: 583231 });
+    if (url.pathname.startsWith("/api/v3/user/installations") && installationRepos === "refuse") return json(res, 403, { message: "You must authenticate with an access token authorized to a GitHub App in order to list installations" });
+    const perPage = Number(url.searchParams.get("per_page") ?? 30);
+    const page = Number(url.searchParams.get("page") ?? 1);
+    const paged = <T>(items: T[]) => items.slice((page - 1) * perPage, page * perPage);
+    if (url.pathname === "/api/v3/user/installations") return json(res, 200, { total_count: 1, installations: paged([{ id: 7, account: { login: "acme" } }]) });
+    if (url.pathname === "/api/v3/user/installations/7/repositories" && installationRepos !== "refuse") {
+      return json(res, 200, { total_count: installationRepos.length, repositories: paged(installationRepos.map((full_name) => ({ full_name, private: true }))) });
+    }
     const repo = /^\/api\/v3\/repos\/([^/]+)\/([^/]+)$/.exec(url.pathname);
     if (repo) {
       const key = `${decodeURIComponent(repo[1]!)}/${decodeURIComponent(repo[2]!)}`.toLowerCase();
@@ -137,8 +149,8 @@ export interface WebFixture {
   close(): Promise<void>;
 }
 
-export async function startWebFixture(options: { readable?: string[]; publicUrl?: string; publicRepos?: string[]; insights?: InsightsSource; now?: () => number } = {}): Promise<WebFixture> {
-  const github = await startStandInGitHub(options.readable ?? ["acme/open"], options.publicRepos);
+export async function startWebFixture(options: { readable?: string[]; publicUrl?: string; publicRepos?: string[]; installationRepos?: string[] | "refuse"; insights?: InsightsSource; now?: () => number } = {}): Promise<WebFixture> {
+  const github = await startStandInGitHub(options.readable ?? ["acme/open"], options.publicRepos, options.installationRepos ?? options.readable ?? ["acme/open"]);
   const dataDir = await tempDir("crewbot-web-");
   const store = new SqliteTranscriptStore({ dataDir });
   const recorder = new TranscriptRecorder({ store, dataDir, secrets: [OPERATOR_SECRET], flushMs: 20 });

@@ -85,13 +85,32 @@ describe("the insights pages over HTTP", () => {
     expect(weekRows(await (await get(`${fx.url}/insights/acme/open?weeks=100000`, cookie)).text())).toHaveLength(12);
   });
 
-  it("asks GitHub about at most 100 repositories for one list, and says the list may be partial", async () => {
+  it("lists every repository the app's installations give the person, however many, without asking for each", async () => {
     const names = Array.from({ length: 130 }, (_, i) => `acme/repo-${String(i).padStart(3, "0")}`);
-    fx = await startWebFixture({ readable: names, insights: new FakeInsights(names), now });
+    fx = await startWebFixture({ readable: names, insights: new FakeInsights([...names, "other/secret"]), now });
+    const cookie = await signIn(fx);
+    const html = await (await get(`${fx.url}/insights`, cookie)).text();
+    expect(repoRows(html)).toEqual(names);
+    expect(asked(fx)).toEqual(["GET /api/v3/repos/other/secret"]);
+    expect(fx.github.requests.filter((r) => r.includes("/user/installations"))).toEqual(["GET /api/v3/user/installations", "GET /api/v3/user/installations/7/repositories", "GET /api/v3/user/installations/7/repositories"]);
+    expect(html).not.toContain("other/secret");
+  });
+
+  it("a token GitHub lists no installations for: each repository is asked instead", async () => {
+    fx = await startWebFixture({ readable: ["acme/open"], installationRepos: "refuse", insights: new FakeInsights(["acme/open", "acme/secret"]), now });
+    const cookie = await signIn(fx);
+    const html = await (await get(`${fx.url}/insights`, cookie)).text();
+    expect(repoRows(html)).toEqual(["acme/open"]);
+    expect(asked(fx).sort()).toEqual(["GET /api/v3/repos/acme/open", "GET /api/v3/repos/acme/secret"]);
+  });
+
+  it("asks GitHub about at most 100 repositories the installations do not list, and says the list may be partial", async () => {
+    const names = Array.from({ length: 130 }, (_, i) => `acme/repo-${String(i).padStart(3, "0")}`);
+    fx = await startWebFixture({ readable: names, installationRepos: [], insights: new FakeInsights(names), now });
     const cookie = await signIn(fx);
     const html = await (await get(`${fx.url}/insights`, cookie)).text();
     expect(repoRows(html)).toEqual(names.slice(0, 100));
-    expect(html).toContain("Only the first 100 repositories with figures (by name) were looked at");
+    expect(html).toContain("Of the repositories with figures that the app's installations do not list for you, only the first 100 (by name) were looked at");
     expect(asked(fx)).toHaveLength(100);
     // Asked again within the minute, GitHub's answers are remembered.
     await get(`${fx.url}/insights`, cookie);
