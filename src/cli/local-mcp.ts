@@ -15,7 +15,7 @@ import { chainMcp, type ChainMcpInput } from "../mcp/chain-servers.js";
 import { loadMcpConfig, mcpSecrets, type McpServerConfig } from "../mcp/config.js";
 import type { McpSession } from "../mcp/session.js";
 import { redact } from "../secrets/redact.js";
-import type { CliIO } from "./run.js";
+import type { CliIO } from "./io.js";
 
 export interface LocalMcp {
   operator: McpServerConfig[];

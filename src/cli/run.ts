@@ -17,17 +17,12 @@ import type { Mode, SandboxInfo } from "../tools/types.js";
 import { git } from "../workspace/git.js";
 import { addWorktree, diffAgainst, removeWorktree, repoTop, type Worktree } from "../workspace/worktree.js";
 import type { RunArgs } from "./args.js";
+import type { CliIO } from "./io.js";
 import { ProgressFormatter } from "./format.js";
 import { localInstructions } from "./local-instructions.js";
 import { localMcpConfig, openLocalMcp, redactingIO, type LocalMcp } from "./local-mcp.js";
 import { renderJson, renderText, reportMode, summariseOutputs, type RunReport } from "./report.js";
 
-export interface CliIO {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  env: NodeJS.ProcessEnv;
-  signal?: AbortSignal;
-}
 
 /** The CLI keeps its jobs out of the repository it works on, unless told where. */
 export function cliDataDir(env: NodeJS.ProcessEnv): string {
