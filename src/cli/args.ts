@@ -28,6 +28,7 @@ Options:
 
 Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL, CREWBOT_DATA_DIR (default $XDG_CACHE_HOME/crewbot, else ~/.cache/crewbot);
 CREWBOT_MODEL_PROVIDER=bedrock|vertex|foundry with its variables instead of the key (docs/operating.md, "Model providers").
+CREWBOT_MCP_CONFIG: your MCP servers, as in the app; the checkout's .github/crewbot.yml mcp.servers run in the sandbox (docs/cli.md).
 
 config validate checks a crewbot config file (default .github/crewbot.yml) and prints every
 problem with its key; config print shows the effective config, defaults filled in; config

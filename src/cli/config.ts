@@ -3,7 +3,7 @@ import { renderJsonSchemaFile } from "../config/json-schema.js";
 import { loadConfigFile } from "../config/load.js";
 import { ConfigError } from "../config/validate.js";
 import type { ConfigArgs } from "./args.js";
-import type { CliIO } from "./run.js";
+import type { CliIO } from "./io.js";
 
 /**
  * `crewbot config validate|print <file>`: the same checks the app makes on GitHub, so a config

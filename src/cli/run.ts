@@ -17,16 +17,12 @@ import type { Mode, SandboxInfo } from "../tools/types.js";
 import { git } from "../workspace/git.js";
 import { addWorktree, diffAgainst, removeWorktree, repoTop, type Worktree } from "../workspace/worktree.js";
 import type { RunArgs } from "./args.js";
+import type { CliIO } from "./io.js";
 import { ProgressFormatter } from "./format.js";
 import { localInstructions } from "./local-instructions.js";
+import { localMcpConfig, openLocalMcp, redactingIO, type LocalMcp } from "./local-mcp.js";
 import { renderJson, renderText, reportMode, summariseOutputs, type RunReport } from "./report.js";
 
-export interface CliIO {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  env: NodeJS.ProcessEnv;
-  signal?: AbortSignal;
-}
 
 /** The CLI keeps its jobs out of the repository it works on, unless told where. */
 export function cliDataDir(env: NodeJS.ProcessEnv): string {
@@ -36,7 +32,8 @@ export function cliDataDir(env: NodeJS.ProcessEnv): string {
 }
 
 /** `crewbot run`: one chain on a local checkout; returns the exit status. */
-export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
+export async function runCommand(args: RunArgs, plainIO: CliIO): Promise<number> {
+  let io = plainIO;
   const fail = (message: string) => {
     io.stderr(`crewbot: ${message}`);
     return 1;
@@ -50,9 +47,13 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
   if (!access) return fail("ANTHROPIC_API_KEY is not set; crewbot run needs it to reach the model.");
   const local = await localChain(args, io);
   if (typeof local === "string") return fail(local);
+  // CREWBOT_MCP_CONFIG and the checkout's `mcp.servers`: a bad file stops the run here, naming it and the key.
+  const mcp = await localMcpConfig(local.repo, io.env);
+  if (typeof mcp === "string") return fail(mcp);
+  io = redactingIO(io, mcp.secrets);
   const setup = await localSandbox(args, io, chainMode(local.chain, local.definitions.agents));
   if (typeof setup === "string") return fail(setup);
-  const run: LocalRun = { ...local, ...setup };
+  const run: LocalRun = { ...local, ...setup, mcp };
   const jobId = newJobId("local");
   const dirs = await makeJobDirs(cliDataDir(io.env), jobId);
   let worktree: Worktree | undefined;
@@ -80,6 +81,7 @@ interface LocalRun {
   mode: Mode;
   sandbox: SandboxInfo;
   modelSettings: ModelSettings;
+  mcp: LocalMcp;
 }
 
 /** The repository's top and the chain asked for among its definitions; else why not. */
@@ -129,7 +131,7 @@ async function localSandbox(args: RunArgs, io: CliIO, mode: Mode): Promise<Pick<
 async function runLocalChain(
   args: RunArgs,
   io: CliIO,
-  { repo, definitions, chain, mode, sandbox, modelSettings }: LocalRun,
+  { repo, definitions, chain, mode, sandbox, modelSettings, mcp: servers }: LocalRun,
   { dirs, worktree, budget }: { dirs: JobDirs; worktree: Worktree | undefined; budget: BudgetTracker },
 ): Promise<ChainResult> {
   const root = worktree?.path ?? repo;
@@ -138,29 +140,35 @@ async function runLocalChain(
     const line = formatter.format(event);
     if (line !== null) io.stderr(line);
   };
+  const workspace = { root, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir };
+  const context = await gatherContext(root, chain.name);
+  const client = createClient({ env: io.env, retry: modelSettings.retry, secrets: servers.secrets });
+  // Closed when the chain ends, however it ends: no server of the checkout's is left running.
+  const mcp = await openLocalMcp(servers, io, { chain, agents: definitions.agents, workspace: { ...workspace, sandbox, network: args.network, mode } });
   return runChain({
     chain,
     agents: definitions.agents,
     task: args.request,
-    context: await gatherContext(root, chain.name),
+    context,
     stepContext: async (step) => (worktree && step.role === "reviewer" ? changesSoFar(worktree) : []),
     checkOutput: checkStepOutput,
     mode,
-    workspace: { root, artifactsDir: dirs.artifactsDir, scratchDir: dirs.scratchDir },
+    workspace,
     sandbox,
     network: args.network,
     // The operator's own local repository, run by the operator: the repository's own code.
     trust: "trusted",
     budget,
     models: args.model ? Object.fromEntries([...definitions.agents.keys()].map((name) => [name, args.model!])) : undefined,
-    client: createClient({ env: io.env, retry: modelSettings.retry }),
+    client,
     signal: io.signal,
     emit,
     // The local repository's `.github/crewbot/rules/`, as loaded with its definitions.
     rules: new RuleBook(definitions.rules ?? []),
     // The local checkout's skills (`.github/skills/` and the others), offered as in a job.
     skills: definitions.skills?.skills,
-  });
+    mcpTools: mcp.toolsFor,
+  }).finally(() => mcp.close());
 }
 
 /** Repository instructions, and for a review the uncommitted changes it is asked about. */

@@ -1,13 +1,13 @@
 /**
- * Which of a repository's MCP servers a job may start (jobs/job-mcp.ts): none on a fork's code,
+ * Which of a repository's MCP servers a job may start (jobs/job-mcp.ts, mcp/chain-servers.ts): none on a fork's code,
  * none without a sandbox (unless the operator allowed it), none named like an operator's server —
  * each refusal said once — and a writable checkout only for a writing role in a writing job.
  */
 import { describe, expect, it } from "vitest";
 import type { RepoMcpServerConfig } from "../../src/config/mcp-servers.js";
-import { repositoryServers, serverMode } from "../../src/jobs/job-mcp.js";
-import type { JobDirs } from "../../src/jobs/job-dirs.js";
+import { runnableServers } from "../../src/jobs/job-mcp.js";
 import type { Prepared } from "../../src/jobs/prepare.js";
+import { repositoryServers, serverMode } from "../../src/mcp/chain-servers.js";
 import type { McpServer } from "../../src/mcp/session.js";
 import type { CheckoutTrust, SandboxInfo } from "../../src/tools/types.js";
 
@@ -16,13 +16,14 @@ const CONFIGURED: Record<string, RepoMcpServerConfig> = {
   tracker: { command: "node", args: ["tracker.mjs"], roles: ["scout"] },
 };
 const OPERATOR = [{ name: "Tracker" }] as McpServer[];
-const DIRS = { jobDir: "/d/jobs/job-1", artifactsDir: "/d/a", scratchDir: "/d/s", workDir: "/d/w" } as JobDirs;
 const WORKS: SandboxInfo = { available: true, program: "/usr/bin/bwrap", network: { available: true } };
 
 function servers(trust: CheckoutTrust, sandbox: SandboxInfo, network = false) {
   const said: string[] = [];
-  const prepared = { root: "/d/checkout", policy: { trust, mode: "read-only", network } } as unknown as Prepared;
-  const kept = repositoryServers(CONFIGURED, OPERATOR, prepared, DIRS, sandbox, (level, message) => said.push(`${level}: ${message}`));
+  const say = (level: string, message: string) => said.push(`${level}: ${message}`);
+  const prepared = { config: { mcp: { servers: CONFIGURED } }, policy: { trust, mode: "read-only", network } } as unknown as Prepared;
+  const workspace = { root: "/d/checkout", scratchDir: "/d/s", artifactsDir: "/d/a", sandbox, network, mode: "read-only" as const };
+  const kept = repositoryServers(runnableServers(prepared, say), OPERATOR, workspace, say);
   return { names: kept.map((s) => s.name), said };
 }
 
