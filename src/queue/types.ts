@@ -100,10 +100,11 @@ export type AutomaticReviewAction = (typeof AUTOMATIC_REVIEW_ACTIONS)[number];
 
 /**
  * What a stored review job says started it: an automatic review's pull_request action, `command`
- * (a `/review`; the queue accepts it, though `/review` jobs carry no review request today), or
- * `thread-reply` (a reply in a thread of crewbot's review comment, answered there by the reviewer).
+ * (a `/review`; the queue accepts it, though `/review` jobs carry no review request today),
+ * `thread-reply` (a reply in a thread of crewbot's review comment, answered there by the reviewer),
+ * or `resumed` (`/crewbot resume`: the head a pause left unreviewed, reviewed at once).
  */
-export const REVIEW_EVENTS = [...AUTOMATIC_REVIEW_ACTIONS, "command", "thread-reply"] as const;
+export const REVIEW_EVENTS = [...AUTOMATIC_REVIEW_ACTIONS, "command", "thread-reply", "resumed"] as const;
 export type ReviewEvent = (typeof REVIEW_EVENTS)[number];
 
 /** What a ci-fix job fixes: the check suite that failed on the head of crewbot's pull request. */

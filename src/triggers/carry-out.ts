@@ -13,6 +13,7 @@ import type { CommentPayload, Decision } from "./comment-command.js";
 import type { TriggerLog } from "./deps.js";
 import { announceQueued } from "./queued-comment.js";
 import { carryOutPause } from "./pause-command.js";
+import { automaticReviewJob, type PullRequestPayload } from "./pull-request-event.js";
 import { carryOutInsights } from "./insights-command.js";
 import type { InsightsSource } from "../insights/types.js";
 import type { PauseStore } from "../review/pauses.js";
@@ -69,7 +70,7 @@ export function createAct(deps: ActDeps) {
         return;
       }
       case "pause":
-        return carryOutPause(deps.pauses, decision, target, reply);
+        return carryOutPause(deps.pauses, decision, target, reply, () => reviewAfterResume(deps, octokit, payload, target, decision.by));
       case "insights":
         return carryOutInsights(deps, target, reply);
       case "answer":
@@ -127,4 +128,24 @@ export async function enqueueJob(deps: ActDeps, newJob: NewJob, octokit: Install
     deps.background.run(ended, `superseded comment of ${old.id}`);
   }
   return result;
+}
+
+/**
+ * After a resume, the automatic review of the pull request's head as it is now (event `resumed`:
+ * no debounce); the job applies the config's rules as for a push. False, with a log line, when the
+ * pull request could not be read or is no longer open.
+ */
+async function reviewAfterResume(deps: ActDeps, octokit: InstallationOctokit, payload: CommentPayload, target: ReportTarget, by: string): Promise<boolean> {
+  const { owner, repo, number } = target;
+  try {
+    const { data: pr } = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner, repo, pull_number: number });
+    if (pr.state !== "open") return false;
+    const on = { pull_request: pr as unknown as PullRequestPayload["pull_request"], repository: payload.repository, sender: { login: by, type: "User" }, installation: payload.installation! };
+    const job = automaticReviewJob(on, "resumed", `resume-${payload.comment?.id ?? Date.now()}`, Date.now());
+    await enqueueJob(deps, job, octokit);
+    return true;
+  } catch (error) {
+    deps.log.warn({ owner, repo, number, err: (error as Error).message }, "resume: the pull request's head could not be queued for review");
+    return false;
+  }
 }

@@ -58,32 +58,39 @@ export function decidePullRequestEvent(payload: PullRequestPayload, deliveryId: 
   if (!payload.installation) return { action: "ignore", reason: "no installation in the payload" };
   const pr = payload.pull_request;
   if (pr.state !== "open") return { action: "ignore", reason: `the pull request is ${pr.state}` };
-  const { repository } = payload;
+  return { action: "enqueue", job: automaticReviewJob({ ...payload, installation: payload.installation }, payload.action, deliveryId, now) };
+}
+
+/** The automatic review job of a pull request's head, for `event`: a pull_request action, or a resume. Pure. */
+export function automaticReviewJob(
+  on: Pick<PullRequestPayload, "pull_request" | "repository" | "sender"> & { installation: { id: number } },
+  event: AutomaticReviewAction | "resumed",
+  deliveryId: string,
+  now: number,
+): NewJob {
+  const { repository, pull_request: pr } = on;
   return {
-    action: "enqueue",
-    job: {
-      deliveryId,
-      kind: "review",
-      group: REVIEW_GROUP,
-      supersede: true,
-      target: { installationId: payload.installation.id, owner: repository.owner.login, repo: repository.name, number: pr.number, isPullRequest: true },
-      trigger: { sender: payload.sender.login, senderId: payload.sender.id, request: "", commentCreatedAt: new Date(now).toISOString() },
-      repo: { cloneUrl: repository.clone_url, defaultBranch: repository.default_branch, private: repository.private, size: repository.size },
-      subject: { title: pr.title.slice(0, 1000), body: capMiddle(pr.body ?? "", MAX_STORED_BODY_CHARS, "of the description"), author: pr.user?.login ?? "ghost", ...(pr.created_at ? { createdAt: pr.created_at } : {}) },
-      review: {
-        automatic: true,
-        event: payload.action,
-        headSha: pr.head.sha,
-        headRef: pr.head.ref,
-        headRepo: pr.head.repo?.full_name ?? "",
-        baseRef: pr.base.ref,
-        baseSha: pr.base.sha,
-        draft: pr.draft ?? false,
-        labels: (pr.labels ?? []).map((l) => l.name),
-        authorType: pr.user?.type ?? "User",
-        authorAssociation: pr.author_association ?? "NONE",
-        eventAt: now,
-      },
+    deliveryId,
+    kind: "review",
+    group: REVIEW_GROUP,
+    supersede: true,
+    target: { installationId: on.installation.id, owner: repository.owner.login, repo: repository.name, number: pr.number, isPullRequest: true },
+    trigger: { sender: on.sender.login, ...(on.sender.id !== undefined ? { senderId: on.sender.id } : {}), request: "", commentCreatedAt: new Date(now).toISOString() },
+    repo: { cloneUrl: repository.clone_url, defaultBranch: repository.default_branch, private: repository.private, size: repository.size },
+    subject: { title: pr.title.slice(0, 1000), body: capMiddle(pr.body ?? "", MAX_STORED_BODY_CHARS, "of the description"), author: pr.user?.login ?? "ghost", ...(pr.created_at ? { createdAt: pr.created_at } : {}) },
+    review: {
+      automatic: true,
+      event,
+      headSha: pr.head.sha,
+      headRef: pr.head.ref,
+      headRepo: pr.head.repo?.full_name ?? "",
+      baseRef: pr.base.ref,
+      baseSha: pr.base.sha,
+      draft: pr.draft ?? false,
+      labels: (pr.labels ?? []).map((l) => l.name),
+      authorType: pr.user?.type ?? "User",
+      authorAssociation: pr.author_association ?? "NONE",
+      eventAt: now,
     },
   };
 }

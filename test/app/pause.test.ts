@@ -9,7 +9,7 @@ import nock from "nock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderNotAllowed } from "../../src/report/render.js";
 import { checkSuiteCompleted } from "../fixtures/check-suite.js";
-import { issueCommentCreated } from "../fixtures/payloads.js";
+import { issueCommentCreated, pullRequestEvent } from "../fixtures/payloads.js";
 import { gitSync } from "../helpers/git-repo.js";
 import { GitHubGraphql } from "../helpers/github-graphql.js";
 import { useNock } from "../helpers/github.js";
@@ -35,7 +35,7 @@ const THREAD_URL = "https://github.com/Codertocat/Hello-World/pull/1#discussion_
 const PAUSED_REPLY =
   "⏸ Paused by @Codertocat: no automatic reviews, summaries or CI fixes on this pull request until a writer comments `/crewbot resume`. " +
   "Pushes get a `crewbot/review` check that says so; commands such as `/review` still work.";
-const RESUMED_REPLY = "▶️ Resumed by @Codertocat: the next push to this pull request is reviewed automatically again.";
+const RESUMED_REPLY = "▶️ Resumed by @Codertocat: automatic reviews, summaries and CI fixes are back on; the pull request's head is being reviewed now.";
 const PAUSED_SUMMARY = "Not reviewed automatically: the pull request is paused by @Codertocat; comment /crewbot resume to review its pushes again.";
 
 type Backend = [string, () => NodeJS.ProcessEnv];
@@ -76,7 +76,7 @@ async function reviewedOnce(env: NodeJS.ProcessEnv, config: string, first: strin
 const docsPush = (stack: Stack, n: number) => push(stack, { [`docs-${n}.md`]: `# Notes ${n}\n` }, `docs ${n}`);
 
 describe.each(backends)("/crewbot pause on %s", (name, envOf) => {
-  it("a writer pauses: a push gets a neutral check saying so and no model call; after resume the next push is reviewed", async () => {
+  it("a writer pauses: a push gets a neutral check saying so and no model call; a resume reviews that head at once", async () => {
     const { stack, t } = await reviewedOnce(envOf(), UNGATED, CLEAN, [CLEAN]);
     // The commenter's permission is known from the first review's job (remembered briefly).
     expect(await comment(stack, "/crewbot pause", { n: 1 })).toEqual([PAUSED_REPLY]);
@@ -91,13 +91,18 @@ describe.each(backends)("/crewbot pause on %s", (name, envOf) => {
     expect(t.checks[0]!.body.output).toEqual({ title: "Paused", summary: PAUSED_SUMMARY });
     expect(stack.fake.requests).toHaveLength(1); // only the first review's
 
+    // The resume reads the pull request as it is now and reviews its head, the one left "Paused".
+    t.checks.length = 0;
+    nock(API).get(`${REPO_PATH}/pulls/1`).reply(200, pullRequestEvent("synchronize", { headSha: paused, cloneUrl: stack.cloneUrl }).pull_request);
+    mockReviewJob(stack, t, { checkId: 502, cached: true, config: UNGATED, graphql: 1, queuedWithoutConfig: true });
     expect(await comment(stack, "/crewbot resume", { n: 2 })).toEqual([RESUMED_REPLY]);
     expect(await stack.crewbot.services.records.pauses.get("codertocat/hello-world", 1)).toBeUndefined();
-    t.checks.length = 0;
-    const resumed = await docsPush(stack, 2);
-    mockReviewJob(stack, t, { checkId: 502, cached: true, config: UNGATED, graphql: 1 });
-    const review = await deliver(stack, "synchronize", resumed, "pause-push-2");
+    const [queued] = await stack.crewbot.queue.listRecent({ limit: 1 });
+    expect(queued!.review).toMatchObject({ automatic: true, event: "resumed", headSha: paused });
+    const review = await stack.waitFor(queued!.id);
+    await stack.crewbot.background.idle();
     expect(review.outcome).toBe("✅ Done · no findings");
+    expect(t.checks[0]!.body).toMatchObject({ name: "crewbot/review", head_sha: paused });
     expect(t.checks.at(-1)!.body).toMatchObject({ status: "completed", conclusion: "success" });
     expect(stack.fake.requests).toHaveLength(2);
   }, 90_000);

@@ -54,14 +54,15 @@ export interface Traffic {
 export function mockReviewJob(
   stack: Pick<Stack, "remoteDir">,
   t: Traffic,
-  o: { config?: string; checkId: number; review?: boolean; context?: boolean; rejectFirst?: boolean; cached?: boolean; graphql?: number },
+  o: { config?: string; checkId: number; review?: boolean; context?: boolean; rejectFirst?: boolean; cached?: boolean; graphql?: number; queuedWithoutConfig?: boolean },
 ) {
   // A PR reviewed before: its threads are read (and some resolved) over GraphQL, `graphql` requests in all.
   if (o.graphql) (t.graphql ??= new GitHubGraphql()).intercept(o.graphql);
   // A later job of the same app reuses the installation token and the author's permission.
   if (!o.cached) mockInstallationToken();
-  // Read twice: by the trigger (review.auto: whether a job is queued), then by the job.
-  mockRepoConfig({ repo: o.config });
+  // Read twice: by the trigger (review.auto: whether a job is queued), then by the job — once when
+  // queued by a resume, whose job alone reads it.
+  if (!o.queuedWithoutConfig) mockRepoConfig({ repo: o.config });
   mockRepoConfig({ repo: o.config });
   const scope = nock(API)
     .post(`${REPO_PATH}/check-runs`, (b) => (t.checks.push({ method: "POST", body: b }), true))
