@@ -8,7 +8,7 @@ import { runChain, type ChainResult, type RunChainOptions } from "../chain/run-c
 import type { ContextSection } from "../text/prompt.js";
 import { RuleBook } from "../chain/rules.js";
 import { checkLimits, type LimitReached } from "../installations/limits.js";
-import { CapReached, limitEnding, spendScope, type CapConfig } from "./spend-check.js";
+import { CapReached, limitEnding, spendScope, spendWhileRunning, type CapConfig } from "./spend-check.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import { keepJobEnd } from "./insight-records.js";
@@ -56,12 +56,14 @@ export async function inOpenFrame(job: JobRecord, ctx: JobContext, services: Job
   const access = jobAccess(octokit, token, writer, services);
   const report = await surfaceOf(job).open(job, ctx, services, { writer, access });
   let dirs: JobDirs | undefined;
+  let spending: { stop(): Promise<void> } | undefined;
   const scope = spendScope(job);
   const begin: OpenFrame["begin"] = async (config) => {
     const check = await checkLimits(services.operator.limits, services.operator.usage, spendScope(job, config));
     if (check.reached) return { limit: check.reached };
     if (check.notice) report.set({ spendNotice: check.notice });
     await services.operator.usage.recordStart(installationId, job.id, Date.now(), scope.repo);
+    spending = spendWhileRunning(services.operator.usage, job, scope.repo, () => report.state.costUsd);
     await report.begin?.();
     dirs = await makeJobDirs(services.runtime.dataDir, job.id);
     return { dirs };
@@ -74,6 +76,7 @@ export async function inOpenFrame(job: JobRecord, ctx: JobContext, services: Job
     return (result = await report.finish(failure(error, ctx.signal)));
   } finally {
     if (dirs) await cleanJobDirs(dirs).catch(() => undefined);
+    await spending?.stop();
     const { usage, costUsd } = report.state;
     services.observe.metrics.jobUsage(job.kind, usage, costUsd);
     if (costUsd > 0) await services.operator.usage.recordCost(installationId, job.id, costUsd, scope.repo).catch(() => undefined);

@@ -5,7 +5,7 @@
 import type { CrewbotConfig } from "../config/schema.js";
 import { checkCaps, type LimitReached } from "../installations/limits.js";
 import type { SpendScope } from "../installations/spend-caps.js";
-import { usageRepoKey } from "../installations/types.js";
+import { usageRepoKey, type UsageLedger } from "../installations/types.js";
 import type { JobRecord } from "../queue/types.js";
 import type { JobReport } from "./job-report.js";
 import type { Ending } from "./outcome.js";
@@ -41,4 +41,32 @@ export async function checkSpend(job: JobRecord, services: JobServices, report: 
   const check = await checkCaps(services.operator.limits, services.operator.usage, spendScope(job, config));
   if (check.reached) throw new CapReached(check.reached);
   if (check.notice) report?.set({ spendNotice: check.notice });
+}
+
+/** How often a running job's spend so far is written to the ledger. */
+export const SPEND_FLUSH_MS = 15_000;
+
+/**
+ * A running job's spend so far, written to the ledger every SPEND_FLUSH_MS (the same row its end
+ * writes, overwritten): jobs starting meanwhile, on any process, count what it has spent already,
+ * not only what ended jobs spent. `stop` ends the writes and waits for the one under way, so the
+ * job's final figure, written after, is the one kept.
+ */
+export function spendWhileRunning(usage: Pick<UsageLedger, "recordCost">, job: JobRecord, repo: string | undefined, spent: () => number): { stop(): Promise<void> } {
+  let recorded = 0;
+  let writing: Promise<void> = Promise.resolve();
+  const flush = () => {
+    const now = spent();
+    if (now <= recorded) return;
+    recorded = now;
+    writing = writing.then(() => usage.recordCost(job.target.installationId, job.id, now, repo)).catch(() => undefined);
+  };
+  const timer = setInterval(flush, SPEND_FLUSH_MS);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await writing;
+    },
+  };
 }
