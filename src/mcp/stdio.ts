@@ -98,7 +98,7 @@ export class SandboxedStdioTransport implements Transport {
 
   async start(): Promise<void> {
     if (this.child) throw new Error("already started");
-    this.child = await spawnSandboxed(this.ctx, this.argv);
+    this.child = await spawnSandboxed(this.ctx, this.argv, { onLimit: (why) => this.onerror?.(new Error(`the server broke a limit: ${why}`)) });
     const { process: child, exited, started } = this.child;
     child.stdout.on("data", (chunk: Buffer) => this.read(chunk));
     child.stderr.on("data", (chunk: Buffer) => this.keepStderr(chunk));

@@ -6,7 +6,8 @@
  */
 import { buildEnv } from "./env.js";
 import { formatBytes } from "./output.js";
-import { DEFAULT_LIMITS, PidsCgroup, diskUsed, limitedShellArgv, treeBytes, type Limits } from "./limits.js";
+import { DEFAULT_LIMITS, PidsCgroup, limitedShellArgv, type Limits } from "./limits.js";
+import { watchDiskWrites } from "./disk-quota.js";
 import { sandboxedArgv, shellPath, type SandboxContext } from "./sandbox.js";
 import { EgressNetwork } from "./sandbox-network.js";
 import { commandsRefusal } from "./sandbox-policy.js";
@@ -27,8 +28,6 @@ export interface CommandRun extends RunResult {
   /** Set when a resource limit stopped the command (or it broke one): a sentence for the status line. */
   limit?: string;
 }
-
-const DISK_POLL_MS = 200;
 
 export async function runCommand(ctx: CommandContext, command: string, opts: CommandOptions): Promise<CommandRun> {
   // Fail closed, whoever the caller: no sandbox (unless the operator opted in), or network on
@@ -65,32 +64,7 @@ async function runLimited(ctx: CommandContext, command: string, opts: CommandOpt
   if (opts.signal?.aborted === true) stop.abort();
   opts.signal?.addEventListener("abort", onAbort, { once: true });
 
-  // The filesystem's usage is cheap to poll but counts every writer on it (other jobs too): when it
-  // says the quota is passed, the checkout and HOME themselves are measured before anyone is blamed,
-  // and growth they do not explain is written off as someone else's.
-  const watched = [ctx.root, ctx.scratchDir];
-  let diskBase = await diskUsed(watched);
-  const treeBase = treeBytes(watched);
-  const overQuota = async (): Promise<number | undefined> => {
-    const used = await diskUsed(watched);
-    if (used - diskBase <= limits.diskWriteMaxBytes) return undefined;
-    const grown = (await treeBytes(watched)) - (await treeBase);
-    if (grown > limits.diskWriteMaxBytes) return grown;
-    diskBase = used - Math.max(0, grown);
-    return undefined;
-  };
-  let polling = false;
-  const poll = setInterval(() => {
-    if (polling) return;
-    polling = true;
-    void overQuota()
-      .then((grown) => {
-        if (grown !== undefined) stopFor(`killed: wrote more than ${formatBytes(limits.diskWriteMaxBytes)} to disk`);
-      })
-      .finally(() => {
-        polling = false;
-      });
-  }, DISK_POLL_MS);
+  const quota = await watchDiskWrites([ctx.root, ctx.scratchDir], limits.diskWriteMaxBytes, () => stopFor(`killed: wrote more than ${formatBytes(limits.diskWriteMaxBytes)} to disk`));
 
   let outBytes = 0;
   let res: RunResult;
@@ -108,12 +82,12 @@ async function runLimited(ctx: CommandContext, command: string, opts: CommandOpt
       },
     });
   } finally {
-    clearInterval(poll);
+    quota.stop();
     opts.signal?.removeEventListener("abort", onAbort);
     await cgroup?.destroy();
   }
   // A burst (fallocate, a fast loop) can beat the poll: still say so, the model must clean up.
-  const grown = limit === undefined ? await overQuota() : undefined;
+  const grown = limit === undefined ? await quota.check() : undefined;
   if (grown !== undefined) {
     limit = `the command grew the disk by ${formatBytes(grown)}, over the ${formatBytes(limits.diskWriteMaxBytes)} limit: delete what is not needed`;
   }

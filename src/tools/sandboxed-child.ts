@@ -8,7 +8,9 @@
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { buildEnv } from "./env.js";
-import { DEFAULT_LIMITS, PidsCgroup, limitedArgv } from "./limits.js";
+import { DEFAULT_LIMITS, PidsCgroup, limitedArgv, type Limits } from "./limits.js";
+import { watchDiskWrites } from "./disk-quota.js";
+import { formatBytes } from "./output.js";
 import type { CommandContext } from "./run-command.js";
 import { sandboxedArgv, shellPath } from "./sandbox.js";
 import { EgressNetwork } from "./sandbox-network.js";
@@ -24,16 +26,27 @@ export interface SandboxedChild {
   close(): Promise<void>;
 }
 
-/** Starts `argv` (no shell reads it) in the checkout; throws, saying why, where no command may run. */
-export async function spawnSandboxed(ctx: CommandContext, argv: readonly string[]): Promise<SandboxedChild> {
+export interface ChildOptions {
+  /** Defaults to DEFAULT_LIMITS; tests lower them to trip them quickly. */
+  limits?: Limits;
+  /** A limit the program broke (it wrote more than its disk quota): said once, and the program is ended. */
+  onLimit?: (why: string) => void;
+}
+
+/**
+ * Starts `argv` (no shell reads it) in the checkout; throws, saying why, where no command may run.
+ * What it writes to the checkout and its HOME is watched like a command's: past the quota it ends.
+ */
+export async function spawnSandboxed(ctx: CommandContext, argv: readonly string[], options: ChildOptions = {}): Promise<SandboxedChild> {
+  const limits = options.limits ?? DEFAULT_LIMITS;
   const refusal = commandsRefusal(ctx.sandbox, { network: ctx.network });
   if (refusal !== undefined) throw new Error(refusal.reason);
   const sandboxed = ctx.sandbox.available;
   const net = ctx.network && sandboxed ? await EgressNetwork.open({ allow: ctx.sandbox.allowCidrs ?? [] }) : undefined;
-  const inner = limitedArgv(shellPath(), argv, DEFAULT_LIMITS, sandboxed);
+  const inner = limitedArgv(shellPath(), argv, limits, sandboxed);
   let full = sandboxed ? sandboxedArgv(ctx, inner, ctx.sandbox.program, net) : inner;
   if (net !== undefined) full = net.enter(full);
-  const cgroup = PidsCgroup.create(DEFAULT_LIMITS.maxProcs);
+  const cgroup = PidsCgroup.create(limits.maxProcs);
   if (cgroup !== undefined) full = cgroup.wrap(full);
   const [file, ...args] = full as [string, ...string[]];
   let child: ChildProcessByStdio<Writable, Readable, Readable>;
@@ -58,6 +71,7 @@ export async function spawnSandboxed(ctx: CommandContext, argv: readonly string[
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
+      quota.stop();
       if (child.pid !== undefined) {
         try {
           process.kill(-child.pid, "SIGKILL");
@@ -69,5 +83,10 @@ export async function spawnSandboxed(ctx: CommandContext, argv: readonly string[
       await cgroup?.destroy();
       await net?.close();
     })());
+  const quota = await watchDiskWrites([ctx.root, ctx.scratchDir], limits.diskWriteMaxBytes, (grown) => {
+    options.onLimit?.(`it wrote ${formatBytes(grown)} to disk, over the ${formatBytes(limits.diskWriteMaxBytes)} limit: it was ended`);
+    void close();
+  });
+  void exited.then(() => quota.stop());
   return { process: child, started, exited, close };
 }

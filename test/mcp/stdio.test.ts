@@ -14,6 +14,8 @@ import type { RepoMcpServerConfig } from "../../src/config/mcp-servers.js";
 import { openMcp, type McpSession } from "../../src/mcp/session.js";
 import { MAX_BAD_LINES, StdioMessages, stdioServers } from "../../src/mcp/stdio.js";
 import type { CommandContext } from "../../src/tools/run-command.js";
+import { DEFAULT_LIMITS } from "../../src/tools/limits.js";
+import { spawnSandboxed } from "../../src/tools/sandboxed-child.js";
 import { bwrapArgs, detectSandbox } from "../../src/tools/sandbox.js";
 import type { Mode, SandboxInfo, ToolContext } from "../../src/tools/types.js";
 import { MCP_STDIO_SCRIPT, SCRIPT_PATH } from "../helpers/mcp-stdio-script.js";
@@ -181,4 +183,22 @@ describe("a server's stdout, read", () => {
     expect(long.errors).toEqual(["a message of the server's is over 1000 bytes: the connection is closed"]);
     expect(read([Buffer.from(`${"a".repeat(1001)}\n`)], 1000).more).toEqual([false]);
   });
+});
+
+describe("a server that fills the disk", () => {
+  it("is ended past the write quota of a command, said once, and nothing of it is left running", async () => {
+    const tag = `quota-${randomBytes(6).toString("hex")}`;
+    const ctx: CommandContext = { ...dirs, mode: "read-only", network: false, sandbox, envAllowlist: {} };
+    const said: string[] = [];
+    const child = await spawnSandboxed(ctx, ["sh", "-c", `head -c 8000000 /dev/zero > "$HOME/fill-${tag}"; exec sleep 120`, tag], {
+      limits: { ...DEFAULT_LIMITS, diskWriteMaxBytes: 1_000_000 },
+      onLimit: (why) => said.push(why),
+    });
+    await child.started;
+    await child.exited; // ended by the quota, long before its sleep would end
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(/^it wrote .+ to disk, over the .+ limit: it was ended$/);
+    await child.close();
+    expect(processesWith(tag)).toEqual([]);
+  }, 60_000);
 });
