@@ -19,6 +19,7 @@ import type { InstallationOctokit } from "../github/types.js";
 import { runJob } from "../jobs/run-job.js";
 import { keepPullRequestEnd } from "../jobs/pull-request-end.js";
 import { insightsSource } from "../insights/source.js";
+import type { InsightsSource } from "../insights/types.js";
 import { finaliseInterrupted as finaliseOnSurface } from "../jobs/job-surfaces.js";
 import type { GitHubPort, JobServices, RecordsPort, RuntimePort } from "../jobs/services.js";
 import { JobRunner, type JobHandler } from "../queue/runner.js";
@@ -86,6 +87,8 @@ interface Root {
   publicUrl: string;
   limits: ReturnType<typeof operatorLimits>;
   stores: OpenedStores;
+  /** The repositories' figures over the stores: one reader for `/crewbot insights` and `/insights`. */
+  insights: InsightsSource;
   metrics: Metrics;
   /** Who the app is on GitHub: its id (`APP_ID`) and its slug, asked once. */
   appId: number | undefined;
@@ -112,7 +115,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const stores = options.stores ?? openSqliteStores(dataDir);
   const metrics = options.metrics ?? new Metrics(queueDepth(stores.queue));
   const who = { appId: appIdOf(env), appSlug: appSlugOf(app, env), permissions: new PermissionCache() };
-  const root: Root = { env, operatorSecrets, mcpServers, log, dataDir, publicUrl, limits, stores, metrics, ...who, writes: { clock: options.clock, writeSpacingMs: options.writeSpacingMs } };
+  const root: Root = { env, operatorSecrets, mcpServers, log, dataDir, publicUrl, limits, stores, insights: insightsSource(stores.insights), metrics, ...who, writes: { clock: options.clock, writeSpacingMs: options.writeSpacingMs } };
   const transcripts = openTranscripts({ env, dataDir, secrets: operatorSecrets, log, autoPrune: false, store: stores.transcripts }); // pruned by the retention sweep
   // The runner is made after the services it runs jobs with; a proposal is only asked for once jobs run.
   const services = jobServices(app, root, transcripts, modelSettings, (request) => enqueueLearnings(request, stores.queue, runner, log));
@@ -125,7 +128,7 @@ export function composeCrewbot(app: Probot, options: CrewbotOptions): Crewbot {
   const { runner, jobFiles } = jobRunner(root, services, transcripts, options.runner);
   const background = new Background(log);
   const triggers = triggerDeps(root, services, runner, background);
-  const web = createWebHandler({ env, publicUrl, queue: stores.queue, store: transcripts.store, dataDir, secrets: operatorSecrets, log, insights: insightsSource(stores.insights), ...(jobFiles ? { jobFiles } : {}) });
+  const web = createWebHandler({ env, publicUrl, queue: stores.queue, store: transcripts.store, dataDir, secrets: operatorSecrets, log, insights: root.insights, ...(jobFiles ? { jobFiles } : {}) });
   return {
     triggers,
     runner,
@@ -239,7 +242,7 @@ function triggerDeps(root: Root, services: JobServices, runner: JobRunner, backg
   const { stores, limits, log } = root;
   const { queue, installations } = stores;
   // Replies to people who start nothing: once per person and issue an hour, counted for every process on Redis.
-  const actDeps = { queue, pauses: stores.pauses, insights: insightsSource(stores.insights), runner, writerFor: services.github.writerFor, replies: new ReplyLimiter(stores.shared?.replyCounters), background, publicUrl: root.publicUrl, log };
+  const actDeps = { queue, pauses: stores.pauses, insights: root.insights, runner, writerFor: services.github.writerFor, replies: new ReplyLimiter(stores.shared?.replyCounters), background, publicUrl: root.publicUrl, log };
   return {
     log,
     act: createAct(actDeps),
