@@ -155,7 +155,7 @@ function jobServices(app: Probot, root: Root, transcripts: Transcripts, modelSet
   return {
     github: githubPort(app, root),
     runtime: {
-      anthropic: () => createClient({ env, retry: modelSettings.retry, secrets: mcpSecrets(root.mcpServers) }),
+      anthropic: () => createClient({ env, retry: modelSettings.retry, secrets: root.operatorSecrets }),
       sandbox: () => sandbox,
       mirrors: new MirrorStore({ dataDir: root.dataDir }),
       dataDir: root.dataDir,
