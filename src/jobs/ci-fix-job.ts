@@ -10,6 +10,7 @@
  * in one comment and stops.
  */
 import { loadRepoConfig } from "../config/load.js";
+import { checkSpend } from "./spend-check.js";
 import type { CrewbotConfig } from "../config/schema.js";
 import { ConfigError } from "../config/validate.js";
 import { checkNames, failureSections, headSuites, suitesFailures, type CheckFailureOptions, type FailedCheck } from "../context/check-failures.js";
@@ -164,6 +165,7 @@ async function fixRound(run: RoundRun, given: RoundGiven): Promise<JobResult> {
   const { job, ctx, services, round, report, dirs, access } = run;
   const { request, head, pr } = round;
   const limit = round.config.implement.ciFix.rounds;
+  await checkSpend(job, services, report, round.config);
   const prepared = await prepareJob(job, { access, report }, services, dirs, { config: round.config, headRepo: round.headRepo });
   const failures = await round.readFailures({ octokit: access.octokit, artifactsDir: dirs.artifactsDir });
   const sha = request.headSha.slice(0, 7);

@@ -6,6 +6,7 @@
  * the review of that push resolves the fixed threads.
  */
 import { loadRepoConfig } from "../config/load.js";
+import { checkSpend } from "./spend-check.js";
 import type { JobContext, JobResult } from "../queue/runner.js";
 import type { JobRecord } from "../queue/types.js";
 import { parseDiff } from "../review/diff-lines.js";
@@ -46,6 +47,7 @@ export async function runFixFindingsJob(job: JobRecord, ctx: JobContext, service
     if (refusal) return fail(refusal);
     const { config } = await loadRepoConfig(access.octokit, { owner, repo });
     if (!config.review.fixAction) return fail("the Fix these findings button is turned off for this repository (review.fixAction: false in .github/crewbot.yml)");
+    await checkSpend(job, services, report, config);
     const read = await readThreads(job, access.octokit, services);
     if (!read) return fail("GitHub did not list this pull request's review threads, so there is nothing known to fix (try again later)");
     const open = planThreads(read.threads, read.slug, () => undefined, (t) => read.dismissed.has(t.id)).open;

@@ -64,7 +64,7 @@ export function assertCommandOn(job: JobRecord, config: CrewbotConfig): void {
  * issue, the head for a PR), and the agents, chains and instructions of the DEFAULT branch.
  */
 export interface PrepareOptions {
-  /** Config already loaded by the job. */
+  /** Config already loaded by the job, which has checked its monthly cap with it (`checkSpend`, or the frame's `begin(config)`). */
   config?: CrewbotConfig;
   /** What to check out instead of the default (a PR's exact head commit). */
   ref?: string;
@@ -93,9 +93,12 @@ export async function prepareJob(
   const type = jobTypeOf(job);
   const refusal = trustRefusal(type, trust);
   if (refusal) throw new Error(refusal);
-  const config = options.config ?? (await loadRepoConfig(access.octokit, { owner, repo })).config;
-  // The repository's monthly cap, known now: before anything is cloned or asked of a model.
-  await checkSpend(job, services, report, config);
+  let config = options.config;
+  if (!config) {
+    config = (await loadRepoConfig(access.octokit, { owner, repo })).config;
+    // The repository's monthly cap, known now: before anything is cloned or asked of a model.
+    await checkSpend(job, services, report, config);
+  }
   assertCommandOn(job, config);
   const policy = jobPolicy(type, trust, config, job.repo);
   if (policy.publicTranscript) services.observe.transcripts.makePublic(job.id);
