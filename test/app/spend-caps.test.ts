@@ -7,12 +7,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nextMonthStart, utcDay } from "../../src/installations/spend-caps.js";
+import { checkRunRequestedAction } from "../fixtures/check-run.js";
 import { issueCommentCreated } from "../fixtures/payloads.js";
 import { gitSync } from "../helpers/git-repo.js";
 import { GitHubGraphql } from "../helpers/github-graphql.js";
 import { useNock } from "../helpers/github.js";
 import { startRedis, type RedisServer } from "../queue/redis-server.js";
-import { INSTALLATION_ID, mockInstallationToken, mockJobComments, mockPermission, normalise, startStack, type Stack } from "./harness.js";
+import { INSTALLATION_ID, mockInstallationToken, mockJobComments, mockPermission, normalise, REPO_PATH, startStack, type Stack } from "./harness.js";
 import { deliver, GREET, mockReviewJob, push, type Traffic } from "./review-harness.js";
 
 useNock();
@@ -70,6 +71,22 @@ describe.each(backends)("monthly caps on %s", (_name, envOf) => {
     expect(normalise(edits.at(-1)!, job.id)).toBe(
       `⏸ Stopped: ${REPO_REFUSAL("5.50")} · Ns · 0 tokens · $0.0000\n<!-- crewbot:job:JOB -->\n\n[Transcript](https://crewbot.example.com/jobs/JOB)`,
     );
+    expect(stack.fake.requests).toEqual([]);
+    expect(stack.git.requests).toEqual([]);
+  });
+
+  it("a repository over its cap: a writer's Fix these findings click ends in the same reply, with no model call and nothing cloned", async () => {
+    const stack = await startStack([], { env: envOf() });
+    await spent(stack, 5.5);
+    mockInstallationToken();
+    mockPermission("maintainer", "write");
+    const head = "a".repeat(40);
+    const edits: string[] = [];
+    mockJobComments({ progressId: 790, edits, config: { repo: CAPPED }, conversation: false })
+      .get(`${REPO_PATH}/pulls/1`)
+      .reply(200, { number: 1, state: "open", title: "T", body: "B", user: { login: "Codertocat" }, head: { ref: "feature", sha: head, repo: { full_name: "Codertocat/Hello-World" } }, base: { repo: { full_name: "Codertocat/Hello-World" } } });
+    const job = await stack.runToEnd("check_run", checkRunRequestedAction({ login: "maintainer", headSha: head, cloneUrl: stack.cloneUrl }), "caps-fix-click");
+    expect(normalise(job.outcome!, job.id)).toBe(`⏸ Stopped: ${REPO_REFUSAL("5.50")} · Ns · 0 tokens · $0.0000`);
     expect(stack.fake.requests).toEqual([]);
     expect(stack.git.requests).toEqual([]);
   });
